@@ -1,0 +1,102 @@
+"""The game contract: players, CHANCE/TERMINAL, outcomes, and the Game/State protocols every game implements."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+from hegemon.core.actions import Action
+
+PlayerId = int
+CHANCE: PlayerId = -1
+TERMINAL: PlayerId = -2
+
+
+class Termination(enum.StrEnum):
+    """Why a game ended."""
+
+    VP_TARGET = "vp_target"
+    ROUND_LIMIT = "round_limit"
+    ACTION_LIMIT = "action_limit"
+    ELIMINATION = "elimination"
+    PRESTIGE = "prestige"
+    CONQUEST = "conquest"
+    END_OF_ROUNDS = "end_of_rounds"
+    SCORE = "score"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The final result: why it ended, each player's score, the winner(s) and the ranking (best first).
+
+    `ranking` lists groups of tied players, best first: ((2,), (0, 1)) means player 2 won and 0 and 1 tied second.
+    """
+
+    termination: Termination
+    scores: tuple[float, ...]
+    winners: tuple[PlayerId, ...]
+    ranking: tuple[tuple[PlayerId, ...], ...]
+
+    @property
+    def winner(self) -> PlayerId | None:
+        """The single winner, or None when the first place is shared."""
+        return self.winners[0] if len(self.winners) == 1 else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "termination": self.termination.value,
+            "scores": list(self.scores),
+            "winners": list(self.winners),
+            "ranking": [list(g) for g in self.ranking],
+        }
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Outcome:
+        return cls(
+            Termination(obj["termination"]),
+            tuple(obj["scores"]),
+            tuple(obj["winners"]),
+            tuple(tuple(g) for g in obj["ranking"]),
+        )
+
+    @classmethod
+    def by_scores(cls, termination: Termination, scores: Sequence[float]) -> Outcome:
+        """An outcome ranked by score (higher is better), ties shared."""
+        values = sorted(set(scores), reverse=True)
+        ranking = tuple(tuple(p for p, s in enumerate(scores) if s == v) for v in values)
+        return cls(termination, tuple(scores), ranking[0] if ranking else (), ranking)
+
+
+@runtime_checkable
+class State(Protocol):
+    """A game position. Mutable for speed; `clone()` is cheap; static board data is shared."""
+
+    def current_player(self) -> PlayerId: ...
+    def legal_actions(self) -> list[Action]: ...
+    def chance_outcomes(self) -> list[tuple[Action, float]]: ...
+    def apply(self, action: Action) -> None: ...
+    def clone(self) -> State: ...
+    def is_terminal(self) -> bool: ...
+    def outcome(self) -> Outcome | None: ...
+    def view(self, player: PlayerId | None) -> dict[str, Any]: ...
+    def phase_name(self) -> str: ...
+    def to_json(self) -> dict[str, Any]: ...
+    @property
+    def num_players(self) -> int: ...
+
+
+@runtime_checkable
+class Game(Protocol):
+    """A game: its name, version, options type, action codec, and a factory of initial states."""
+
+    name: str
+    version: int
+    min_players: int
+    max_players: int
+
+    def parse_options(self, raw: Mapping[str, Any] | None = None) -> Any: ...
+    def new_game(self, options: Any = None, seed: int = 0) -> State: ...
+    def decode_action(self, obj: Any) -> Action: ...
+    def max_actions(self, options: Any) -> int: ...

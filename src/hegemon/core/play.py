@@ -1,0 +1,85 @@
+"""Driving a state: the checked `play`, seeded chance sampling and random playouts."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Callable
+
+from hegemon.core.actions import Action
+from hegemon.core.errors import IllegalActionError
+from hegemon.core.game import CHANCE, TERMINAL, State
+
+
+def play(state: State, action: Action) -> None:
+    """Apply `action` after checking it is legal now; raise IllegalActionError naming phase and player."""
+    player = state.current_player()
+    if player == TERMINAL:
+        raise IllegalActionError("the game is over", phase="game over", player=None)
+    legal = state.chance_outcomes() if player == CHANCE else None
+    if legal is not None:
+        if not any(a == action for a, _ in legal):
+            raise IllegalActionError(
+                f"{action} is not a possible chance outcome in phase {state.phase_name()}",
+                phase=state.phase_name(),
+                player=player,
+            )
+    elif action not in state.legal_actions():
+        raise IllegalActionError(
+            f"{action} is not legal for player {player} in phase {state.phase_name()}",
+            phase=state.phase_name(),
+            player=player,
+        )
+    state.apply(action)
+
+
+def sample_chance(state: State, rng: random.Random) -> Action:
+    """Draw a chance outcome with `rng`: the state's own fast sampler if it has one, else by probability."""
+    sampler = getattr(state, "sample_chance", None)
+    if sampler is not None:
+        result: Action = sampler(rng)
+        return result
+    outcomes = state.chance_outcomes()
+    r = rng.random()
+    acc = 0.0
+    for action, p in outcomes:
+        acc += p
+        if r < acc:
+            return action
+    return outcomes[-1][0]
+
+
+def derive_seed(*parts: object) -> int:
+    """A 63-bit seed derived deterministically from any parts (sweep, cell, replica, seat…)."""
+    digest = hashlib.sha256(repr(parts).encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+Policy = Callable[[State], Action]
+
+
+def playout(
+    state: State,
+    rng: random.Random,
+    policy: Policy | None = None,
+    max_actions: int | None = None,
+    on_action: Callable[[State, Action], None] | None = None,
+) -> int:
+    """Play `state` to the end (or `max_actions`), chance by `rng`, decisions by `policy` (uniform random
+    by default). Uses the fast unchecked `apply`. Returns the number of atomic actions applied."""
+    n = 0
+    while True:
+        player = state.current_player()
+        if player == TERMINAL or (max_actions is not None and n >= max_actions):
+            return n
+        if player == CHANCE:
+            action = sample_chance(state, rng)
+        elif policy is None:
+            actions = state.legal_actions()
+            action = actions[int(rng.random() * len(actions))]
+        else:
+            action = policy(state)
+        if on_action is not None:
+            on_action(state, action)
+        state.apply(action)
+        n += 1
