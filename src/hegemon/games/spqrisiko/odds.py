@@ -1,0 +1,368 @@
+"""Exact battle odds for S.P.Q.RisiKo! (spqrisiko.md B 4.4–4.8): the distribution of the final result of a
+land attack with a stop rule [R 13], a declared sea attack fought to the end [R 12] and a naval combat [R 11],
+in exact fractions, and the win-probability tables a UI shows. Pure functions over the one-roll loss
+distributions of `combat` (derived there by enumerating the dice).
+
+Every combat is an absorbing Markov chain over (attacker units, defender units): one roll moves it to a state
+with fewer units, or (a naval roll with no loss [R 11.6]) ends it. A single battle is computed forwards (the
+probability mass of each state, in order of decreasing units); a table backwards (the win probability of
+every state, shared by all the cells). Both use the same `_Step` transition function, so they cannot
+disagree about the rules."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from types import MappingProxyType
+from typing import Any, Literal
+
+from hegemon.core.errors import ConfigError
+from hegemon.games.spqrisiko.combat import loss_distribution
+
+Kind = Literal["land", "sea", "naval"]
+KINDS: tuple[Kind, ...] = ("land", "sea", "naval")
+
+MAX_UNITS = 200
+"""Largest army accepted: a 200 v 200 land battle takes about 1.5 s in exact arithmetic."""
+
+MAX_DICE = 3
+"""Up to 3 dice a side [R 10.4]."""
+
+State = tuple[int, int]
+# The rolls possible from a state, as (probability, next state), or None when the combat is over there.
+# A next state equal to the current one means "this roll ends the combat" (a naval roll without losses).
+_Step = Callable[[int, int], tuple[tuple[Fraction, State], ...] | None]
+
+_ZERO = Fraction(0)
+_ONE = Fraction(1)
+
+_COUNTS = {
+    "land": (
+        "attacker = legionaries on the attacking province, of which {keep} never roll [R 14.1] "
+        "(the attacker rolls min(3, attacker - {keep}) dice and stops at {stop_at} or fewer); "
+        "defender = legionaries on the attacked province, all of which defend [R 10.5]; "
+        "attacker_left is counted on the attacking province before any move-in"
+    ),
+    "sea": (
+        "attacker = the declared force of legionaries, all of which roll (min(3, survivors) dice) [R 12.3]; "
+        "the legionaries that stay on the source province are not counted; "
+        "defender = legionaries on the attacked province, all of which defend [R 10.5]; "
+        "attacker_left = survivors of the declared force"
+    ),
+    "naval": (
+        "attacker and defender = the two players' triremes in the sea area, all of which can roll "
+        "(min(3, triremes) dice) [R 11]; a tie removes nobody [R 11.5]"
+    ),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class BattleOdds:
+    """The exact distribution of the final result of one combat, with the inputs that produced it.
+
+    `distribution` maps `(attacker_left, defender_left)` to its probability; `attacker_left` counts the same
+    units as `attacker` (see `counts`). `p_win` is the probability that the defender is wiped out (a conquest
+    on land and by sea). `attack_possible` is False when not a single roll takes place (too few attackers
+    [R 10.13], or a stop rule already met)."""
+
+    kind: Kind
+    attacker: int
+    defender: int
+    distribution: Mapping[State, Fraction] = field(hash=False)
+    p_win: Fraction
+    expected_attacker_losses: Fraction
+    expected_defender_losses: Fraction
+    attack_possible: bool
+    stop_at: int | None = None
+    keep: int | None = None
+    continue_below_defender: bool | None = None
+
+    @property
+    def counts(self) -> str:
+        """Which armies the numbers count, in words."""
+        return _COUNTS[self.kind].format(keep=self.keep, stop_at=self.stop_at)
+
+    def outcomes(self) -> list[tuple[int, int, Fraction]]:
+        """(attacker_left, defender_left, probability), best for the attacker first."""
+        return [
+            (a, d, p) for (a, d), p in sorted(self.distribution.items(), key=lambda kv: (kv[0][1], -kv[0][0]))
+        ]
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict; every probability as {"decimal": float, "fraction": "a/b"}."""
+        inputs: dict[str, Any] = {"attacker": self.attacker, "defender": self.defender}
+        if self.kind == "land":
+            inputs |= {"stop_at": self.stop_at, "keep": self.keep}
+        elif self.kind == "sea":
+            inputs |= {"continue_below_defender": self.continue_below_defender}
+        return {
+            "kind": self.kind,
+            "counts": self.counts,
+            "inputs": inputs,
+            "attack_possible": self.attack_possible,
+            "p_win": exact(self.p_win),
+            "expected_attacker_losses": exact(self.expected_attacker_losses),
+            "expected_defender_losses": exact(self.expected_defender_losses),
+            "outcomes": [
+                {"attacker_left": a, "defender_left": d, "win": d == 0, "p": exact(p)}
+                for a, d, p in self.outcomes()
+            ],
+        }
+
+
+def exact(value: Fraction) -> dict[str, float | str]:
+    """A fraction as JSON: {"decimal": 0.4166…, "fraction": "5/12"} (always "a/b", even "1/1")."""
+    return {"decimal": float(value), "fraction": f"{value.numerator}/{value.denominator}"}
+
+
+# ---------------------------------------------------------------------------------------------- validation
+
+
+def _units(name: str, value: object, minimum: int = 1, maximum: int = MAX_UNITS) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigError(name, f"expected a whole number, got {value!r}")
+    if not minimum <= value <= maximum:
+        raise ConfigError(name, f"must be between {minimum} and {maximum}, got {value}")
+    return value
+
+
+def _land_rule(stop_at: object, keep: object) -> tuple[int, int]:
+    """Validated (stop_at, keep). A stop_at below keep behaves exactly as keep (a province with `keep` or fewer
+    legionaries cannot roll), so it is raised to keep."""
+    keep = _units("keep", keep)
+    stop_at = _units("stop_at", stop_at)
+    return max(stop_at, keep), keep
+
+
+def _flag(name: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise ConfigError(name, f"expected true or false, got {value!r}")
+    return value
+
+
+# ------------------------------------------------------------------------------------------- transitions
+
+
+@lru_cache(maxsize=64)
+def _step(kind: Kind, keep: int, stop_at: int, continue_below_defender: bool) -> _Step:
+    """The transition function of one kind of combat under its rule parameters."""
+
+    def land(a: int, d: int) -> tuple[tuple[Fraction, State], ...] | None:
+        # [R 13.3] conquest at 0; stop rule [R 10.12]; [R 14.1] `keep` never roll; [R 10.13] dice ≥ defender's.
+        if d == 0 or a <= stop_at:
+            return None
+        n_att, n_def = min(MAX_DICE, a - keep), min(MAX_DICE, d)
+        if n_att < n_def:
+            return None
+        return tuple((p, (a - al, d - dl)) for al, dl, p in loss_distribution(n_att, n_def))
+
+    def sea(s: int, d: int) -> tuple[tuple[Fraction, State], ...] | None:
+        # [R 12.3] ad oltranza: until conquest or the declared force is wiped out; U7 off stops below the
+        # defender's dice (the survivors return). [R 10.13] at declaration is checked by the callers.
+        if d == 0 or s == 0:
+            return None
+        n_att, n_def = min(MAX_DICE, s), min(MAX_DICE, d)
+        if n_att < n_def and not continue_below_defender:
+            return None
+        return tuple((p, (s - al, d - dl)) for al, dl, p in loss_distribution(n_att, n_def))
+
+    def naval(a: int, d: int) -> tuple[tuple[Fraction, State], ...] | None:
+        # [R 11.5] ties remove nobody, [R 11.6] a roll without losses ends the combat (next == state),
+        # [R 11.7] no garrison at sea, [R 10.13] the attacker never rolls fewer dice than the defender.
+        if d == 0 or a == 0:
+            return None
+        n_att, n_def = min(MAX_DICE, a), min(MAX_DICE, d)
+        if n_att < n_def:
+            return None
+        return tuple((p, (a - al, d - dl)) for al, dl, p in loss_distribution(n_att, n_def, naval=True))
+
+    return {"land": land, "sea": sea, "naval": naval}[kind]
+
+
+def _sea_declaration_ok(declared: int, defender: int) -> bool:
+    """[R 10.13] at declaration: the declared force must be able to roll as many dice as the defender."""
+    return min(MAX_DICE, declared) >= min(MAX_DICE, defender)
+
+
+def _final_distribution(start: State, step: _Step) -> dict[State, Fraction]:
+    """Forward pass: push the probability mass through the chain, states in order of decreasing units."""
+    a0, d0 = start
+    buckets: list[dict[State, Fraction]] = [{} for _ in range(a0 + d0 + 1)]
+    buckets[a0 + d0][start] = _ONE
+    final: dict[State, Fraction] = {}
+    for total in range(a0 + d0, -1, -1):
+        for state, p in buckets[total].items():
+            moves = step(*state)
+            if moves is None:
+                final[state] = final.get(state, _ZERO) + p
+                continue
+            for q, nxt in moves:
+                if nxt == state:
+                    final[state] = final.get(state, _ZERO) + p * q
+                else:
+                    bucket = buckets[nxt[0] + nxt[1]]
+                    bucket[nxt] = bucket.get(nxt, _ZERO) + p * q
+    return final
+
+
+@lru_cache(maxsize=64)
+def _win_grid(
+    kind: Kind, max_a: int, max_d: int, keep: int, stop_at: int, cbd: bool
+) -> tuple[tuple[Fraction, ...], ...]:
+    """Backward pass: the win probability of every state (a, d) with a ≤ max_a, d ≤ max_d, in one sweep;
+    each roll leads to a state with no more units on either side, so row-major order is a valid order."""
+    step = _step(kind, keep, stop_at, cbd)
+    w: list[list[Fraction]] = []
+    for a in range(max_a + 1):
+        row: list[Fraction] = []
+        for d in range(max_d + 1):
+            moves = step(a, d)
+            if moves is None:
+                row.append(_ONE if d == 0 else _ZERO)
+                continue
+            total = _ZERO
+            for q, (na, nd) in moves:
+                if (na, nd) != (a, d):
+                    value = row[nd] if na == a else w[na][nd]
+                    if value:
+                        total += q * value
+            row.append(total)
+        w.append(row)
+    return tuple(tuple(r) for r in w)
+
+
+def _odds(
+    kind: Kind, attacker: int, defender: int, declared_ok: bool, step: _Step, **inputs: Any
+) -> BattleOdds:
+    start = (attacker, defender)
+    possible = declared_ok and step(attacker, defender) is not None
+    dist = _final_distribution(start, step) if possible else {start: _ONE}
+    p_win = sum((p for (_, d), p in dist.items() if d == 0), _ZERO)
+    lost_a = sum(((attacker - a) * p for (a, _), p in dist.items()), _ZERO)
+    lost_d = sum(((defender - d) * p for (_, d), p in dist.items()), _ZERO)
+    return BattleOdds(
+        kind=kind,
+        attacker=attacker,
+        defender=defender,
+        distribution=MappingProxyType(dict(sorted(dist.items()))),
+        p_win=p_win,
+        expected_attacker_losses=lost_a,
+        expected_defender_losses=lost_d,
+        attack_possible=possible,
+        **inputs,
+    )
+
+
+# ------------------------------------------------------------------------------------------------ public
+
+
+def land_keep(garrison: str, source_borders_other_enemy: bool) -> int:
+    """How many legionaries of the attacking province can never roll: 1 [R 14.1]; 2 under the house rule
+    `garrison=garrison_first` (spqrisiko.md A.1) when the source borders another enemy province (U6:
+    neutrals count as enemies, land borders only — the caller decides that)."""
+    if garrison not in ("move_in_first", "garrison_first"):
+        raise ConfigError("garrison", f"expected move_in_first or garrison_first, got {garrison!r}")
+    return 2 if garrison == "garrison_first" and source_borders_other_enemy else 1
+
+
+def land_battle(attacker: int, defender: int, *, stop_at: int = 1, keep: int = 1) -> BattleOdds:
+    """Exact odds of a land attack [R 13], spqrisiko.md B 4.4, 4.7, 4.8.
+
+    `attacker` counts the legionaries on the attacking province (not the dice); `keep` of them never roll
+    (1 [R 14.1]; 2 under the house garrison rule, see `land_keep`). Each roll: the attacker rolls
+    min(3, attacker - keep) dice, the defender min(3, defender) [R 10.5]; ties go to the defender [R 10.11].
+    The attacker never rolls fewer dice than the defender [R 10.13], so the battle ends when
+    attacker - keep < min(3, defender); it also ends, by choice [R 10.12], as soon as the attacker has
+    `stop_at` or fewer legionaries on the province (a roll of several dice may overshoot below `stop_at`).
+    A `stop_at` below `keep` is the same as `keep`."""
+    attacker = _units("attacker", attacker)
+    defender = _units("defender", defender)
+    stop_at, keep = _land_rule(stop_at, keep)
+    return _land_battle(attacker, defender, stop_at, keep)
+
+
+@lru_cache(maxsize=1024)
+def _land_battle(attacker: int, defender: int, stop_at: int, keep: int) -> BattleOdds:
+    step = _step("land", keep, stop_at, True)
+    return _odds("land", attacker, defender, True, step, stop_at=stop_at, keep=keep)
+
+
+def sea_attack(declared: int, defender: int, *, continue_below_defender: bool = True) -> BattleOdds:
+    """Exact odds of a declared sea attack [R 12], spqrisiko.md B 4.6.
+
+    The whole declared force rolls (min(3, survivors) dice) and the attack is fought to the end [R 12.3]:
+    until conquest or until the declared force is wiped out; it cannot be stopped. The declaration must let
+    the force roll as many dice as the defender [R 10.13] (otherwise no roll happens: `attack_possible` is
+    False). With `continue_below_defender=False` (option U7 off) the attack ends when the survivors would roll
+    fewer dice than the defender, and the survivors return."""
+    declared = _units("declared", declared)
+    defender = _units("defender", defender)
+    cbd = _flag("continue_below_defender", continue_below_defender)
+    return _sea_attack(declared, defender, cbd)
+
+
+@lru_cache(maxsize=1024)
+def _sea_attack(declared: int, defender: int, cbd: bool) -> BattleOdds:
+    ok = _sea_declaration_ok(declared, defender)
+    return _odds("sea", declared, defender, ok, _step("sea", 1, 0, cbd), continue_below_defender=cbd)
+
+
+def naval_combat(attacker: int, defender: int) -> BattleOdds:
+    """Exact odds of a naval combat between two players' triremes [R 11], spqrisiko.md B 4.5.
+
+    The attacker always rolls min(3, triremes) dice, the defender min(3, triremes); a tied pair removes nobody
+    [R 11.5]. The combat ends at once after a roll without losses [R 11.6], when a side has no trireme left
+    [R 11.7], or when the attacker would roll fewer dice than the defender [R 10.13]. `p_win` is the
+    probability that the defender loses every trireme."""
+    attacker = _units("attacker", attacker)
+    defender = _units("defender", defender)
+    return _naval_combat(attacker, defender)
+
+
+@lru_cache(maxsize=1024)
+def _naval_combat(attacker: int, defender: int) -> BattleOdds:
+    return _odds("naval", attacker, defender, True, _step("naval", 1, 0, True))
+
+
+def win_table(
+    max_attacker: int = 30,
+    max_defender: int = 30,
+    *,
+    kind: Kind = "land",
+    stop_at: int | None = None,
+    keep: int | None = None,
+    continue_below_defender: bool | None = None,
+) -> list[list[Fraction]]:
+    """The exact win probability for every attacker 1..max_attacker (rows) and defender 1..max_defender
+    (columns): `table[a - 1][d - 1]` equals `p_win` of `land_battle(a, d, ...)`, `sea_attack(a, d, ...)` or
+    `naval_combat(a, d)` for `kind` "land", "sea" or "naval". `stop_at`/`keep` (land only, defaults 1) and
+    `continue_below_defender` (sea only, default True) are as there. One backward sweep shares every
+    sub-battle between the cells: a 30×30 table takes a few hundredths of a second."""
+    if kind not in KINDS:
+        raise ConfigError("kind", f"expected one of {', '.join(KINDS)}, got {kind!r}")
+    max_a = _units("max_attacker", max_attacker)
+    max_d = _units("max_defender", max_defender)
+    if kind != "land":
+        for name, value in (("stop_at", stop_at), ("keep", keep)):
+            if value is not None:
+                raise ConfigError(name, f"applies to land battles only, not to {kind} combat")
+    if kind != "sea" and continue_below_defender is not None:
+        raise ConfigError("continue_below_defender", f"applies to sea attacks only, not to {kind} combat")
+    if kind == "land":
+        stop, kp = _land_rule(1 if stop_at is None else stop_at, 1 if keep is None else keep)
+        grid = _win_grid("land", max_a, max_d, kp, stop, True)
+    elif kind == "sea":
+        cbd = _flag(
+            "continue_below_defender", True if continue_below_defender is None else continue_below_defender
+        )
+        grid = _win_grid("sea", max_a, max_d, 1, 0, cbd)
+    else:
+        grid = _win_grid("naval", max_a, max_d, 1, 0, True)
+    if kind == "sea":
+        return [
+            [grid[a][d] if _sea_declaration_ok(a, d) else _ZERO for d in range(1, max_d + 1)]
+            for a in range(1, max_a + 1)
+        ]
+    return [list(grid[a][1:]) for a in range(1, max_a + 1)]

@@ -1,0 +1,88 @@
+"""Phase 1, victory-point scoring [R 5.6]: largest empire (>= 4 land-connected provinces), most provinces,
+most sea areas controlled (ties score nothing), and 1 VP per power centre held."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from hegemon.games.spqrisiko.board import Board
+
+NEUTRAL = -1
+FREE = -2
+
+
+def largest_empire(board: Board, owner: Sequence[int], who: int) -> int:
+    """Size of `who`'s largest set of provinces connected by land borders [R 5.6.1] (islands never connect)."""
+    seen: set[int] = set()
+    best = 0
+    land = board.land
+    for start, o in enumerate(owner):
+        if o != who or start in seen:
+            continue
+        seen.add(start)
+        stack = [start]
+        size = 0
+        while stack:
+            p = stack.pop()
+            size += 1
+            for q in land[p]:
+                if owner[q] == who and q not in seen:
+                    seen.add(q)
+                    stack.append(q)
+        best = max(best, size)
+    return best
+
+
+def sea_controller(triremes: Sequence[Sequence[int]], sea: int) -> int | None:
+    """The player with strictly more triremes in `sea` than anyone else [R 5.6.3], or None."""
+    best, who, tie = 0, None, False
+    for p, row in enumerate(triremes):
+        n = row[sea]
+        if n > best:
+            best, who, tie = n, p, False
+        elif n == best and n > 0:
+            tie = True
+    return None if tie else who
+
+
+def strictly_most(values: dict[int, int], who: int) -> bool:
+    """Whether `who` has strictly more than every other competitor."""
+    mine = values.get(who, 0)
+    return all(mine > v for k, v in values.items() if k != who)
+
+
+def score_turn(
+    board: Board,
+    owner: Sequence[int],
+    triremes: Sequence[Sequence[int]],
+    power_centre: Sequence[bool],
+    who: int,
+    competitors: Sequence[int],
+) -> dict[str, int]:
+    """The VP `who` scores at the start of a turn, by source [R 5.6]; `competitors` are the other parties
+    compared (players still in the game, plus the neutrals when they compete, U5)."""
+    empire = {c: largest_empire(board, owner, c) for c in competitors}
+    counts = {c: 0 for c in competitors}
+    for o in owner:
+        if o in counts:
+            counts[o] += 1
+    seas = {c: 0 for c in competitors}
+    for s in range(board.n_seas):
+        c = sea_controller(triremes, s)
+        if c is not None and c in seas:
+            seas[c] += 1
+    return {
+        "empire": int(empire.get(who, 0) >= 4 and strictly_most(empire, who)),
+        "provinces": int(strictly_most(counts, who)),
+        "seas": int(seas.get(who, 0) > 0 and strictly_most(seas, who)),
+        "power_centres": sum(1 for p, o in enumerate(owner) if o == who and power_centre[p]),
+    }
+
+
+def land_reinforcements(provinces: int) -> int:
+    """Legionaries for the provinces held [R 6.1]-[R 6.3]: fewer than 3 -> 1, 3-11 -> 3, more -> floor(n/3)."""
+    if provinces < 3:
+        return 1
+    if provinces <= 11:
+        return 3
+    return provinces // 3
