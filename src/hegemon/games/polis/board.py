@@ -1,0 +1,771 @@
+"""The Polis board and decks as data: load `data/board.toml` (or a corrected file) once, validate it
+(polis.md §2.6) raising `RulesDataError(path, entry, msg)`, and precompute the integer tables the engine uses.
+
+`load_board(path)` is cached per path; `reconstructed_values(board)` lists every reconstructed value with its
+Rnn decision (polis.md §11) so a user with the physical game can correct it with `board=PATH`.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hegemon.core.errors import RulesDataError
+
+DEFAULT_BOARD = Path(__file__).with_name("data") / "board.toml"
+
+RESOURCES = ("metal", "wood", "wine", "oil", "wheat", "silver")
+RES = {r: i for i, r in enumerate(RESOURCES)}
+METAL, WOOD, WINE, OIL, WHEAT, SILVER = range(6)
+PRESTIGE = 6  # pseudo-resource index used by event effects
+SIDES = ("athens", "sparta")
+SIDE = {"athens": 0, "sparta": 1}
+ATHENS, SPARTA = 0, 1
+NEUTRAL = -1
+_ID = re.compile(r"^[a-z][a-z0-9_]*$")
+
+# Which Rnn decision (polis.md §11) a reconstructed field belongs to: (section, field) -> Rnn.
+_DECISIONS: dict[tuple[str, str], str] = {
+    ("territories", "name"): "R01",
+    ("territories", "kind"): "R01",
+    ("territories", "adjacent"): "R04",
+    ("territories", "tribute_box"): "R15",
+    ("territories", "aliases"): "R01",
+    ("poleis", "name"): "R06",
+    ("poleis", "territory"): "R05",
+    ("poleis", "capital"): "R13",
+    ("poleis", "fortification"): "R07",
+    ("poleis", "base_population"): "R08",
+    ("poleis", "max_population"): "R08",
+    ("poleis", "max_growth"): "R08",
+    ("poleis", "commercial"): "R09",
+    ("poleis", "galley_sea"): "R10",
+    ("poleis", "project_slots"): "R11",
+    ("poleis", "start_owner"): "R12",
+    ("sides", "home_region"): "R14",
+    ("sides", "trade_port"): "R16",
+    ("sides", "battle_initiative"): "R48",
+    ("trade_ports", "*"): "R16",
+    ("trade_routes", "*"): "R17",
+    ("markets", "name"): "R18",
+    ("markets", "shiploads"): "R19",
+    ("market_values", "*"): "R20",
+    ("market_values", "start_position"): "R29",
+    ("combat_formations", "*"): "R22",
+    ("combat_cards", "*"): "R22",
+    ("project_symbols", "*"): "R11",
+    ("projects", "*"): "R23",
+    ("events", "*"): "R25",
+    ("event_piles", "*"): "R24",
+    ("rounds", "event_pile"): "R24",
+    ("constants", "cubes_per_side"): "R26",
+    ("constants", "merchant_ships_per_side"): "R26",
+    ("constants", "resource_maximum"): "R27",
+    ("constants", "min_polis_population"): "R38",
+    ("constants", "battle_hand_size"): "R49",
+    ("constants", "first_player_tie_round_3"): "R30",
+    ("setup", "*"): "R28",
+}
+_SKIP_FIELDS = {"id", "provenance", "field_provenance", "lat", "lon", "aliases"}
+
+
+@dataclass(frozen=True)
+class CardKind:
+    """One kind of combat card: a formation and a prestige value, with how many such cards the deck holds."""
+
+    name: str
+    formation: int
+    prestige: int
+    count: int
+
+
+@dataclass
+class Board:
+    """The validated board data plus integer tables. Shared by every state, never copied."""
+
+    path: str
+    raw: dict[str, Any]
+    # territories
+    terr_ids: list[str] = field(default_factory=list)
+    terr_names: list[str] = field(default_factory=list)
+    terr_index: dict[str, int] = field(default_factory=dict)
+    is_land: list[bool] = field(default_factory=list)
+    land_adj: list[tuple[int, ...]] = field(default_factory=list)
+    sea_adj: list[tuple[int, ...]] = field(default_factory=list)
+    adj: list[tuple[int, ...]] = field(default_factory=list)
+    tribute: list[tuple[int, ...]] = field(default_factory=list)
+    # poleis
+    polis_ids: list[str] = field(default_factory=list)
+    polis_names: list[str] = field(default_factory=list)
+    polis_index: dict[str, int] = field(default_factory=dict)
+    p_terr: list[int] = field(default_factory=list)
+    p_capital: list[bool] = field(default_factory=list)
+    p_fort: list[int] = field(default_factory=list)
+    p_base: list[int] = field(default_factory=list)
+    p_max: list[int] = field(default_factory=list)
+    p_growth: list[int] = field(default_factory=list)
+    p_commercial: list[bool] = field(default_factory=list)
+    p_galley_sea: list[int] = field(default_factory=list)
+    p_slots: list[tuple[int, ...]] = field(default_factory=list)
+    p_start: list[int] = field(default_factory=list)
+    terr_poleis: list[tuple[int, ...]] = field(default_factory=list)
+    # sides
+    capital: list[int] = field(default_factory=list)
+    home: list[int] = field(default_factory=list)
+    port_sea: list[int] = field(default_factory=list)
+    land_initiative: int = SPARTA
+    sea_initiative: int = ATHENS
+    # markets
+    market_ids: list[str] = field(default_factory=list)
+    market_names: list[str] = field(default_factory=list)
+    market_index: dict[str, int] = field(default_factory=dict)
+    shiploads: list[tuple[tuple[int, int, int, int], ...]] = field(default_factory=list)  # good, gives, amount, price
+    routes: list[list[tuple[int, ...]]] = field(default_factory=list)  # [side][market] -> seas
+    track_goods: tuple[int, ...] = ()
+    track_of: dict[int, int] = field(default_factory=dict)  # resource -> track index
+    track_positions: int = 10
+    track_cost: tuple[int, ...] = ()
+    track_start: tuple[int, ...] = ()
+    # combat cards
+    formation_ids: list[str] = field(default_factory=list)
+    formation_land: list[str] = field(default_factory=list)
+    formation_sea: list[str] = field(default_factory=list)
+    card_kinds: list[CardKind] = field(default_factory=list)
+    card_index: dict[str, int] = field(default_factory=dict)
+    deck_size: int = 24
+    # projects
+    symbol_ids: list[str] = field(default_factory=list)
+    project_ids: list[str] = field(default_factory=list)
+    project_names: list[str] = field(default_factory=list)
+    project_index: dict[str, int] = field(default_factory=dict)
+    pr_symbol: list[int] = field(default_factory=list)
+    pr_cost: list[tuple[int, ...]] = field(default_factory=list)
+    pr_immediate: list[int] = field(default_factory=list)
+    pr_posterity: list[int] = field(default_factory=list)
+    # events
+    event_ids: list[str] = field(default_factory=list)
+    event_names: list[str] = field(default_factory=list)
+    event_index: dict[str, int] = field(default_factory=dict)
+    ev_effects: list[tuple[tuple[Any, ...], ...]] = field(default_factory=list)
+    pile_ids: list[str] = field(default_factory=list)
+    pile_events: list[tuple[int, ...]] = field(default_factory=list)
+    # rounds
+    round_names: list[str] = field(default_factory=list)
+    round_limit: list[int] = field(default_factory=list)
+    round_pile: list[int] = field(default_factory=list)
+    # constants
+    cubes: int = 45
+    max_merchants: int = 6
+    hand_size: int = 4
+    battle_threshold: int = 8
+    battle_min_units: int = 2
+    project_offer: int = 3
+    first_tie_side: int = SPARTA
+    # setup
+    setup_res: list[tuple[int, ...]] = field(default_factory=list)
+    setup_pp: list[int] = field(default_factory=list)
+    setup_units: list[dict[int, int]] = field(default_factory=list)
+    setup_merchants: list[int] = field(default_factory=list)
+    setup_proxenos: list[int] = field(default_factory=list)
+    setup_poleis: list[tuple[int, ...]] = field(default_factory=list)
+
+    @property
+    def n_terr(self) -> int:
+        return len(self.terr_ids)
+
+    @property
+    def n_poleis(self) -> int:
+        return len(self.polis_ids)
+
+
+class _Checker:
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def fail(self, entry: str, msg: str) -> RulesDataError:
+        return RulesDataError(self.path, entry, msg)
+
+    def get(self, obj: Any, key: str, entry: str, typ: type | tuple[type, ...] | None = None) -> Any:
+        if not isinstance(obj, dict) or key not in obj:
+            raise self.fail(entry, f"missing field {key!r}")
+        v = obj[key]
+        if typ is not None and (not isinstance(v, typ) or (typ is int and isinstance(v, bool))):
+            raise self.fail(entry, f"field {key!r} has the wrong type ({type(v).__name__})")
+        return v
+
+
+def _entries(ck: _Checker, raw: dict[str, Any], section: str) -> list[dict[str, Any]]:
+    v = raw.get(section)
+    if not isinstance(v, list) or not all(isinstance(e, dict) for e in v):
+        raise ck.fail(section, "missing or not an array of tables")
+    return v
+
+
+def _parse(path: str, raw: dict[str, Any]) -> Board:
+    ck = _Checker(path)
+    b = Board(path=path, raw=raw)
+    g = ck.get
+
+    # --- ids: lower_snake_case and unique across the file (§2.6)
+    seen: dict[str, str] = {}
+    for section in (
+        "sides", "rounds", "event_piles", "territories", "poleis", "trade_ports", "markets", "trade_routes",
+        "combat_formations", "combat_cards", "project_symbols", "projects", "events",
+    ):
+        for i, e in enumerate(_entries(ck, raw, section)):
+            eid = g(e, "id", f"{section}[{i}]", str)
+            if not _ID.match(eid):
+                raise ck.fail(f"{section}.{eid}", "id is not lower_snake_case")
+            if eid in seen:
+                raise ck.fail(f"{section}.{eid}", f"duplicate id (also in {seen[eid]})")
+            seen[eid] = section
+
+    # --- provenance names known first-edition or seed keys
+    sources = raw.get("sources")
+    if not isinstance(sources, dict):
+        raise ck.fail("sources", "missing [sources] table")
+    known = {k for k, v in sources.items() if isinstance(v, str) and not v.rstrip().endswith("(2nd ed.)")}
+
+    def check_prov(entry: str, prov: Any) -> None:
+        if not isinstance(prov, str):
+            raise ck.fail(entry, "provenance must be a string")
+        p = prov.split(" (")[0].strip()
+        if p == "reconstructed":
+            return
+        if not p.startswith("attested:"):
+            raise ck.fail(entry, f"provenance {prov!r} is neither 'reconstructed' nor 'attested:KEY'")
+        for key in p[len("attested:"):].split(","):
+            if key.strip() not in known:
+                raise ck.fail(entry, f"provenance names unknown or second-edition source {key.strip()!r}")
+
+    def walk_prov(entry: str, e: dict[str, Any]) -> None:
+        check_prov(entry, g(e, "provenance", entry))
+        fp = e.get("field_provenance", {})
+        if not isinstance(fp, dict):
+            raise ck.fail(entry, "field_provenance must be a table")
+        for f, p in fp.items():
+            check_prov(f"{entry}.{f}", p)
+
+    for section, v in raw.items():
+        if isinstance(v, list):
+            for e in v:
+                if isinstance(e, dict):
+                    walk_prov(f"{section}.{e.get('id', '?')}", e)
+        elif isinstance(v, dict) and section not in ("sources",):
+            if "provenance" in v:
+                walk_prov(section, v)
+            for k, sub in v.items():
+                if isinstance(sub, dict) and "provenance" in sub:
+                    walk_prov(f"{section}.{k}", sub)
+
+    consts = raw.get("constants", {})
+    resources = g(g(consts, "resources", "constants"), "value", "constants.resources", list)
+    if tuple(resources) != RESOURCES:
+        raise ck.fail("constants.resources", f"expected {list(RESOURCES)}")
+
+    def const(name: str, default: Any) -> Any:
+        e = consts.get(name)
+        return e["value"] if isinstance(e, dict) and "value" in e else default
+
+    b.cubes = int(const("cubes_per_side", 45))
+    b.max_merchants = int(const("merchant_ships_per_side", 6))
+    b.hand_size = int(const("battle_hand_size", 4))
+    b.battle_threshold = int(const("battle_threshold_units", 8))
+    b.battle_min_units = int(const("battle_min_units", 2))
+    b.project_offer = int(const("project_offer_size", 3))
+    tie = const("first_player_tie_round_3", "sparta")
+    if tie not in SIDE:
+        raise ck.fail("constants.first_player_tie_round_3", f"unknown side {tie!r}")
+    b.first_tie_side = SIDE[tie]
+
+    # --- territories
+    terrs = _entries(ck, raw, "territories")
+    for i, t in enumerate(terrs):
+        b.terr_index[t["id"]] = i
+        b.terr_ids.append(t["id"])
+        b.terr_names.append(g(t, "name", f"territories.{t['id']}", str))
+        kind = g(t, "kind", f"territories.{t['id']}", str)
+        if kind not in ("land", "sea"):
+            raise ck.fail(f"territories.{t['id']}", f"kind must be land or sea, got {kind!r}")
+        b.is_land.append(kind == "land")
+    n = len(terrs)
+    adjsets: list[set[int]] = [set() for _ in range(n)]
+    for i, t in enumerate(terrs):
+        entry = f"territories.{t['id']}"
+        for a in g(t, "adjacent", entry, list):
+            if a not in b.terr_index:
+                raise ck.fail(entry, f"adjacent names unknown territory {a!r}")
+            j = b.terr_index[a]
+            if j == i:
+                raise ck.fail(entry, "a territory may not be adjacent to itself")
+            adjsets[i].add(j)
+    for i in range(n):
+        for j in adjsets[i]:
+            if i not in adjsets[j]:
+                raise ck.fail(
+                    f"territories.{b.terr_ids[i]}",
+                    f"adjacency is not symmetric: {b.terr_ids[j]} does not list {b.terr_ids[i]}",
+                )
+    b.adj = [tuple(sorted(s)) for s in adjsets]
+    b.land_adj = [tuple(j for j in b.adj[i] if b.is_land[j]) for i in range(n)]
+    b.sea_adj = [tuple(j for j in b.adj[i] if not b.is_land[j]) for i in range(n)]
+    seen_t = {0}
+    dq = deque([0])
+    while dq:
+        u = dq.popleft()
+        for v in b.adj[u]:
+            if v not in seen_t:
+                seen_t.add(v)
+                dq.append(v)
+    for i in range(n):
+        if i not in seen_t:
+            raise ck.fail(f"territories.{b.terr_ids[i]}", "territory is not reachable from the rest of the map")
+    if "sikelia" in b.terr_index:
+        for j in b.adj[b.terr_index["sikelia"]]:
+            if b.is_land[j]:
+                raise ck.fail("territories.sikelia", f"every neighbour of Sikelia must be a sea, not {b.terr_ids[j]}")
+    for i, t in enumerate(terrs):
+        entry = f"territories.{t['id']}"
+        if b.is_land[i]:
+            box = g(t, "tribute_box", entry, list)
+            if not 1 <= len(box) <= 5:
+                raise ck.fail(entry, f"tribute box must have 1-5 spaces, has {len(box)}")
+            for r in box:
+                if r not in RES:
+                    raise ck.fail(entry, f"tribute box names unknown resource {r!r}")
+            b.tribute.append(tuple(RES[r] for r in box))
+        else:
+            if t.get("tribute_box"):
+                raise ck.fail(entry, "a sea has no tribute box")
+            b.tribute.append(())
+
+    # --- poleis
+    symbols = _entries(ck, raw, "project_symbols")
+    b.symbol_ids = [s["id"] for s in symbols]
+    sym_index = {s: i for i, s in enumerate(b.symbol_ids)}
+    poleis = _entries(ck, raw, "poleis")
+    if len(poleis) != 18:
+        raise ck.fail("poleis", f"there must be 18 poleis, found {len(poleis)}")
+    owners = {"athens": ATHENS, "sparta": SPARTA, "neutral": NEUTRAL}
+    for i, p in enumerate(poleis):
+        entry = f"poleis.{p['id']}"
+        b.polis_index[p["id"]] = i
+        b.polis_ids.append(p["id"])
+        b.polis_names.append(g(p, "name", entry, str))
+        terr = g(p, "territory", entry, str)
+        if terr not in b.terr_index or not b.is_land[b.terr_index[terr]]:
+            raise ck.fail(entry, f"territory {terr!r} is not a land territory")
+        ti = b.terr_index[terr]
+        b.p_terr.append(ti)
+        b.p_capital.append(bool(g(p, "capital", entry, bool)))
+        for key, lst, lo in (
+            ("fortification", b.p_fort, 1),
+            ("base_population", b.p_base, 1),
+            ("max_population", b.p_max, 1),
+            ("max_growth", b.p_growth, 0),
+        ):
+            v = g(p, key, entry, int)
+            if v < lo:
+                raise ck.fail(entry, f"{key} must be at least {lo}")
+            lst.append(v)
+        if b.p_max[-1] < b.p_base[-1]:
+            raise ck.fail(entry, "max_population is below base_population")
+        b.p_commercial.append(bool(g(p, "commercial", entry, bool)))
+        gs = g(p, "galley_sea", entry, str)
+        if gs:
+            if gs not in b.terr_index:
+                raise ck.fail(entry, f"galley_sea names unknown territory {gs!r}")
+            gi = b.terr_index[gs]
+            if b.is_land[gi] or gi not in b.adj[ti]:
+                raise ck.fail(entry, f"galley sea {gs!r} is not a coast of {terr!r}")
+            b.p_galley_sea.append(gi)
+        else:
+            b.p_galley_sea.append(-1)
+        slots = g(p, "project_slots", entry, list)
+        for s in slots:
+            if s not in sym_index:
+                raise ck.fail(entry, f"project slot names unknown symbol {s!r}")
+        b.p_slots.append(tuple(sym_index[s] for s in slots))
+        so = g(p, "start_owner", entry, str)
+        if so not in owners:
+            raise ck.fail(entry, f"start_owner must be athens, sparta or neutral, got {so!r}")
+        b.p_start.append(owners[so])
+    b.terr_poleis = [tuple(q for q in range(len(poleis)) if b.p_terr[q] == t) for t in range(n)]
+    cap_fort = min((b.p_fort[q] for q in range(len(poleis)) if b.p_capital[q]), default=4)
+    for q in range(len(poleis)):
+        if b.p_fort[q] > cap_fort:
+            raise ck.fail(f"poleis.{b.polis_ids[q]}", "no polis may be stronger than a capital")
+    for name in ("korinthos", "argos"):
+        if name in b.polis_index and b.p_fort[b.polis_index[name]] not in (3, 4):
+            raise ck.fail(f"poleis.{name}", "fortification must be 3 or 4 (attested: 4P)")
+
+    # --- sides
+    sides = _entries(ck, raw, "sides")
+    if [s["id"] for s in sides] != list(SIDES):
+        raise ck.fail("sides", "sides must be athens then sparta")
+    ports = {p["id"]: p for p in _entries(ck, raw, "trade_ports")}
+    for s in sides:
+        entry = f"sides.{s['id']}"
+        cap = g(s, "capital", entry, str)
+        if cap not in b.polis_index or not b.p_capital[b.polis_index[cap]]:
+            raise ck.fail(entry, f"capital {cap!r} is not a capital polis")
+        b.capital.append(b.polis_index[cap])
+        home = g(s, "home_region", entry, str)
+        if home not in b.terr_index:
+            raise ck.fail(entry, f"home_region names unknown territory {home!r}")
+        b.home.append(b.terr_index[home])
+        port = g(s, "trade_port", entry, str)
+        if port not in ports:
+            raise ck.fail(entry, f"trade_port names unknown port {port!r}")
+        sea = g(ports[port], "sea", f"trade_ports.{port}", str)
+        if sea not in b.terr_index or b.is_land[b.terr_index[sea]]:
+            raise ck.fail(f"trade_ports.{port}", f"port sea {sea!r} is not a sea")
+        b.port_sea.append(b.terr_index[sea])
+        ini = g(s, "battle_initiative", entry, str)
+        if ini == "land":
+            b.land_initiative = SIDE[s["id"]]
+        elif ini == "sea":
+            b.sea_initiative = SIDE[s["id"]]
+        else:
+            raise ck.fail(entry, "battle_initiative must be land or sea")
+
+    # --- markets
+    markets = _entries(ck, raw, "markets")
+    if len(markets) != 5:
+        raise ck.fail("markets", f"there must be 5 markets, found {len(markets)}")
+    mv = raw.get("market_values")
+    if not isinstance(mv, dict):
+        raise ck.fail("market_values", "missing table")
+    goods = g(mv, "goods", "market_values", list)
+    for r in goods:
+        if r not in RES:
+            raise ck.fail("market_values", f"unknown good {r!r}")
+    b.track_goods = tuple(RES[r] for r in goods)
+    b.track_of = {r: i for i, r in enumerate(b.track_goods)}
+    b.track_positions = g(mv, "positions", "market_values", int)
+    b.track_cost = tuple(g(mv, "cost_by_position", "market_values", list))
+    if len(b.track_cost) != b.track_positions:
+        raise ck.fail("market_values", "cost_by_position must have one cost per position")
+    starts = g(mv, "start_position", "market_values", dict)
+    for r in goods:
+        if not 1 <= int(starts.get(r, 0)) <= b.track_positions:
+            raise ck.fail("market_values", f"start position of {r!r} missing or off the track")
+    b.track_start = tuple(int(starts[r]) for r in goods)
+    for i, m in enumerate(markets):
+        entry = f"markets.{m['id']}"
+        b.market_ids.append(m["id"])
+        b.market_names.append(g(m, "name", entry, str))
+        b.market_index[m["id"]] = i
+        loads = []
+        for j, sl in enumerate(g(m, "shiploads", entry, list)):
+            se = f"{entry}.shiploads[{j + 1}]"
+            good = g(sl, "good", se, str)
+            gives = g(sl, "gives", se, str)
+            amount = g(sl, "amount", se, int)
+            price = g(sl, "purchase_silver", se, int)
+            if good not in RES or RES[good] not in b.track_of:
+                raise ck.fail(se, f"good {good!r} has no market value track")
+            if gives not in ("wheat", "silver"):
+                raise ck.fail(se, f"gives must be wheat or silver, got {gives!r}")
+            if (gives == "wheat") != (price > 0):
+                raise ck.fail(se, "purchase prices exist exactly on wheat shiploads")
+            if amount < 1:
+                raise ck.fail(se, "amount must be at least 1")
+            loads.append((RES[good], RES[gives], amount, price))
+        if not loads:
+            raise ck.fail(entry, "a market needs at least one shipload")
+        b.shiploads.append(tuple(loads))
+    b.routes = [[() for _ in markets] for _ in SIDES]
+    port_side = {}
+    for pid, p in ports.items():
+        side = g(p, "side", f"trade_ports.{pid}", str)
+        if side not in SIDE:
+            raise ck.fail(f"trade_ports.{pid}", f"unknown side {side!r}")
+        port_side[pid] = SIDE[side]
+    for r in _entries(ck, raw, "trade_routes"):
+        entry = f"trade_routes.{r['id']}"
+        port = g(r, "port", entry, str)
+        market = g(r, "market", entry, str)
+        if port not in port_side:
+            raise ck.fail(entry, f"unknown port {port!r}")
+        if market not in b.market_index:
+            raise ck.fail(entry, f"unknown market {market!r}")
+        seas = g(r, "seas", entry, list)
+        for s in seas:
+            if s not in b.terr_index or b.is_land[b.terr_index[s]]:
+                raise ck.fail(entry, f"{s!r} is not a sea")
+        idx = tuple(b.terr_index[s] for s in seas)
+        side = port_side[port]
+        if not idx or idx[0] != b.port_sea[side]:
+            raise ck.fail(entry, "a route must start at its port's sea")
+        for a, c in zip(idx, idx[1:], strict=False):
+            if c not in b.adj[a]:
+                raise ck.fail(entry, f"{b.terr_ids[a]} and {b.terr_ids[c]} are not adjacent")
+        b.routes[side][b.market_index[market]] = idx
+    for side in range(2):
+        for m in range(len(markets)):
+            if not b.routes[side][m]:
+                raise ck.fail("trade_routes", f"no route from {SIDES[side]} to {b.market_ids[m]}")
+
+    # --- combat cards
+    forms = _entries(ck, raw, "combat_formations")
+    b.formation_ids = [f["id"] for f in forms]
+    b.formation_land = [g(f, "land_name", f"combat_formations.{f['id']}", str) for f in forms]
+    b.formation_sea = [g(f, "sea_name", f"combat_formations.{f['id']}", str) for f in forms]
+    fidx = {f: i for i, f in enumerate(b.formation_ids)}
+    cards = _entries(ck, raw, "combat_cards")
+    if len(cards) != 24:
+        raise ck.fail("combat_cards", f"there must be 24 combat cards, found {len(cards)}")
+    counts: dict[tuple[int, int], int] = {}
+    for c in cards:
+        entry = f"combat_cards.{c['id']}"
+        f = g(c, "formation", entry, str)
+        if f not in fidx:
+            raise ck.fail(entry, f"unknown formation {f!r}")
+        pv = g(c, "prestige", entry, int)
+        if pv < 0:
+            raise ck.fail(entry, "prestige must be at least 0")
+        counts[(fidx[f], pv)] = counts.get((fidx[f], pv), 0) + 1
+    for (fi, pv), cnt in sorted(counts.items()):
+        name = f"{b.formation_ids[fi]}:{pv}"
+        b.card_index[name] = len(b.card_kinds)
+        b.card_kinds.append(CardKind(name, fi, pv, cnt))
+    b.deck_size = len(cards)
+
+    # --- projects
+    projects = _entries(ck, raw, "projects")
+    if len(projects) != 14:
+        raise ck.fail("projects", f"there must be 14 projects, found {len(projects)}")
+    for i, p in enumerate(projects):
+        entry = f"projects.{p['id']}"
+        b.project_ids.append(p["id"])
+        b.project_names.append(g(p, "name", entry, str))
+        b.project_index[p["id"]] = i
+        sym = g(p, "symbol", entry, str)
+        if sym not in sym_index:
+            raise ck.fail(entry, f"unknown symbol {sym!r}")
+        b.pr_symbol.append(sym_index[sym])
+        cost = g(p, "cost", entry, dict)
+        vec = [0] * 6
+        for r, v in cost.items():
+            if r not in RES or not isinstance(v, int) or v < 0:
+                raise ck.fail(entry, f"bad cost entry {r!r} = {v!r}")
+            vec[RES[r]] = v
+        b.pr_cost.append(tuple(vec))
+        b.pr_immediate.append(g(p, "immediate_prestige", entry, int))
+        b.pr_posterity.append(g(p, "posterity_prestige", entry, int))
+
+    # --- events and piles
+    piles = _entries(ck, raw, "event_piles")
+    b.pile_ids = [p["id"] for p in piles]
+    pidx = {p: i for i, p in enumerate(b.pile_ids)}
+    events = _entries(ck, raw, "events")
+    if len(events) != 40:
+        raise ck.fail("events", f"there must be 40 events, found {len(events)}")
+    members: list[list[int]] = [[] for _ in piles]
+    for i, e in enumerate(events):
+        entry = f"events.{e['id']}"
+        b.event_ids.append(e["id"])
+        b.event_names.append(g(e, "name", entry, str))
+        b.event_index[e["id"]] = i
+        pile = g(e, "pile", entry, str)
+        if pile not in pidx:
+            raise ck.fail(entry, f"unknown pile {pile!r}")
+        members[pidx[pile]].append(i)
+        b.ev_effects.append(tuple(_parse_effect(ck, b, entry, eff) for eff in g(e, "effects", entry, list)))
+    for i, p in enumerate(piles):
+        size = g(p, "size", f"event_piles.{p['id']}", int)
+        if size != len(members[i]):
+            raise ck.fail(f"event_piles.{p['id']}", f"size {size} but {len(members[i])} cards")
+    b.pile_events = [tuple(m) for m in members]
+
+    # --- rounds
+    for r in _entries(ck, raw, "rounds"):
+        entry = f"rounds.{r['id']}"
+        b.round_names.append(g(r, "name", entry, str))
+        b.round_limit.append(g(r, "stacking_limit", entry, int))
+        pile = g(r, "event_pile", entry, str)
+        if pile not in pidx:
+            raise ck.fail(entry, f"unknown pile {pile!r}")
+        b.round_pile.append(pidx[pile])
+    if not b.round_limit:
+        raise ck.fail("rounds", "at least one round is needed")
+
+    # --- setup
+    setup = raw.get("setup")
+    if not isinstance(setup, dict):
+        raise ck.fail("setup", "missing table")
+    for side in SIDES:
+        entry = f"setup.{side}"
+        s = g(setup, side, "setup", dict)
+        pol = []
+        for q in g(s, "poleis", entry, list):
+            if q not in b.polis_index:
+                raise ck.fail(entry, f"unknown polis {q!r}")
+            if b.p_start[b.polis_index[q]] != SIDE[side]:
+                raise ck.fail(entry, f"{q} does not start as {side}'s")
+            pol.append(b.polis_index[q])
+        b.setup_poleis.append(tuple(pol))
+        resd = g(s, "resources", entry, dict)
+        b.setup_res.append(tuple(int(resd.get(r, 0)) for r in RESOURCES))
+        b.setup_pp.append(g(s, "prestige", entry, int))
+        units: dict[int, int] = {}
+        for key, want_land in (("hoplites", True), ("galleys", False)):
+            for t, cnt in g(s, key, entry, dict).items():
+                if t not in b.terr_index or b.is_land[b.terr_index[t]] != want_land:
+                    raise ck.fail(entry, f"{key} placed in {t!r}, which is not a {'land' if want_land else 'sea'}")
+                if cnt > b.round_limit[0]:
+                    raise ck.fail(entry, f"{cnt} {key} in {t} exceed the round-3 stacking limit")
+                units[b.terr_index[t]] = cnt
+        b.setup_units.append(units)
+        b.setup_merchants.append(g(s, "merchants", entry, int))
+        px = g(s, "proxenos", entry, str)
+        if px not in b.polis_index:
+            raise ck.fail(entry, f"proxenos on unknown polis {px!r}")
+        b.setup_proxenos.append(b.polis_index[px])
+    return b
+
+
+def _parse_effect(ck: _Checker, b: Board, entry: str, eff: Any) -> tuple[Any, ...]:
+    g = ck.get
+    typ = g(eff, "type", entry, str)
+    side = lambda: _side(ck, entry, g(eff, "side", entry, str))  # noqa: E731
+    if typ in ("gain", "lose"):
+        r = g(eff, "resource", entry, str)
+        if r != "prestige" and r not in RES:
+            raise ck.fail(entry, f"unknown resource {r!r}")
+        return (typ, side(), PRESTIGE if r == "prestige" else RES[r], g(eff, "amount", entry, int))
+    if typ == "place_units":
+        unit = g(eff, "unit", entry, str)
+        t = g(eff, "territory", entry, str)
+        if t not in b.terr_index or unit not in ("hoplite", "galley"):
+            raise ck.fail(entry, f"bad place_units {unit!r} in {t!r}")
+        if b.is_land[b.terr_index[t]] != (unit == "hoplite"):
+            raise ck.fail(entry, f"a {unit} cannot stand in {t}")
+        return (typ, side(), b.terr_index[t], g(eff, "count", entry, int))
+    if typ == "remove_units":
+        kinds = g(eff, "units", entry, list)
+        if not kinds or any(k not in ("hoplite", "galley") for k in kinds):
+            raise ck.fail(entry, f"bad unit kinds {kinds!r}")
+        return (typ, side(), "hoplite" in kinds, "galley" in kinds, g(eff, "count", entry, int))
+    if typ == "close_market":
+        m = g(eff, "market", entry, str)
+        if m not in b.market_index:
+            raise ck.fail(entry, f"unknown market {m!r}")
+        return (typ, b.market_index[m])
+    if typ == "exhaust_tribute":
+        t = g(eff, "territory", entry, str)
+        if t not in b.terr_index or not b.is_land[b.terr_index[t]]:
+            raise ck.fail(entry, f"unknown land territory {t!r}")
+        return (typ, b.terr_index[t])
+    if typ == "first_player":
+        return (typ, side())
+    if typ == "polis_population":
+        q = g(eff, "polis", entry, str)
+        if q not in b.polis_index:
+            raise ck.fail(entry, f"unknown polis {q!r}")
+        return (typ, b.polis_index[q], g(eff, "delta", entry, int))
+    if typ == "market_shift":
+        goods = g(eff, "goods", entry, list)
+        for r in goods:
+            if r not in RES or RES[r] not in b.track_of:
+                raise ck.fail(entry, f"good {r!r} has no track")
+        return (typ, tuple(b.track_of[RES[r]] for r in goods), g(eff, "steps", entry, int))
+    raise ck.fail(entry, f"unknown effect type {typ!r}")
+
+
+def _side(ck: _Checker, entry: str, s: str) -> int:
+    if s not in SIDE:
+        raise ck.fail(entry, f"unknown side {s!r}")
+    return SIDE[s]
+
+
+_CACHE: dict[str, Board] = {}
+
+
+def load_board(path: str | Path | None = None) -> Board:
+    """Load and validate a board file (default: the shipped one), once per path."""
+    p = Path(path) if path is not None else DEFAULT_BOARD
+    key = str(p.resolve()) if p.exists() else str(p)
+    if key in _CACHE:
+        return _CACHE[key]
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as e:
+        raise RulesDataError(str(p), "file", f"cannot read ({e.strerror})") from None
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise RulesDataError(str(p), "toml", f"not valid TOML ({e})") from None
+    try:
+        board = _parse(str(p), raw)
+    except RulesDataError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        raise RulesDataError(str(p), "data", f"malformed data ({type(e).__name__}: {e})") from None
+    _CACHE[key] = board
+    return board
+
+
+def _decision(section: str, fld: str) -> str:
+    return _DECISIONS.get((section, fld)) or _DECISIONS.get((section, "*")) or ""
+
+
+def reconstructed_values(board: Board) -> list[dict[str, Any]]:
+    """Every reconstructed value of the board data: section, entry id, field, value, provenance and Rnn."""
+    out: list[dict[str, Any]] = []
+    raw = board.raw
+
+    def entry_fields(section: str, eid: str, e: dict[str, Any]) -> None:
+        base = e.get("provenance", "")
+        fp = e.get("field_provenance", {}) or {}
+        for f, v in e.items():
+            if f in _SKIP_FIELDS:
+                continue
+            prov = fp.get(f, base)
+            if isinstance(prov, str) and prov.startswith("reconstructed"):
+                out.append(
+                    {
+                        "section": section,
+                        "id": eid,
+                        "field": f,
+                        "value": v,
+                        "provenance": prov,
+                        "decision": _decision(section, f),
+                    }
+                )
+
+    for section, v in raw.items():
+        if isinstance(v, list):
+            for e in v:
+                if isinstance(e, dict):
+                    entry_fields(section, str(e.get("id", "?")), e)
+        elif isinstance(v, dict) and section != "sources":
+            if section == "constants":
+                for k, sub in v.items():
+                    if isinstance(sub, dict) and str(sub.get("provenance", "")).startswith("reconstructed"):
+                        out.append(
+                            {
+                                "section": section,
+                                "id": k,
+                                "field": "value",
+                                "value": sub.get("value"),
+                                "provenance": sub["provenance"],
+                                "decision": _decision(section, k),
+                            }
+                        )
+                continue
+            if "provenance" in v:
+                entry_fields(
+                    section,
+                    section,
+                    {k: x for k, x in v.items() if not (isinstance(x, dict) and "provenance" in x)},
+                )
+            for k, sub in v.items():
+                if isinstance(sub, dict) and "provenance" in sub:
+                    entry_fields(section, f"{section}.{k}", sub)
+    return out
