@@ -291,8 +291,9 @@ def test_to_json_gives_decimals_exact_fractions_and_what_counts() -> None:
     assert data["inputs"] == {"attacker": 9, "defender": 10, "stop_at": 2, "keep": 1}
     assert F(data["p_win"]["fraction"]) == o.p_win
     assert data["p_win"]["decimal"] == pytest.approx(float(o.p_win))
-    assert sum(F(x["p"]["fraction"]) for x in data["outcomes"]) == 1
-    assert all("/" in x["p"]["fraction"] for x in data["outcomes"])
+    assert sum(F(x["fraction"]) for x in data["outcomes"]) == 1
+    assert all("/" in x["fraction"] for x in data["outcomes"])
+    assert all(x["probability"] == pytest.approx(float(F(x["fraction"]))) for x in data["outcomes"])
     assert data["outcomes"][0]["win"] and data["outcomes"][0]["attacker_left"] == 9  # best first
     assert F(data["expected_attacker_losses"]["fraction"]) == o.expected_attacker_losses
     sea = sea_attack(6, 4).to_json()

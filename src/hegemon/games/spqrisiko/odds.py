@@ -92,7 +92,8 @@ class BattleOdds:
         ]
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict; every probability as {"decimal": float, "fraction": "a/b"}."""
+        """A JSON-ready dict with every probability both as a decimal and as an exact fraction "a/b": the totals
+        as {"decimal": float, "fraction": "a/b"}, each outcome row with flat "probability" and "fraction"."""
         inputs: dict[str, Any] = {"attacker": self.attacker, "defender": self.defender}
         if self.kind == "land":
             inputs |= {"stop_at": self.stop_at, "keep": self.keep}
@@ -107,7 +108,13 @@ class BattleOdds:
             "expected_attacker_losses": exact(self.expected_attacker_losses),
             "expected_defender_losses": exact(self.expected_defender_losses),
             "outcomes": [
-                {"attacker_left": a, "defender_left": d, "win": d == 0, "p": exact(p)}
+                {
+                    "attacker_left": a,
+                    "defender_left": d,
+                    "win": d == 0,
+                    "probability": float(p),
+                    "fraction": _ratio(p),
+                }
                 for a, d, p in self.outcomes()
             ],
         }
@@ -122,7 +129,11 @@ def describe_counts(kind: Kind, *, keep: int = 1, stop_at: int = 1) -> str:
 
 def exact(value: Fraction) -> dict[str, float | str]:
     """A fraction as JSON: {"decimal": 0.4166…, "fraction": "5/12"} (always "a/b", even "1/1")."""
-    return {"decimal": float(value), "fraction": f"{value.numerator}/{value.denominator}"}
+    return {"decimal": float(value), "fraction": _ratio(value)}
+
+
+def _ratio(value: Fraction) -> str:
+    return f"{value.numerator}/{value.denominator}"
 
 
 # ---------------------------------------------------------------------------------------------- validation
