@@ -64,7 +64,7 @@ class SpqrState:
         "conquered", "deck", "discard", "disbands", "eliminated", "eliminated_by", "hands", "last_dice",
         "moved_group", "n", "naval_fought", "neutral_groups", "opts", "order", "owner", "armies", "pc",
         "pcs_built", "phase", "pool", "power_centre", "round", "sea_conquered", "sets_traded", "slots",
-        "terminal", "triremes", "turn", "vp", "vp_last", "built",
+        "terminal", "triremes", "turn", "turns", "vp", "vp_last", "built",
     )  # fmt: skip
 
     def __init__(self, board: Board, opts: SpqrOptions) -> None:
@@ -88,6 +88,7 @@ class SpqrState:
         self.order: list[int] = []
         self.turn = 0  # index into order
         self.round = 0
+        self.turns = 0  # player turns begun
         self.terminal: Outcome | None = None
         # set-up bookkeeping
         unused = 5 - n
@@ -160,6 +161,7 @@ class SpqrState:
         c.order = self.order[:]
         c.turn = self.turn
         c.round = self.round
+        c.turns = self.turns
         c.terminal = self.terminal
         c.neutral_groups = self.neutral_groups
         c.slots = self.slots[:]
@@ -192,7 +194,7 @@ class SpqrState:
 
     def _is_enemy(self, p: int, me: int) -> bool:
         o = self.owner[p]
-        if o == me or o == FREE:
+        if o in (me, FREE):
             return False
         return o != NEUTRAL or self.opts.neutral_is_enemy
 
@@ -259,14 +261,14 @@ class SpqrState:
         owner = self.owner
         armies = self.armies
         out: list[Action] = []
-        if ph == SETUP_CLAIM or ph == SETUP_NEUTRAL:
+        if ph in (SETUP_CLAIM, SETUP_NEUTRAL):
             cls = A.Claim if ph == SETUP_CLAIM else A.ClaimNeutral
             return [_act(cls, pid[p]) for p in range(b.n_provinces) if owner[p] == FREE]
         if ph == CARDS:
             h = self.hands[me]
-            for s in _SETS:
-                if (s[0] == s[1] and h[s[0]] >= 3) or (s[0] != s[1] and h[s[0]] and h[s[1]] and h[s[2]]):
-                    out.append(_act(A.TradeSet, tuple(SYMBOLS[i] for i in s)))
+            for cs in _SETS:
+                if (cs[0] == cs[1] and h[cs[0]] >= 3) or (cs[0] != cs[1] and h[cs[0]] and h[cs[1]] and h[cs[2]]):
+                    out.append(_act(A.TradeSet, tuple(SYMBOLS[i] for i in cs)))
             out.append(A.DONE)
             return out
         if ph == CARD_BONUS:
@@ -284,7 +286,7 @@ class SpqrState:
             return self._naval_move_actions(me)
         if ph == NAVAL_COMBAT:
             return self._naval_combat_actions(me)
-        if ph == NAVAL_BATTLE or ph == LAND_BATTLE:
+        if ph in (NAVAL_BATTLE, LAND_BATTLE):
             lo, hi = self._dice_range()
             out = [_act(A.RollDice, d) for d in range(lo, hi + 1)]
             if self.battle[5] > 0:
@@ -316,8 +318,8 @@ class SpqrState:
         if ph == STRATEGIC:
             return self._strategic_actions(me)
         if ph == STRATEGIC_COUNT:
-            s = self.battle[1]
-            hi = armies[s] - self._garrison(s, me)
+            src = self.battle[1]
+            hi = armies[src] - self._garrison(src, me)
             return [_act(A.Move, k) for k in range(1, hi + 1)]
         return out
 
@@ -525,7 +527,7 @@ class SpqrState:
         sidx = b.sea_index
         me = self.order[self.turn] if self.order else 0
         if kind == "roll":
-            self._apply_roll(action)  # type: ignore[arg-type]
+            self._apply_roll(action)
         elif kind == "reinforce":
             p = pidx[action.province]  # type: ignore[attr-defined]
             self.armies[p] += 1
@@ -696,6 +698,7 @@ class SpqrState:
 
     def _begin_turn(self) -> None:
         me = self.order[self.turn]
+        self.turns += 1
         # per-turn bookkeeping
         self.pool = 0
         self.sets_traded = 0
@@ -899,7 +902,7 @@ class SpqrState:
             return
         self.phase = DRAW
         if self.conquered:
-            if sum(self.deck) == 0 and sum(self.discard):  # [R 8.9] reshuffle the discards
+            if not any(self.deck) and any(self.discard):  # [R 8.9] reshuffle the discards
                 self.deck = self.discard
                 self.discard = [0, 0, 0, 0]
             if sum(self.deck):
@@ -952,6 +955,7 @@ class SpqrState:
             "order": self.order,
             "turn": self.turn,
             "round": self.round,
+            "turns": self.turns,
             "phase": self.phase,
             "chance": list(self.chance) if self.chance else None,
             "pool": self.pool,

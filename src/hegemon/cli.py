@@ -1,0 +1,614 @@
+"""The one entry point: `hegemon serve | play | selfplay | replay | odds | rules`."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import statistics
+import sys
+from collections.abc import Callable
+from fractions import Fraction
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from hegemon.ai import make_bot
+from hegemon.core.actions import Action
+from hegemon.core.errors import HegemonError
+from hegemon.core.game import CHANCE, TERMINAL, Game, State
+from hegemon.core.play import derive_seed, play, sample_chance
+from hegemon.core.record import GameRecord, read_records, run_game, state_digest, verify
+from hegemon.games import game_names, get_game
+
+app = typer.Typer(
+    help="hegemon — play and study Polis: Fight for the Hegemony and S.P.Q.RisiKo!",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+odds_app = typer.Typer(help="Exact odds of battles and sieges.", no_args_is_help=True)
+app.add_typer(odds_app, name="odds")
+
+out = Console()
+err = Console(stderr=True)
+
+
+def fail(message: str, code: int = 2) -> None:
+    """Print a clear error (never a traceback) and exit non-zero."""
+    err.print(f"[bold red]error:[/bold red] {escape(message)}")
+    raise typer.Exit(code)
+
+
+def parse_kv(pairs: list[str]) -> dict[str, str]:
+    result: dict[str, str] = {}
+    for item in pairs:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            fail(f"--option expects key=value, got {item!r}")
+        result[key.strip().replace("-", "_")] = value.strip()
+    return result
+
+
+def game_options(game: Game, players: int | None, options: list[str], **named: Any) -> Any:
+    raw: dict[str, Any] = parse_kv(options)
+    for k, v in named.items():
+        if v is not None:
+            raw[k] = v
+    if players is not None:
+        raw["players"] = players
+    return game.parse_options(raw)
+
+
+def text_module(game: Game) -> Any:
+    return importlib.import_module(f"hegemon.games.{game.name}.text")
+
+
+def frac(p: Fraction) -> dict[str, Any]:
+    return {"decimal": float(p), "fraction": f"{p.numerator}/{p.denominator}"}
+
+
+# --------------------------------------------------------------------------- rules
+
+
+@app.command()
+def rules(
+    game: Annotated[str, typer.Argument(help=f"The game: {', '.join(game_names())}")],
+    reconstructed: Annotated[bool, typer.Option(help="Polis: list every reconstructed board value")] = False,
+    board: Annotated[str | None, typer.Option(help="Polis: a corrected board file to list")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object")] = False,
+) -> None:
+    """The rule sets, their options and the defaults."""
+    try:
+        g = get_game(game)
+        if reconstructed:
+            mod = importlib.import_module(f"hegemon.games.{g.name}.board")
+            if not hasattr(mod, "reconstructed_values"):
+                fail(f"{g.name} has no reconstructed values: its board is sourced")
+            values = mod.reconstructed_values(mod.load_board(board))
+            if as_json:
+                print(json.dumps({"game": g.name, "reconstructed": values}))
+                return
+            table = Table(title=f"{g.name}: reconstructed values (correct them with --board PATH)")
+            keys = list(values[0].keys()) if values else []
+            for k in keys:
+                table.add_column(k)
+            for v in values:
+                table.add_row(*(escape(str(v.get(k, ""))) for k in keys))
+            out.print(table)
+            return
+        described: list[dict[str, Any]] = g.describe_options()  # type: ignore[attr-defined]
+        presets = getattr(g.options_type, "PRESETS", {})  # type: ignore[attr-defined]
+    except HegemonError as e:
+        fail(str(e))
+        return
+    if as_json:
+        print(json.dumps({"game": g.name, "options": described, "rule_sets": presets}, default=str))
+        return
+    table = Table(title=f"{getattr(g, 'title', g.name)} — options (set with --option name=value)")
+    table.add_column("option", style="bold cyan")
+    table.add_column("default")
+    table.add_column("values")
+    table.add_column("what it does")
+    for d in described:
+        values = " | ".join(map(str, d["choices"])) if d["choices"] else d["type"]
+        if d["min"] is not None or d["max"] is not None:
+            values += f" {d['min']}..{d['max']}"
+        if d["nullable"]:
+            values += " | none"
+        table.add_row(d["name"], escape(str(d["default"])), escape(values), escape(d["help"]))
+    out.print(table)
+    if presets:
+        pt = Table(title="rule sets (the `rules` option sets these switches)")
+        names = list(presets)
+        keys = sorted({k for p in presets.values() for k in p})
+        pt.add_column("switch", style="bold cyan")
+        for n in names:
+            pt.add_column(n)
+        for k in keys:
+            pt.add_row(k, *(str(presets[n].get(k, "")) for n in names))
+        out.print(pt)
+
+
+# --------------------------------------------------------------------------- play
+
+
+def group_actions(actions: list[Action]) -> list[tuple[str, list[tuple[int, Action]]]]:
+    groups: dict[str, list[tuple[int, Action]]] = {}
+    for i, a in enumerate(actions, 1):
+        groups.setdefault(a.kind, []).append((i, a))
+    return list(groups.items())
+
+
+def parse_choice(text: str, actions: list[Action], game: Game) -> tuple[Action, int]:
+    """A number (optionally `N xK` to repeat K times), an action's text, or its JSON."""
+    text = text.strip()
+    repeat = 1
+    if " x" in text:
+        head, _, tail = text.rpartition(" x")
+        if tail.isdigit():
+            text, repeat = head.strip(), max(1, int(tail))
+    if text.isdigit():
+        k = int(text)
+        if 1 <= k <= len(actions):
+            return actions[k - 1], repeat
+        raise HegemonError(f"choose a number from 1 to {len(actions)}")
+    if text.startswith("{"):
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError:
+            raise HegemonError("that is not valid JSON") from None
+        return game.decode_action(obj), repeat
+    matches = [a for a in actions if str(a).lower() == text.lower()]
+    if not matches:
+        matches = [a for a in actions if str(a).lower().startswith(text.lower())]
+    if len(matches) == 1:
+        return matches[0], repeat
+    if len(matches) > 1:
+        raise HegemonError(f"{len(matches)} actions start with {text!r}: type more, or its number")
+    raise HegemonError(f"no legal action matches {text!r}; type its number")
+
+
+@app.command("play")
+def play_cmd(
+    game: Annotated[str, typer.Argument(help=f"The game: {', '.join(game_names())}")],
+    seats: Annotated[str, typer.Option(help="Comma-separated seats: human or a bot (random…)")] = "",
+    players: Annotated[int | None, typer.Option(help="Number of players (S.P.Q.RisiKo!: 3-5)")] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the dice, draws and bots")] = 0,
+    rules_: Annotated[str | None, typer.Option("--rules", help="S.P.Q.RisiKo! rule set")] = None,
+    siege: Annotated[str | None, typer.Option(help="Polis siege rule")] = None,
+    board: Annotated[str | None, typer.Option(help="A corrected board data file")] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Any option as name=value")] = None,
+    record: Annotated[Path | None, typer.Option(help="Append the finished game's record to this JSONL file")] = None,
+) -> None:
+    """Play in the terminal: humans and bots at one table. Type an action's number (`N x3` repeats it),
+    its text, `board` for the full board, `help`, or `quit`."""
+    try:
+        g = get_game(game)
+        named: dict[str, Any] = {"board": board}
+        if g.name == "spqrisiko":
+            named["rules"] = rules_
+        if g.name == "polis":
+            named["siege"] = siege
+        opts = game_options(g, players, option or [], **named)
+        n = opts.players if hasattr(opts, "players") else g.min_players
+        seat_list = [s.strip().lower() for s in seats.split(",") if s.strip()] if seats else ["human"] + ["random"] * (n - 1)
+        if len(seat_list) != n:
+            fail(f"--seats names {len(seat_list)} seats but the game has {n} players")
+        bots = {i: make_bot(s, derive_seed(seed, "bot", i)) for i, s in enumerate(seat_list) if s != "human"}
+    except HegemonError as e:
+        fail(str(e))
+        return
+    txt = text_module(g)
+    state = g.new_game(opts, seed)
+    import random
+
+    rng = random.Random(derive_seed("chance", seed))
+    history: list[dict[str, Any]] = []
+    log: list[str] = []
+    humans = [i for i, s in enumerate(seat_list) if s == "human"]
+    viewer = humans[0] if len(humans) == 1 else None
+    while state.current_player() != TERMINAL:
+        p = state.current_player()
+        if p == CHANCE:
+            action = sample_chance(state, rng)
+            log.append(str(action.visible_to(viewer)))
+        elif p in bots:
+            action = bots[p].choose(state, p)
+            log.append(f"P{p + 1}: {action}")
+        else:
+            chosen = human_turn(g, state, p, txt, log)
+            if chosen is None:
+                out.print("[yellow]game abandoned[/yellow]")
+                raise typer.Exit(1)
+            action = chosen
+            log.append(f"P{p + 1}: {action}")
+        state.apply(action)
+        history.append(action.to_json())
+    for line in log[-30:]:
+        out.print(f"  [dim]{escape(line)}[/dim]")
+    out.print(txt.render(state, viewer))
+    if record is not None:
+        final = state.outcome()
+        rec = GameRecord(
+            g.name, g.version, opts.to_json(), seed, history, seat_list,
+            outcome=final.to_json() if final else None, digest=state_digest(state),
+        )
+        with record.open("a", encoding="utf-8") as fh:
+            fh.write(rec.to_line() + "\n")
+
+
+def human_turn(g: Game, state: State, p: int, txt: Any, log: list[str]) -> Action | None:
+    for line in log[-15:]:
+        out.print(f"  [dim]{escape(line)}[/dim]")
+    log.clear()
+    out.rule(f"P{p + 1} — {state.phase_name()}")
+    out.print(txt.render(state, p))
+    pending = getattr(state, "_pending_repeat", None)
+    actions = state.legal_actions()
+    if pending is not None:
+        action, left = pending
+        if action in actions and left > 0:
+            state._pending_repeat = (action, left - 1) if left > 1 else None  # type: ignore[attr-defined]
+            return action
+        state._pending_repeat = None  # type: ignore[attr-defined]
+    while True:
+        for kind, items in group_actions(actions):
+            out.print(f"[bold]{kind}[/bold]: " + "   ".join(f"[cyan]{i}[/cyan] {escape(str(a))}" for i, a in items))
+        try:
+            text = input(f"P{p + 1}> ")
+        except EOFError:
+            return None
+        cmd = text.strip().lower()
+        if cmd in ("q", "quit", "exit"):
+            return None
+        if cmd in ("", "help", "?"):
+            out.print("type an action's number, `N xK` to repeat it K times, its text, or JSON; `board`; `quit`")
+            continue
+        if cmd == "board" and hasattr(txt, "render_map"):
+            out.print(txt.render_map(state))
+            continue
+        try:
+            action, repeat = parse_choice(text, actions, g)
+            trial = state.clone()
+            play(trial, action)
+        except HegemonError as e:
+            out.print(f"[red]{escape(str(e))}[/red]")
+            continue
+        if repeat > 1:
+            state._pending_repeat = (action, repeat - 1)  # type: ignore[attr-defined]
+        return action
+
+
+# --------------------------------------------------------------------------- selfplay
+
+
+def progress() -> Progress:
+    return Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+    )
+
+
+@app.command()
+def selfplay(
+    game: Annotated[str, typer.Argument(help=f"The game: {', '.join(game_names())}")],
+    games: Annotated[int, typer.Option(help="How many games")] = 100,
+    seed: Annotated[int, typer.Option(help="Seed of the first game; game i uses seed+i")] = 0,
+    bots: Annotated[str, typer.Option(help="Comma-separated bots, one per seat (one name = every seat)")] = "random",
+    players: Annotated[int | None, typer.Option(help="Number of players (S.P.Q.RisiKo!: 3-5)")] = None,
+    rules_: Annotated[str | None, typer.Option("--rules", help="S.P.Q.RisiKo! rule set")] = None,
+    siege: Annotated[str | None, typer.Option(help="Polis siege rule")] = None,
+    board: Annotated[str | None, typer.Option(help="A corrected board data file")] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Any option as name=value")] = None,
+    jsonl: Annotated[Path | None, typer.Option(help="Write every game's record to this JSON-lines file")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON summary object")] = False,
+) -> None:
+    """Bots play N seeded games; a summary table, and optional JSONL records that replay exactly."""
+    try:
+        g = get_game(game)
+        named: dict[str, Any] = {"board": board}
+        raw_opts = parse_kv(option or [])
+        if g.name == "spqrisiko":
+            named["rules"] = rules_
+            raw_opts.setdefault("random_deal", "true")
+            raw_opts.setdefault("max_rounds", "60")
+        if g.name == "polis":
+            named["siege"] = siege
+        opts = game_options(g, players, [f"{k}={v}" for k, v in raw_opts.items()], **named)
+        n = opts.players if hasattr(opts, "players") else g.min_players
+        specs = [s.strip() for s in bots.split(",") if s.strip()]
+        if len(specs) == 1:
+            specs = specs * n
+        if len(specs) != n:
+            fail(f"--bots names {len(specs)} bots but the game has {n} players")
+        for s in specs:
+            make_bot(s, 0)
+        if games < 1:
+            fail("--games must be at least 1")
+    except HegemonError as e:
+        fail(str(e))
+        return
+    fh = jsonl.open("w", encoding="utf-8") if jsonl else None
+    wins = [0.0] * n
+    lengths: list[int] = []
+    actions_count: list[int] = []
+    terminations: dict[str, int] = {}
+    capped = 0
+    import time
+
+    t0 = time.perf_counter()
+    with progress() as prog:
+        task = prog.add_task(f"{g.name} self-play", total=games, rate="")
+        for i in range(games):
+            gseed = seed + i
+            agents = [make_bot(s, derive_seed(gseed, "bot", k)) for k, s in enumerate(specs)]
+            state, rec = run_game(g, opts, gseed, [a.choose for a in agents], seats=specs)
+            rec.meta = {"index": i + 1}
+            if fh:
+                fh.write(rec.to_line() + "\n")
+            res = state.outcome()
+            turns = int(getattr(state, "turns", 0))
+            lengths.append(turns)
+            actions_count.append(len(rec.actions))
+            if res is None:
+                capped += 1
+                terminations["action_limit"] = terminations.get("action_limit", 0) + 1
+            else:
+                terminations[res.termination.value] = terminations.get(res.termination.value, 0) + 1
+                if res.termination.value in ("round_limit", "end_of_rounds"):
+                    capped += 1
+                for w in res.winners:
+                    wins[w] += 1 / len(res.winners)
+            dt = time.perf_counter() - t0
+            prog.update(task, advance=1, rate=f"{(i + 1) / dt:.1f} games/s")
+    if fh:
+        fh.close()
+    elapsed = time.perf_counter() - t0
+    summary = {
+        "game": g.name,
+        "games": games,
+        "seed": seed,
+        "bots": specs,
+        "options": opts.to_json(),
+        "wins_per_seat": wins,
+        "win_rate_per_seat": [w / games for w in wins],
+        "mean_turns": statistics.fmean(lengths),
+        "median_turns": statistics.median(lengths),
+        "mean_actions": statistics.fmean(actions_count),
+        "capped_games": capped,
+        "terminations": terminations,
+        "seconds": round(elapsed, 3),
+        "games_per_second": round(games / elapsed, 2),
+        "jsonl": str(jsonl) if jsonl else None,
+    }
+    if as_json:
+        print(json.dumps(summary))
+        return
+    table = Table(title=f"{g.name}: {games} games, seeds {seed}..{seed + games - 1}")
+    table.add_column("seat")
+    table.add_column("bot")
+    table.add_column("wins", justify="right")
+    table.add_column("win rate", justify="right")
+    for k in range(n):
+        table.add_row(f"P{k + 1}", specs[k], f"{wins[k]:g}", f"{wins[k] / games:.1%}")
+    out.print(table)
+    out.print(
+        f"turns: mean {summary['mean_turns']:.1f}, median {summary['median_turns']:g}  ·  "
+        f"atomic actions: mean {summary['mean_actions']:.0f}  ·  games that hit the round cap: {capped}  ·  "
+        f"{summary['games_per_second']} games/s"
+    )
+    out.print("endings: " + ", ".join(f"{k} {v}" for k, v in sorted(terminations.items())))
+
+
+# --------------------------------------------------------------------------- replay
+
+
+@app.command("replay")
+def replay_cmd(
+    path: Annotated[Path, typer.Argument(help="A JSON-lines file of game records")],
+    game_no: Annotated[int | None, typer.Option("--game", help="Which record (1 = the first line)")] = None,
+    verify_all: Annotated[bool, typer.Option("--verify", help="Re-run every record; exit 1 on any mismatch")] = False,
+    seat: Annotated[int | None, typer.Option(help="Show the game as this seat (1-based) saw it")] = None,
+    step: Annotated[bool | None, typer.Option(help="Wait for Enter after each turn (default: when a terminal)")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object")] = False,
+) -> None:
+    """Step through a recorded game turn by turn, or verify that every record replays exactly."""
+    try:
+        records = list(read_records(path))
+    except HegemonError as e:
+        fail(str(e))
+        return
+    if not records:
+        fail(f"{path} holds no records")
+    if verify_all:
+        bad: list[dict[str, Any]] = []
+        with progress() as prog:
+            task = prog.add_task("verifying", total=len(records), rate="")
+            for i, rec in enumerate(records, 1):
+                try:
+                    problems = verify(get_game(rec.game), rec)
+                except HegemonError as e:
+                    problems = [str(e)]
+                if problems:
+                    bad.append({"game": i, "problems": problems})
+                prog.update(task, advance=1)
+        if as_json:
+            print(json.dumps({"records": len(records), "mismatches": bad, "ok": not bad}))
+        else:
+            for b_ in bad:
+                err.print(f"[red]game {b_['game']}[/red]: " + "; ".join(escape(str(x)) for x in b_["problems"]))
+            out.print(f"{len(records) - len(bad)}/{len(records)} records verify")
+        raise typer.Exit(1 if bad else 0)
+    k = game_no or 1
+    if not 1 <= k <= len(records):
+        fail(f"--game must be from 1 to {len(records)}")
+    rec = records[k - 1]
+    try:
+        g = get_game(rec.game)
+        state = g.new_game(g.parse_options(rec.options), rec.seed)
+        actions = [g.decode_action(a) for a in rec.actions]
+    except HegemonError as e:
+        fail(str(e))
+        return
+    viewer = seat - 1 if seat else None
+    txt = text_module(g)
+    interactive = sys.stdin.isatty() if step is None else step
+    turn_lines: list[str] = []
+    last_turn = getattr(state, "turns", 0)
+    out.print(f"[bold]game {k}[/bold] · {rec.game} · seed {rec.seed} · seats {', '.join(rec.seats)} · {len(actions)} actions")
+    for i, a in enumerate(actions):
+        try:
+            who = state.current_player()
+            play(state, a)
+        except HegemonError as e:
+            fail(f"action {i}: {e}", code=1)
+            return
+        turn_lines.append(("chance: " if who == CHANCE else f"P{who + 1}: ") + str(a.visible_to(viewer)))
+        now = getattr(state, "turns", 0)
+        if now != last_turn or state.current_player() == TERMINAL:
+            last_turn = now
+            if not as_json:
+                out.rule(f"after {i + 1} actions")
+                for line in turn_lines:
+                    out.print(f"  [dim]{escape(line)}[/dim]")
+                out.print(txt.render(state, viewer))
+                if interactive:
+                    try:
+                        if input("[Enter] next turn, q quits > ").strip().lower() == "q":
+                            return
+                    except EOFError:
+                        interactive = False
+            turn_lines = []
+    res = state.outcome()
+    if as_json:
+        print(json.dumps({"game": k, "actions": len(actions), "outcome": res.to_json() if res else None}))
+
+
+# --------------------------------------------------------------------------- odds
+
+
+@odds_app.command("spqrisiko")
+def odds_spqr(
+    attacker: Annotated[int, typer.Argument(help="Land: legionaries ON the attacking province (one never rolls). "
+                                            "Sea: legionaries on the source province. Naval: attacking triremes.")],
+    defender: Annotated[int, typer.Argument(help="Legionaries on the defending province (all defend); naval: triremes")],
+    rules_: Annotated[str, typer.Option("--rules", help="house-1.2 or official")] = "house-1.2",
+    sea: Annotated[bool, typer.Option(help="A declared sea attack, fought to the end [R 12.3]")] = False,
+    naval: Annotated[bool, typer.Option(help="A naval combat between triremes [R 11]")] = False,
+    declared: Annotated[int | None, typer.Option(help="Sea attack: legionaries declared (default: all that may go)")] = None,
+    stop_at: Annotated[int, typer.Option(help="Land: stop when the attacking province has this many left")] = 1,
+    frontier: Annotated[bool, typer.Option(help="The source borders another enemy province (2-legionary garrison)")] = False,
+    below_defender: Annotated[bool, typer.Option(help="Sea attack keeps rolling with fewer dice than the defender (U7)")] = True,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object")] = False,
+) -> None:
+    """Exact odds of a land attack, a declared sea attack or a naval combat. Counts: for a land attack the
+    attacker number is the legionaries ON the province (the last one never rolls; with the house garrison
+    rule and --frontier two stay); for a sea attack the declared force rolls, fought to the end."""
+    from hegemon.games.spqrisiko import odds as O
+
+    try:
+        opts = get_game("spqrisiko").parse_options({"rules": rules_})
+        notes: list[str] = []
+        if naval:
+            res = O.naval_combat(attacker, defender)
+        elif sea:
+            keep = 2 if frontier else 1
+            force = declared if declared is not None else attacker - keep
+            if force < 1 or force > attacker - keep:
+                fail(f"--declared must be from 1 to {attacker - keep} (the province keeps {keep}) [R 12.3], [R 14.3]")
+            res = O.sea_attack(force, defender, continue_below_defender=below_defender)
+            if stop_at != 1:
+                notes.append("sea attacks are fought to the end [R 12.3]: --stop-at does not apply")
+        else:
+            keep = 2 if (frontier and opts.garrison == "garrison_first") else 1
+            res = O.land_battle(attacker, defender, stop_at=max(stop_at, keep), keep=keep)
+    except HegemonError as e:
+        fail(str(e))
+        return
+    data = res.to_json()
+    data["rules"] = rules_
+    data["notes"] = notes
+    if as_json:
+        print(json.dumps(data))
+        return
+    kind = "naval combat" if naval else ("sea attack" if sea else "land attack")
+    out.print(f"[bold]{kind}[/bold] · {escape(data.get('counts', ''))}")
+    table = Table(title="final outcomes")
+    table.add_column("attacker left", justify="right")
+    table.add_column("defender left", justify="right")
+    table.add_column("probability", justify="right")
+    table.add_column("exact", justify="right")
+    for row in data["outcomes"]:
+        table.add_row(str(row["attacker_left"]), str(row["defender_left"]), f"{row['probability']:.4%}", row["fraction"])
+    out.print(table)
+    out.print(
+        f"attacker wins: [bold]{data['p_win']['decimal']:.4%}[/bold] ({data['p_win']['fraction']})  ·  "
+        f"expected losses: attacker {data['expected_attacker_losses']['decimal']:.3f}, "
+        f"defender {data['expected_defender_losses']['decimal']:.3f}"
+    )
+    for n_ in notes:
+        out.print(f"[yellow]note:[/yellow] {escape(n_)}")
+
+
+@odds_app.command("polis-siege")
+def odds_polis(
+    fortification: Annotated[int, typer.Option(help="The polis's fortification")],
+    hoplites: Annotated[int, typer.Option(help="The besieger's hoplites in the territory")],
+    siege: Annotated[str, typer.Option(help="classic | sacrifice | diceless | diceless_sacrifice")] = "classic",
+    prestige: Annotated[int, typer.Option(help="The besieger's PP before the siege action")] = 0,
+    neutral: Annotated[bool, typer.Option(help="The polis is neutral (else the opponent's)")] = True,
+    population: Annotated[int | None, typer.Option(help="The polis's population (opponent's polis)")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object")] = False,
+) -> None:
+    """Exact siege odds and costs for Polis under each siege rule."""
+    try:
+        PO: Any = importlib.import_module("hegemon.games.polis.odds")
+        data = PO.siege_odds(fortification, hoplites, siege, prestige, neutral=neutral, population=population)
+    except ModuleNotFoundError:
+        fail("the Polis engine is not installed in this build")
+        return
+    except HegemonError as e:
+        fail(str(e))
+        return
+    if as_json:
+        print(json.dumps(data))
+        return
+    out.print_json(json.dumps(data))
+
+
+# --------------------------------------------------------------------------- serve
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port")] = 8000,
+    db: Annotated[str | None, typer.Option(help="Database URL (default: SQLite in the user data directory)")] = None,
+    bot_delay: Annotated[float, typer.Option(help="Seconds between bot moves (0 for scripts)")] = 0.8,
+) -> None:
+    """Run the web table: lobby, tables, bots, replays."""
+    try:
+        server = importlib.import_module("hegemon.server.app")
+    except ModuleNotFoundError:
+        fail("the web server is not part of this build yet: play in the terminal with `hegemon play`")
+        return
+    run: Callable[..., None] = server.run
+    run(host=host, port=port, db=db, bot_delay=bot_delay)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()
