@@ -1,0 +1,160 @@
+"""The conformance suite (DESIGN.md): every game x rule set — random playouts to the end, legal actions never
+empty before the end, chance probabilities sum to 1, clone independence, JSON round trips, same seed => same
+game, views leak nothing hidden, every game ends within its declared bound."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from hegemon.ai import RandomBot
+from hegemon.core import CHANCE, TERMINAL, IllegalActionError, play, sample_chance
+from hegemon.core.play import derive_seed
+from hegemon.core.record import GameRecord, replay, run_game, state_digest, verify
+from hegemon.games import get_game
+from tests.conformance.configs import CONFIGS, PERTURB
+
+IDS = [f"{g}-" + "-".join(f"{k}={v}" for k, v in o.items()) for g, o in CONFIGS]
+
+
+def _random_agents(n: int, seed: int) -> list:
+    return [RandomBot(derive_seed(seed, "bot", i)).choose for i in range(n)]
+
+
+@pytest.mark.parametrize(("name", "raw"), CONFIGS, ids=IDS)
+def test_random_playouts_reach_the_end_with_sound_nodes(name: str, raw: dict) -> None:
+    game = get_game(name)
+    opts = game.parse_options(raw)
+    bound = game.max_actions(opts)
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = game.new_game(opts, seed)
+        steps = 0
+        checked_chance = 0
+        while state.current_player() != TERMINAL:
+            assert steps < bound, f"game exceeded its declared bound of {bound} actions"
+            player = state.current_player()
+            if player == CHANCE:
+                assert state.legal_actions() == []
+                if checked_chance < 40 or rng.random() < 0.02:
+                    outcomes = state.chance_outcomes()
+                    assert outcomes, f"chance node without outcomes in {state.phase_name()}"
+                    assert abs(sum(p for _, p in outcomes) - 1.0) < 1e-9
+                    assert all(p > 0 for _, p in outcomes)
+                    checked_chance += 1
+                action = sample_chance(state, rng)
+                assert any(a == action for a, _ in state.chance_outcomes())
+            else:
+                legal = state.legal_actions()
+                assert legal, f"no legal action before the end in {state.phase_name()}"
+                assert legal == state.legal_actions(), "legal actions are not deterministic"
+                assert len(set(legal)) == len(legal), "duplicate legal actions"
+                assert state.chance_outcomes() == []
+                action = legal[rng.randrange(len(legal))]
+            state.apply(action)
+            steps += 1
+        assert state.is_terminal()
+        out = state.outcome()
+        assert out is not None and out.winners
+        assert sorted(p for g in out.ranking for p in g) == list(range(state.num_players))
+        assert set(out.winners) == set(out.ranking[0])
+
+
+@pytest.mark.parametrize(("name", "raw"), CONFIGS[:2], ids=IDS[:2])
+def test_clone_is_independent_and_actions_round_trip_through_json(name: str, raw: dict) -> None:
+    game = get_game(name)
+    state = game.new_game(game.parse_options(raw), 1)
+    rng = random.Random(5)
+    n = 0
+    while state.current_player() != TERMINAL and n < 3000:
+        player = state.current_player()
+        actions = [a for a, _ in state.chance_outcomes()][:50] if player == CHANCE else state.legal_actions()
+        for a in actions:
+            wire = json.loads(json.dumps(a.to_json()))
+            assert game.decode_action(wire) == a
+            assert str(a)
+        if n % 37 == 0:
+            before = state_digest(state)
+            twin = state.clone()
+            assert state_digest(twin) == before
+            twin.apply(sample_chance(twin, rng) if player == CHANCE else actions[-1])
+            assert state_digest(state) == before, "applying to a clone changed the original"
+        state.apply(sample_chance(state, rng) if player == CHANCE else actions[rng.randrange(len(actions))])
+        n += 1
+
+
+@pytest.mark.parametrize(("name", "raw"), CONFIGS, ids=IDS)
+def test_same_seed_same_game_and_records_replay_exactly(name: str, raw: dict) -> None:
+    game = get_game(name)
+    opts = game.parse_options(raw)
+    n = opts.players if hasattr(opts, "players") else game.min_players
+    s1, r1 = run_game(game, opts, 11, _random_agents(n, 11))
+    s2, r2 = run_game(game, opts, 11, _random_agents(n, 11))
+    assert r1.to_line() == r2.to_line()
+    _, r3 = run_game(game, opts, 12, _random_agents(n, 12))
+    assert r3.to_line() != r1.to_line()
+    again = GameRecord.from_line(r1.to_line())
+    assert state_digest(replay(game, again)) == state_digest(s1)
+    assert verify(game, again) == []
+    tampered = GameRecord.from_line(r1.to_line())
+    tampered.outcome = {"termination": "score", "scores": [], "winners": [], "ranking": []}
+    assert verify(game, tampered)
+
+
+@pytest.mark.parametrize(("name", "raw"), CONFIGS[:3], ids=IDS[:3])
+def test_views_leak_no_hidden_information(name: str, raw: dict) -> None:
+    game = get_game(name)
+    state = game.new_game(game.parse_options(raw), 3)
+    rng = random.Random(3)
+    perturb = PERTURB[name]
+    compared = 0
+    n = 0
+    while state.current_player() != TERMINAL and n < 20000:
+        if n % 50 == 0:
+            for p in range(state.num_players):
+                other = perturb(state, p)
+                if other is None:
+                    continue
+                assert json.dumps(state.view(p), sort_keys=True) == json.dumps(other.view(p), sort_keys=True)
+                assert json.dumps(state.view(None), sort_keys=True) == json.dumps(other.view(None), sort_keys=True)
+                compared += 1
+        player = state.current_player()
+        if player == CHANCE:
+            action = sample_chance(state, rng)
+            for viewer in [None, *range(state.num_players)]:
+                seen = action.visible_to(viewer)
+                if seen != action:  # a redacted action must decode and never carry the secret
+                    assert json.dumps(seen.to_json()) != json.dumps(action.to_json())
+        else:
+            legal = state.legal_actions()
+            action = legal[rng.randrange(len(legal))]
+        state.apply(action)
+        n += 1
+    assert compared > 0, "no position with hidden information was compared"
+
+
+@pytest.mark.parametrize(("name", "raw"), CONFIGS[:1], ids=IDS[:1])
+def test_play_refuses_illegal_actions_and_changes_nothing(name: str, raw: dict) -> None:
+    game = get_game(name)
+    state = game.new_game(game.parse_options(raw), 2)
+    rng = random.Random(2)
+    for _ in range(400):
+        if state.current_player() == TERMINAL:
+            break
+        player = state.current_player()
+        legal = [a for a, _ in state.chance_outcomes()] if player == CHANCE else state.legal_actions()
+        before = state_digest(state)
+        # an action from a different phase is refused
+        foreign = state.clone()
+        foreign.apply(sample_chance(foreign, rng) if player == CHANCE else legal[0])
+        candidates = (
+            [a for a, _ in foreign.chance_outcomes()] if foreign.current_player() == CHANCE else foreign.legal_actions()
+        )
+        for a in candidates[:5]:
+            if a not in legal:
+                with pytest.raises(IllegalActionError):
+                    play(state, a)
+                assert state_digest(state) == before
+        play(state, sample_chance(state, rng) if player == CHANCE else legal[rng.randrange(len(legal))])
