@@ -93,6 +93,7 @@ def test_same_seed_same_game_and_records_replay_exactly(name: str, raw: dict) ->
     s1, r1 = run_game(game, opts, 11, _random_agents(n, 11))
     s2, r2 = run_game(game, opts, 11, _random_agents(n, 11))
     assert r1.to_line() == r2.to_line()
+    assert state_digest(s1) == state_digest(s2)
     _, r3 = run_game(game, opts, 12, _random_agents(n, 12))
     assert r3.to_line() != r1.to_line()
     again = GameRecord.from_line(r1.to_line())
