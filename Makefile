@@ -8,7 +8,8 @@ install:
 	$(PIP) install -q -e .
 
 install-test:
-	$(PIP) install -q -e '.[test]'
+	$(PIP) install -q -e '.[test,rl]'
+	@command -v chromium >/dev/null 2>&1 || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium)
 
 # The main job. Until the web table lands: a terminal game of S.P.Q.RisiKo! against three random bots.
 run: install
