@@ -7,6 +7,7 @@ Rnn decision (polis.md §11) so a user with the physical game can correct it wit
 
 from __future__ import annotations
 
+import itertools
 import re
 import tomllib
 from collections import deque
@@ -502,14 +503,14 @@ def _parse(path: str, raw: dict[str, Any]) -> Board:
         side = port_side[port]
         if not idx or idx[0] != b.port_sea[side]:
             raise ck.fail(entry, "a route must start at its port's sea")
-        for a, c in zip(idx, idx[1:], strict=False):
+        for a, c in itertools.pairwise(idx):
             if c not in b.adj[a]:
                 raise ck.fail(entry, f"{b.terr_ids[a]} and {b.terr_ids[c]} are not adjacent")
         b.routes[side][b.market_index[market]] = idx
-    for side in range(2):
-        for m in range(len(markets)):
-            if not b.routes[side][m]:
-                raise ck.fail("trade_routes", f"no route from {SIDES[side]} to {b.market_ids[m]}")
+    for si in range(2):
+        for mi in range(len(markets)):
+            if not b.routes[si][mi]:
+                raise ck.fail("trade_routes", f"no route from {SIDES[si]} to {b.market_ids[mi]}")
 
     # --- combat cards
     forms = _entries(ck, raw, "combat_formations")
@@ -521,15 +522,15 @@ def _parse(path: str, raw: dict[str, Any]) -> Board:
     if len(cards) != 24:
         raise ck.fail("combat_cards", f"there must be 24 combat cards, found {len(cards)}")
     counts: dict[tuple[int, int], int] = {}
-    for c in cards:
-        entry = f"combat_cards.{c['id']}"
-        f = g(c, "formation", entry, str)
-        if f not in fidx:
-            raise ck.fail(entry, f"unknown formation {f!r}")
-        pv = g(c, "prestige", entry, int)
+    for card in cards:
+        entry = f"combat_cards.{card['id']}"
+        form = g(card, "formation", entry, str)
+        if form not in fidx:
+            raise ck.fail(entry, f"unknown formation {form!r}")
+        pv = g(card, "prestige", entry, int)
         if pv < 0:
             raise ck.fail(entry, "prestige must be at least 0")
-        counts[(fidx[f], pv)] = counts.get((fidx[f], pv), 0) + 1
+        counts[(fidx[form], pv)] = counts.get((fidx[form], pv), 0) + 1
     for (fi, pv), cnt in sorted(counts.items()):
         name = f"{b.formation_ids[fi]}:{pv}"
         b.card_index[name] = len(b.card_kinds)

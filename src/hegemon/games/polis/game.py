@@ -1,0 +1,70 @@
+"""The Polis game object (`GAME`): options, new games, the action codec and the bound on game length."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from hegemon.core.actions import Action
+from hegemon.core.errors import ConfigError
+from hegemon.core.options import describe_options, parse_options
+from hegemon.games.polis.actions import CODEC
+from hegemon.games.polis.board import load_board
+from hegemon.games.polis.options import PolisOptions
+from hegemon.games.polis.state import PolisState
+
+# upper bounds used by max_actions (see its docstring)
+_PER_TURN = 2 * 40 + 2  # two actions with their atomic steps (a move: 1 + ≤ 25 sources + end) and extras
+_PER_BATTLE = 8 + 9 * 8  # 8 initial draws; ≤ 9 exchanges of 2 retreat choices, play, match, ≤ 4 draws
+_PER_ROUND_END = 40 + 2 * 60 + 2 + 3 + 1 + 10  # supply releases, growth, phoros, draws, event removals
+
+
+class PolisGame:
+    """Polis: Fight for the Hegemony — two players, Athens (0) and Sparta (1)."""
+
+    name = "polis"
+    version = 1
+    min_players = 2
+    max_players = 2
+    options_type = PolisOptions
+
+    def parse_options(self, raw: Mapping[str, Any] | None = None) -> PolisOptions:
+        """Validated options from a mapping (JSON or CLI strings); ConfigError names a bad option."""
+        if isinstance(raw, PolisOptions):
+            return raw
+        return parse_options(PolisOptions, raw)
+
+    def describe_options(self) -> list[dict[str, Any]]:
+        return describe_options(PolisOptions)
+
+    def new_game(self, options: Any = None, seed: int = 0) -> PolisState:
+        """A new game at its first chance node (the project offer). The seed is not used: every random
+        event is a chance node, drawn by the caller's generator."""
+        if options is None:
+            opts = PolisOptions()
+        elif isinstance(options, PolisOptions):
+            opts = options
+        elif isinstance(options, Mapping):
+            opts = self.parse_options(options)
+        else:
+            raise ConfigError("options", f"expected PolisOptions or a mapping, got {type(options).__name__}")
+        return PolisState(load_board(opts.board), opts)
+
+    def decode_action(self, obj: Any) -> Action:
+        """An action from its JSON form; InvalidActionError if malformed."""
+        return CODEC.decode(obj)
+
+    def max_actions(self, options: Any = None) -> int:
+        """A safe upper bound on atomic actions in one game: per round at most `max_turns_per_round` turns,
+        each with two actions and battles in at most 3 territories (8+ units need 3+ units of each side:
+        ≤ 45 // 3 territories per side → bounded by 15), plus the end of round. With
+        `max_turns_per_round = 0` there is no bound (a round may go on forever, §4.9); 10**9 is returned."""
+        opts = self.parse_options(options) if not isinstance(options, PolisOptions) else options
+        cap = opts.max_turns_per_round
+        if not cap:
+            return 10**9
+        per_turn = _PER_TURN + 15 * _PER_BATTLE
+        return 4 * (cap * per_turn + _PER_ROUND_END) + 10
+
+
+GAME = PolisGame()

@@ -1,0 +1,113 @@
+"""Phases and helpers shared by every rules module: the cube pool (§1, §4.7), control (§4.6), taking a polis
+(§4.7, R46) and the diceless siege-disc checks (seeds-en.md §1.2-1.3, polis.md §7.3.6-7.3.8)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hegemon.games.polis.options import DICELESS, DICELESS_SACRIFICE
+
+# phases (the state's `phase`)
+ACTION = 0
+MOVE = 1
+SIEGE_ROLL = 2
+SACRIFICE_FORCE = 3
+DS_FORCE = 4
+GARRISON = 5
+TRADE_ROLL = 6
+EXTRA = 7
+BATTLE_CHOOSE = 8
+BATTLE_DRAW = 9
+RETREAT = 10
+PLAY = 11
+MATCH = 12
+DRAW_PROJECT = 13
+DRAW_EVENT = 14
+EVENT_REMOVE = 15
+SUPPLY = 16
+GROWTH = 17
+PHOROS = 18
+OVER = 19
+
+PHASE_NAMES = (
+    "action", "move", "siege roll", "sacrifice force", "forcing", "garrison", "market roll", "extra resource",
+    "battle choice", "card draw", "retreat", "attack", "match", "project draw", "event draw", "event removal",
+    "supply", "growth", "phoros", "game over",
+)
+CHANCE_PHASES = frozenset((SIEGE_ROLL, TRADE_ROLL, BATTLE_DRAW, DRAW_PROJECT, DRAW_EVENT))
+
+# action type tokens of the "two different actions" rule (§4.3; numbers of §4.5)
+T_HOPLITES, T_GALLEYS, T_MERCHANTS, T_PROJECT = 1, 2, 3, 4
+T_MOVE_H, T_MOVE_G, T_SIEGE, T_COLLECT = 5, 6, 7, 8
+T_TRADE, T_PROXENOS, T_REDEEM, T_CIVIL_WAR = 9, 10, 11, 12
+T_SIEGE_START = 13  # diceless rules: "start siege" (same action family as 7, §7.3.1)
+
+
+def pool(st: Any, s: int) -> int:
+    """Cubes of side `s` that are neither population nor units (§1: 45 in all)."""
+    b = st.b
+    owner = st.owner
+    pop = st.pop
+    n = b.cubes - sum(st.units[s])
+    for q in range(len(owner)):
+        if owner[q] == s:
+            n -= pop[q]
+    return n
+
+
+def population(st: Any, s: int) -> int:
+    """Population cubes on side `s`'s poleis."""
+    owner = st.owner
+    pop = st.pop
+    return sum(pop[q] for q in range(len(owner)) if owner[q] == s)
+
+
+def controls(st: Any, s: int, t: int) -> bool:
+    """Side `s` has more units in `t` than the opponent (§4.6)."""
+    return st.units[s][t] > st.units[1 - s][t]
+
+
+def limit(st: Any) -> int:
+    """The round's stacking limit (§4.1)."""
+    return int(st.b.round_limit[st.round])
+
+
+def take_polis(st: Any, s: int, q: int) -> None:
+    """`q` joins side `s`'s league (§4.7, R46): base population from neutral, current from the opponent
+    (capped by the pool); an opponent's proxenos on it is captured (§5.11); own siege discs on it go (§7.3.8)."""
+    b = st.b
+    o = 1 - s
+    prev = st.owner[q]
+    need = b.p_base[q] if prev < 0 else st.pop[q]
+    st.owner[q] = -1  # the old owner's cubes go back to his pool before counting ours
+    st.pop[q] = 0
+    cubes = min(need, pool(st, s))
+    st.owner[q] = s
+    st.pop[q] = max(cubes, 1)
+    if st.prox[o] == q:
+        st.prox_cap[o] = True
+    st.discs[s][q] = 0
+
+
+def siege_check(st: Any) -> None:
+    """Diceless rules: a besieger with fewer hoplites in the territory than the fortification loses his discs
+    on that polis; a polis that became his own loses his discs (§7.3.6, §7.3.8)."""
+    if st.siege_mode < DICELESS:
+        return
+    b = st.b
+    for s in (0, 1):
+        d = st.discs[s]
+        u = st.units[s]
+        for q in range(len(d)):
+            if d[q] and (u[b.p_terr[q]] < b.p_fort[q] or st.owner[q] == s):
+                d[q] = 0
+
+
+def siege_check_exchange(st: Any) -> None:
+    """After a battle exchange: only `diceless` checks "at any moment"; diceless_sacrifice checks at the end
+    of the battle (§7.3.6)."""
+    if st.siege_mode == DICELESS:
+        siege_check(st)
+
+
+__all__ = ["DICELESS", "DICELESS_SACRIFICE"]

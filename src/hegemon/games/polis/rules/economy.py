@@ -1,0 +1,111 @@
+"""Collection (§5.8) and trade (§5.9): tribute boxes, merchants on shiploads, market-value dice."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hegemon.games.polis.actions import Collect, MarketRoll, Trade, intern
+from hegemon.games.polis.board import SILVER
+from hegemon.games.polis.rules import common, flow
+from hegemon.games.polis.rules.common import T_COLLECT, T_TRADE, TRADE_ROLL
+
+EXCHANGE_ROLLS = tuple((intern(MarketRoll, r), 0.25) for r in (1, 2, 3, 4))
+# the higher of two d4: P(k) = (2k − 1) / 16
+PURCHASE_ROLLS = tuple((intern(MarketRoll, r), (2 * r - 1) / 16) for r in (1, 2, 3, 4))
+
+
+def legal_collect(st: Any, out: list[Any], own: list[int], extra: bool) -> None:
+    """§5.8: an own polis and ≥ 1 own hoplite in T, box not exhausted, T not controlled by the opponent;
+    1 PP unless T is the home region."""
+    b = st.b
+    s = st.cur
+    if extra and sum(st.res[s]) < 1:
+        return
+    us = st.units[s]
+    them = st.units[1 - s]
+    for t in sorted({b.p_terr[q] for q in own}):
+        if us[t] < 1 or st.exhausted[t] or them[t] > us[t]:
+            continue
+        if t != b.home[s] and st.pp[s] < 1:
+            continue
+        out.append(intern(Collect, b.terr_ids[t]))
+
+
+def apply_collect(st: Any, territory: str) -> None:
+    b = st.b
+    s = st.cur
+    t = b.terr_index[territory]
+    flow.begin_action(st, T_COLLECT)
+    if t != b.home[s]:
+        st.pp[s] -= 1
+    box = b.tribute[t]
+    res = st.res[s]
+    for i in range(min(st.units[s][t], len(box))):
+        res[box[i]] += 1
+    st.exhausted[t] = True
+    flow.finish_action(st)
+
+
+def route_free(st: Any, s: int, m: int) -> bool:
+    """No sea of the route (the port's own included) is controlled by the opponent (§4.6, R17)."""
+    us = st.units[s]
+    them = st.units[1 - s]
+    return all(them[x] <= us[x] for x in st.b.routes[s][m])
+
+
+def legal_trade(st: Any, out: list[Any], extra: bool) -> None:
+    b = st.b
+    s = st.cur
+    if st.merch_port[s] < 1:
+        return
+    res = st.res[s]
+    total = sum(res)
+    for m in range(len(b.market_ids)):
+        j = st.mk_taken[m]
+        loads = b.shiploads[m]
+        if st.mk_closed[m] or j >= len(loads) or not route_free(st, s, m):
+            continue
+        good, _gives, _amount, price = loads[j]
+        cost = b.track_cost[st.mk_pos[b.track_of[good]] - 1]
+        name = b.market_ids[m]
+        if res[good] >= cost and (not extra or total - cost >= 1):
+            out.append(intern(Trade, name, False))
+        if price and res[SILVER] >= price and (not extra or total - price >= 1):
+            out.append(intern(Trade, name, True))
+
+
+def apply_trade(st: Any, market: str, purchase: bool) -> None:
+    """The merchant takes the leftmost free shipload (R21); pay, receive, then the market die."""
+    b = st.b
+    s = st.cur
+    m = b.market_index[market]
+    flow.begin_action(st, T_TRADE)
+    j = st.mk_taken[m]
+    good, gives, amount, price = b.shiploads[m][j]
+    st.mk_taken[m] = j + 1
+    st.merch_port[s] -= 1
+    res = st.res[s]
+    track = b.track_of[good]
+    if purchase:
+        res[SILVER] -= price
+    else:
+        res[good] -= b.track_cost[st.mk_pos[track] - 1]
+    res[gives] += amount
+    st.pend = [track, -1 if purchase else 1]
+    st.phase = TRADE_ROLL
+
+
+def roll_outcomes(st: Any) -> tuple[tuple[Any, float], ...]:
+    return PURCHASE_ROLLS if st.pend[1] < 0 else EXCHANGE_ROLLS
+
+
+def apply_roll(st: Any, roll: int) -> None:
+    """Exchange: marker right by the d4; purchase: left by the higher of two d4; stops at 1 and 10 (§2.3)."""
+    track, direction = st.pend
+    st.pend = None
+    pos = st.mk_pos[track] + direction * roll
+    st.mk_pos[track] = max(1, min(st.b.track_positions, pos))
+    flow.finish_action(st)
+
+
+__all__ = ["common"]

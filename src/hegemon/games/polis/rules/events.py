@@ -1,0 +1,119 @@
+"""Event cards (§10): one drawn at the start of each round from the round's pile and resolved at once, effect
+by effect in the listed order (§10.2, R62); `remove_units` lets the side choose which units go."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hegemon.games.polis.actions import DrawEvent, RemoveUnit, intern
+from hegemon.games.polis.board import PRESTIGE
+from hegemon.games.polis.rules import common, flow
+from hegemon.games.polis.rules.common import EVENT_REMOVE
+
+
+def pile_of(st: Any) -> list[int]:
+    return st.piles[st.b.round_pile[st.round]]
+
+
+def outcomes(st: Any) -> list[tuple[Any, float]]:
+    pile = pile_of(st)
+    p = 1.0 / len(pile)
+    ids = st.b.event_ids
+    return [(intern(DrawEvent, ids[e]), p) for e in pile]
+
+
+def apply_draw(st: Any, event: str) -> None:
+    e = st.b.event_index[event]
+    pile_of(st).remove(e)
+    st.event = e
+    st.ev_i = 0
+    st.ev_first = -1
+    run(st)
+
+
+def no_event(st: Any) -> None:
+    """An empty pile (only possible with a custom board): the round starts without an event."""
+    st.event = -1
+    st.ev_i = 0
+    st.ev_first = -1
+    run(st)
+
+
+def _removable(st: Any, side: int, hop: bool, gal: bool) -> list[int]:
+    b = st.b
+    u = st.units[side]
+    return [t for t in range(b.n_terr) if u[t] and ((hop and b.is_land[t]) or (gal and not b.is_land[t]))]
+
+
+def run(st: Any) -> None:
+    """Resolve the remaining effects of the current event, then start the round's play (§4.2)."""
+    b = st.b
+    effects = b.ev_effects[st.event] if st.event >= 0 else ()
+    while st.ev_i < len(effects):
+        eff = effects[st.ev_i]
+        typ = eff[0]
+        if typ == "gain" or typ == "lose":
+            _, side, r, amount = eff
+            if typ == "lose":
+                amount = -amount
+            if r == PRESTIGE:
+                st.pp[side] = max(0, st.pp[side] + amount)
+            else:
+                st.res[side][r] = max(0, st.res[side][r] + amount)
+        elif typ == "place_units":
+            _, side, t, count = eff
+            lim = common.limit(st)
+            for _ in range(count):
+                if st.units[side][t] < lim and common.pool(st, side) > 0:
+                    st.units[side][t] += 1
+        elif typ == "remove_units":
+            _, side, hop, gal, count = eff
+            where = _removable(st, side, hop, gal)
+            total = sum(st.units[side][t] for t in where)
+            if total <= count:
+                for t in where:
+                    st.units[side][t] = 0
+                common.siege_check_exchange(st)
+            else:
+                st.rm = [side, hop, gal, count]
+                st.cur = side
+                st.phase = EVENT_REMOVE
+                return
+        elif typ == "close_market":
+            st.mk_closed[eff[1]] = True
+        elif typ == "exhaust_tribute":
+            st.exhausted[eff[1]] = True
+        elif typ == "first_player":
+            st.ev_first = eff[1]
+        elif typ == "polis_population":
+            _, q, delta = eff
+            o = st.owner[q]
+            if o >= 0:
+                new = max(1, min(b.p_max[q], st.pop[q] + delta))
+                if new > st.pop[q]:
+                    new = min(new, st.pop[q] + common.pool(st, o))
+                st.pop[q] = new
+        elif typ == "market_shift":
+            _, tracks, steps = eff
+            for tr in tracks:
+                st.mk_pos[tr] = max(1, min(b.track_positions, st.mk_pos[tr] + steps))
+        st.ev_i += 1
+    common.siege_check(st)
+    flow.start_round_play(st)
+
+
+def legal_remove(st: Any, out: list[Any]) -> None:
+    side, hop, gal, _ = st.rm
+    for t in _removable(st, side, hop, gal):
+        out.append(intern(RemoveUnit, st.b.terr_ids[t]))
+
+
+def apply_remove(st: Any, territory: str) -> None:
+    side = st.rm[0]
+    st.units[side][st.b.terr_index[territory]] -= 1
+    common.siege_check_exchange(st)
+    st.rm[3] -= 1
+    if st.rm[3] == 0:
+        st.rm = None
+        st.ev_i += 1
+        run(st)

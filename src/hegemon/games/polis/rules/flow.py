@@ -1,0 +1,109 @@
+"""Turns (§4.3-§4.4): two different actions or a pass, the extra resource after the opponent has passed,
+battle checks after every turn (§6.1), the round safeguard (§4.9, an option) and the start of a round
+(§4.2: first player)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hegemon.games.polis.actions import PayExtra, intern
+from hegemon.games.polis.board import RESOURCES
+from hegemon.games.polis.rules import battle, common, round_end
+from hegemon.games.polis.rules.common import ACTION, BATTLE_CHOOSE, EXTRA
+
+
+def begin_action(st: Any, token: int, polis: int = -1) -> None:
+    """Count an action of this turn and remember its type (and siege target) for the "different" rule."""
+    st.n_actions += 1
+    st.tokens.append((token, polis))
+
+
+def finish_action(st: Any) -> None:
+    """An action has resolved: diceless disc checks, then the extra resource (§4.4) or the next action."""
+    common.siege_check(st)
+    if st.passed[1 - st.cur]:
+        st.phase = EXTRA
+        return
+    after_action(st)
+
+
+def after_action(st: Any) -> None:
+    if st.n_actions >= 2:
+        end_turn(st)
+    else:
+        st.phase = ACTION
+
+
+def legal_extra(st: Any, out: list[Any]) -> None:
+    res = st.res[st.cur]
+    for i in range(6):
+        if res[i] > 0:
+            out.append(intern(PayExtra, RESOURCES[i]))
+
+
+def apply_extra(st: Any, resource: str) -> None:
+    st.res[st.cur][RESOURCES.index(resource)] -= 1
+    after_action(st)
+
+
+def apply_pass(st: Any) -> None:
+    st.passed[st.cur] = True
+    end_turn(st)
+
+
+def end_turn(st: Any) -> None:
+    """The turn is over (§4.3): fight the battles it caused (§6.1), then the next turn."""
+    st.turns += 1
+    st.ender = st.cur
+    st.fought = []
+    next_battle(st)
+
+
+def next_battle(st: Any) -> None:
+    """Start the next battle of this turn-end, let the side whose turn ended choose among several, or go on."""
+    cands = battle.candidates(st)
+    if not cands:
+        advance_turn(st)
+    elif len(cands) == 1:
+        battle.start(st, cands[0])
+    else:
+        st.cur = st.ender
+        st.phase = BATTLE_CHOOSE
+
+
+def advance_turn(st: Any) -> None:
+    """The other side plays next unless he has passed (§4.4); both passed → end of round (§8)."""
+    cap = st.opts.max_turns_per_round
+    if cap and st.turns >= cap:
+        st.passed[0] = st.passed[1] = True
+        st.capped = True
+    if st.passed[0] and st.passed[1]:
+        round_end.start(st)
+        return
+    e = st.ender
+    st.cur = 1 - e if not st.passed[1 - e] else e
+    st.phase = ACTION
+    st.n_actions = 0
+    st.tokens = []
+
+
+def start_round_play(st: Any) -> None:
+    """§4.2 step 3: the side with less prestige starts, unless the event names one; ties: R30."""
+    b = st.b
+    if st.ev_first >= 0:
+        first = st.ev_first
+    elif st.pp[0] != st.pp[1]:
+        first = 0 if st.pp[0] < st.pp[1] else 1
+    elif st.round == 0:
+        first = b.first_tie_side
+    else:
+        first = 1 - st.first
+    st.first = first
+    st.cur = first
+    st.phase = ACTION
+    st.passed = [False, False]
+    st.turns = 0
+    st.n_actions = 0
+    st.tokens = []
+    st.fought = []
+    st.ender = first

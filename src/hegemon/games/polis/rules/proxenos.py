@@ -1,0 +1,101 @@
+"""The proxenos (§5.10-§5.12): move it bribing opponent units, redeem it, instigate a civil war."""
+
+from __future__ import annotations
+
+import heapq
+from typing import Any
+
+from hegemon.games.polis.actions import CivilWar, MoveProxenos, RedeemProxenos, intern
+from hegemon.games.polis.board import SILVER
+from hegemon.games.polis.rules import common, flow
+from hegemon.games.polis.rules.common import T_CIVIL_WAR, T_PROXENOS, T_REDEEM
+
+
+def bribe_costs(st: Any, s: int, src: int) -> list[int]:
+    """Cheapest bribe from territory `src` to every territory: opponent units in every territory entered,
+    the destination included, the start not (§5.10, R43). Dijkstra over the map."""
+    b = st.b
+    w = st.units[1 - s]
+    inf = 1 << 30
+    dist = [inf] * b.n_terr
+    dist[src] = 0
+    heap = [(0, src)]
+    adj = b.adj
+    while heap:
+        d, u = heapq.heappop(heap)
+        if d > dist[u]:
+            continue
+        for v in adj[u]:
+            nd = d + w[v]
+            if nd < dist[v]:
+                dist[v] = nd
+                heapq.heappush(heap, (nd, v))
+    return dist
+
+
+def civil_war_cost(st: Any, s: int, q: int) -> int:
+    """2 × base population (neutral) or 3 × current population (opponent's), in silver (§5.12)."""
+    b = st.b
+    return 2 * b.p_base[q] if st.owner[q] < 0 else 3 * st.pop[q]
+
+
+def legal(st: Any, out: list[Any], used: set[int], extra: bool) -> None:
+    b = st.b
+    s = st.cur
+    silver = st.res[s][SILVER]
+    total = sum(st.res[s])
+    here = st.prox[s]
+    captured = st.prox_cap[s]
+    if T_PROXENOS not in used and not captured:
+        costs = bribe_costs(st, s, b.p_terr[here])
+        for q in range(b.n_poleis):
+            if q == here:
+                continue
+            c = costs[b.p_terr[q]]
+            if c <= silver and (not extra or total - c >= 1):
+                out.append(intern(MoveProxenos, b.polis_ids[q]))
+    if (
+        T_REDEEM not in used
+        and (captured or here != b.capital[s])
+        and silver >= 2
+        and (not extra or total - 2 >= 1)
+    ):
+        out.append(intern(RedeemProxenos))
+    if T_CIVIL_WAR not in used and not captured and st.owner[here] != s and not b.p_capital[here]:
+        c = civil_war_cost(st, s, here)
+        if silver >= c and (not extra or total - c >= 1) and common.pool(st, s) >= 1:
+            out.append(intern(CivilWar, b.polis_ids[here]))
+
+
+def apply_move(st: Any, polis: str) -> None:
+    b = st.b
+    s = st.cur
+    q = b.polis_index[polis]
+    flow.begin_action(st, T_PROXENOS)
+    st.res[s][SILVER] -= bribe_costs(st, s, b.p_terr[st.prox[s]])[b.p_terr[q]]
+    st.prox[s] = q
+    flow.finish_action(st)
+
+
+def apply_redeem(st: Any) -> None:
+    """2 silver to the opponent; the proxenos stands on the own capital, free (§5.11)."""
+    s = st.cur
+    flow.begin_action(st, T_REDEEM)
+    st.res[s][SILVER] -= 2
+    st.res[1 - s][SILVER] += 2
+    st.prox[s] = st.b.capital[s]
+    st.prox_cap[s] = False
+    flow.finish_action(st)
+
+
+def apply_civil_war(st: Any, polis: str) -> None:
+    """The polis joins with its population; prestige = population bribed, not silver spent (§5.12)."""
+    b = st.b
+    s = st.cur
+    q = b.polis_index[polis]
+    flow.begin_action(st, T_CIVIL_WAR)
+    bribed = b.p_base[q] if st.owner[q] < 0 else st.pop[q]
+    st.res[s][SILVER] -= civil_war_cost(st, s, q)
+    common.take_polis(st, s, q)
+    st.pp[s] += bribed
+    flow.finish_action(st)

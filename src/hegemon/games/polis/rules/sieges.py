@@ -1,0 +1,215 @@
+"""Sieges (action 7) under the four siege rules: `classic` d4 (§7.1), `sacrifice` (force after a failed roll,
+seeds-en.md §1.1), `diceless` (discs, seeds-en.md §1.2) and `diceless_sacrifice` (1 PP to start, forcing as
+the tail of the action, seeds-en.md §1.3); how they combine with the base rules is polis.md §7.3."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hegemon.games.polis.actions import (
+    Besiege,
+    ContinueSiege,
+    ForceSiege,
+    Garrison,
+    SiegeRoll,
+    StartSiege,
+    StopForcing,
+    intern,
+)
+from hegemon.games.polis.options import CLASSIC, DICELESS, DICELESS_SACRIFICE, SACRIFICE
+from hegemon.games.polis.rules import common, flow
+from hegemon.games.polis.rules.common import (
+    DS_FORCE,
+    GARRISON,
+    SACRIFICE_FORCE,
+    SIEGE_ROLL,
+    T_SIEGE,
+    T_SIEGE_START,
+)
+
+D4 = tuple((intern(SiegeRoll, r), 0.25) for r in (1, 2, 3, 4))
+
+
+def _target_ok(st: Any, s: int, q: int) -> bool:
+    """Neutral or the opponent's, never a capital (§7.1, R13; seeds-en.md §1.2)."""
+    return st.owner[q] != s and not st.b.p_capital[q]
+
+
+def legal(st: Any, out: list[Any], extra: bool) -> None:
+    """Siege actions for the side to move (the caller has checked the general conditions)."""
+    b = st.b
+    s = st.cur
+    o = 1 - s
+    mode = st.siege_mode
+    if extra and sum(st.res[s]) < 1:
+        return
+    if common.pool(st, s) < 1:  # a taken polis needs at least one cube (§4.7, R26)
+        return
+    us = st.units[s]
+    them = st.units[o]
+    if mode <= SACRIFICE:
+        if st.pp[s] < 1 or any(tok == T_SIEGE for tok, _ in st.tokens):
+            return
+        for q in range(b.n_poleis):
+            t = b.p_terr[q]
+            if us[t] >= b.p_fort[q] and us[t] > them[t] and _target_ok(st, s, q):
+                out.append(intern(Besiege, b.polis_ids[q]))
+        return
+    # diceless rules (seeds-en.md §1.2-1.3; §7.3.1, §7.3.4-7.3.5)
+    started = False
+    targeted = set()
+    for tok, tq in st.tokens:
+        if tok in (T_SIEGE, T_SIEGE_START):
+            targeted.add(tq)
+            started = started or tok == T_SIEGE_START
+    may_start = not started and not st.passed[o] and (mode == DICELESS or st.pp[s] >= 1)
+    my = st.discs[s]
+    their = st.discs[o]
+    for q in range(b.n_poleis):
+        if q in targeted or not _target_ok(st, s, q):
+            continue
+        if us[b.p_terr[q]] < b.p_fort[q]:
+            continue
+        if my[q]:
+            out.append(intern(ContinueSiege, b.polis_ids[q]))
+        elif may_start and not (st.owner[q] < 0 and their[q]):
+            out.append(intern(StartSiege, b.polis_ids[q]))
+
+
+def apply_besiege(st: Any, polis: str) -> None:
+    """Classic/sacrifice: pay 1 PP, then the d4 (a chance node)."""
+    q = st.b.polis_index[polis]
+    flow.begin_action(st, T_SIEGE, q)
+    st.pp[st.cur] -= 1
+    st.pend = [q, 0]
+    st.phase = SIEGE_ROLL
+
+
+def apply_roll(st: Any, roll: int) -> None:
+    """roll ≥ F: take the polis, +F PP; otherwise lose 1 hoplite and, if the opponent's, 1 cube (§7.1);
+    under `sacrifice` the besieger may then force (seeds-en.md §1.1)."""
+    b = st.b
+    s = st.cur
+    q = st.pend[0]
+    f = b.p_fort[q]
+    if roll >= f:
+        common.take_polis(st, s, q)
+        st.pp[s] += f
+        st.pend = None
+        flow.finish_action(st)
+        return
+    t = b.p_terr[q]
+    st.units[s][t] -= 1
+    if st.owner[q] == 1 - s and st.pop[q] > 1:
+        st.pop[q] -= 1
+    if st.siege_mode == SACRIFICE and st.pp[s] >= 1 and st.units[s][t] >= f - roll:
+        st.pend = [q, roll]
+        st.phase = SACRIFICE_FORCE
+        return
+    st.pend = None
+    flow.finish_action(st)
+
+
+def legal_sacrifice(st: Any, out: list[Any]) -> None:
+    out.append(intern(ForceSiege))
+    out.append(intern(StopForcing))
+
+
+def apply_sacrifice(st: Any, force: bool) -> None:
+    """Force: pay 1 PP and sacrifice F − roll hoplites; the siege succeeds (+F PP)."""
+    b = st.b
+    s = st.cur
+    q, roll = st.pend
+    st.pend = None
+    if force:
+        f = b.p_fort[q]
+        st.pp[s] -= 1
+        st.units[s][b.p_terr[q]] -= f - roll
+        common.take_polis(st, s, q)
+        st.pp[s] += f
+    flow.finish_action(st)
+
+
+def apply_disc(st: Any, polis: str, start: bool) -> None:
+    """Diceless rules: place a disc (start: diceless_sacrifice pays 1 PP); complete at F discs."""
+    b = st.b
+    s = st.cur
+    q = b.polis_index[polis]
+    flow.begin_action(st, T_SIEGE_START if start else T_SIEGE, q)
+    if start and st.siege_mode == DICELESS_SACRIFICE:
+        st.pp[s] -= 1
+    st.discs[s][q] += 1
+    st.pend = [q]
+    if st.discs[s][q] >= b.p_fort[q]:
+        _complete(st, s, q)
+    elif st.siege_mode == DICELESS_SACRIFICE and _can_force(st, s, q):
+        st.phase = DS_FORCE
+    else:
+        st.pend = None
+        flow.finish_action(st)
+
+
+def _can_force(st: Any, s: int, q: int) -> bool:
+    return st.pp[s] >= 1 and st.units[s][st.b.p_terr[q]] >= 1
+
+
+def legal_ds_force(st: Any, out: list[Any]) -> None:
+    out.append(intern(ForceSiege))
+    out.append(intern(StopForcing))
+
+
+def apply_ds_force(st: Any, force: bool) -> None:
+    """diceless_sacrifice forcing: each extra disc costs 1 PP + 1 hoplite (+1 cube of an opponent's polis)."""
+    b = st.b
+    s = st.cur
+    q = st.pend[0]
+    if not force:
+        st.pend = None
+        flow.finish_action(st)  # the end-of-action hoplite check may now remove the discs
+        return
+    st.pp[s] -= 1
+    st.units[s][b.p_terr[q]] -= 1
+    if st.owner[q] == 1 - s and st.pop[q] > 1:
+        st.pop[q] -= 1
+    st.discs[s][q] += 1
+    if st.discs[s][q] >= b.p_fort[q]:
+        _complete(st, s, q)  # won even if the hoplites now fall short of F
+    elif not _can_force(st, s, q):
+        st.pend = None
+        flow.finish_action(st)
+
+
+def _complete(st: Any, s: int, q: int) -> None:
+    """The stack reached F: take the polis (current/base population), then the garrison choice, then PP."""
+    common.take_polis(st, s, q)
+    st.discs[s][q] = 0
+    if st.pop[q] < st.b.p_base[q] and st.units[s][st.b.p_terr[q]] >= 1:
+        st.phase = GARRISON
+        return
+    _award(st, s, q)
+
+
+def legal_garrison(st: Any, out: list[Any]) -> None:
+    out.append(intern(Garrison, True))
+    out.append(intern(Garrison, False))
+
+
+def apply_garrison(st: Any, yes: bool) -> None:
+    """One hoplite of the territory becomes a cube of the polis (seeds-en.md §1.2)."""
+    s = st.cur
+    q = st.pend[0]
+    if yes:
+        st.units[s][st.b.p_terr[q]] -= 1
+        st.pop[q] += 1
+    _award(st, s, q)
+
+
+def _award(st: Any, s: int, q: int) -> None:
+    """+F PP; `diceless` also loses 1 PP, applied together (net F − 1, §7.3.3)."""
+    f = st.b.p_fort[q]
+    st.pp[s] += f - 1 if st.siege_mode == DICELESS else f
+    st.pend = None
+    flow.finish_action(st)
+
+
+__all__ = ["CLASSIC", "D4"]

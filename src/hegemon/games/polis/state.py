@@ -1,0 +1,354 @@
+"""The Polis game state: a mutable object with `__slots__`, plain int lists and a cheap `clone()`; the static
+board is shared. Legality lives in the rules modules; this class dispatches by phase (legal actions, chance
+outcomes) and by action class (apply)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from hegemon.core.actions import Action
+from hegemon.core.game import CHANCE, TERMINAL, Outcome
+from hegemon.games.polis import actions as A
+from hegemon.games.polis import scoring
+from hegemon.games.polis.board import SIDES, Board
+from hegemon.games.polis.options import PolisOptions
+from hegemon.games.polis.rules import (
+    battle,
+    common,
+    development,
+    economy,
+    events,
+    flow,
+    movement,
+    proxenos,
+    round_end,
+    sieges,
+)
+from hegemon.games.polis.rules.common import (
+    ACTION,
+    BATTLE_CHOOSE,
+    BATTLE_DRAW,
+    CHANCE_PHASES,
+    DRAW_EVENT,
+    DRAW_PROJECT,
+    DS_FORCE,
+    EVENT_REMOVE,
+    EXTRA,
+    GARRISON,
+    GROWTH,
+    MATCH,
+    MOVE,
+    OVER,
+    PHASE_NAMES,
+    PHOROS,
+    PLAY,
+    RETREAT,
+    SACRIFICE_FORCE,
+    SIEGE_ROLL,
+    SUPPLY,
+    T_COLLECT,
+    T_GALLEYS,
+    T_HOPLITES,
+    T_MERCHANTS,
+    T_TRADE,
+    TRADE_ROLL,
+)
+
+_PASS = A.intern(A.Pass)
+
+# fields copied by clone(): (name, how) — 0 immutable/shared, 1 flat list, 2 list of lists
+_FIELDS: tuple[tuple[str, int], ...] = (
+    ("round", 0), ("phase", 0), ("cur", 0), ("first", 0), ("passed", 1), ("n_actions", 0), ("tokens", 1),
+    ("turns", 0), ("capped", 0), ("ender", 0), ("fought", 1), ("res", 2), ("pp", 1), ("owner", 1),
+    ("pop", 1), ("units", 2), ("merch_port", 1), ("merch_total", 1), ("mk_taken", 1), ("mk_closed", 1),
+    ("mk_pos", 1), ("exhausted", 1), ("prox", 1), ("prox_cap", 1), ("slots", 1), ("started", 1),
+    ("offer", 1), ("stack", 1), ("piles", 2), ("event", 0), ("ev_i", 0), ("ev_first", 0), ("rm", 1),
+    ("discs", 2), ("pend", 0), ("bt", 0), ("b_att", 0), ("hands", 2), ("deck", 1), ("queue", 1),
+    ("played", 0), ("r_stage", 0), ("eor", 0), ("starved", 1), ("grown", 1), ("grow_min", 0),
+    ("to_draw", 0), ("end_reason", 0),
+)
+
+
+class PolisState:
+    """A position of Polis. Player 0 is Athens, 1 is Sparta."""
+
+    __slots__ = ("b", "opts", "siege_mode", *(name for name, _ in _FIELDS))
+
+    b: Board
+    opts: PolisOptions
+    siege_mode: int
+
+    def __init__(self, board: Board, options: PolisOptions) -> None:
+        b = board
+        self.b = b
+        self.opts = options
+        self.siege_mode = options.siege_code
+        n, t = b.n_poleis, b.n_terr
+        self.round = 0
+        self.phase = DRAW_PROJECT
+        self.cur = b.first_tie_side
+        self.first = b.first_tie_side
+        self.passed = [False, False]
+        self.n_actions = 0
+        self.tokens: list[tuple[int, int]] = []
+        self.turns = 0
+        self.capped = False
+        self.ender = 0
+        self.fought: list[int] = []
+        self.res = [list(b.setup_res[0]), list(b.setup_res[1])]
+        self.pp = list(b.setup_pp)
+        self.owner = [-1] * n
+        self.pop = [0] * n
+        for s in (0, 1):
+            for q in b.setup_poleis[s]:
+                self.owner[q] = s
+                self.pop[q] = b.p_base[q]
+        self.units = [[0] * t, [0] * t]
+        for s in (0, 1):
+            for terr, c in b.setup_units[s].items():
+                self.units[s][terr] = c
+        self.merch_total = list(b.setup_merchants)
+        self.merch_port = list(b.setup_merchants)
+        self.mk_taken = [0] * len(b.market_ids)
+        self.mk_closed = [False] * len(b.market_ids)
+        self.mk_pos = list(b.track_start)
+        self.exhausted = [False] * t
+        self.prox = list(b.setup_proxenos)
+        self.prox_cap = [False, False]
+        self.slots: list[tuple[int, ...]] = [tuple(-1 for _ in b.p_slots[q]) for q in range(n)]
+        self.started: list[int] = []
+        self.offer: list[int] = []
+        self.stack = list(range(len(b.project_ids)))
+        self.piles = [list(p) for p in b.pile_events]
+        self.event = -1
+        self.ev_i = 0
+        self.ev_first = -1
+        self.rm: list[Any] | None = None
+        self.discs = [[0] * n, [0] * n]
+        self.pend: Any = None
+        self.bt = -1
+        self.b_att = 0
+        self.hands = [[0] * len(b.card_kinds), [0] * len(b.card_kinds)]
+        self.deck = [k.count for k in b.card_kinds]
+        self.queue: list[int] = []
+        self.played: tuple[int, int] | None = None
+        self.r_stage = 0
+        self.eor = 0
+        self.starved = [False, False]
+        self.grown = [0] * n
+        self.grow_min = 0
+        self.to_draw = 0
+        self.end_reason = ""
+        round_end.begin_draws(self)
+
+    # ------------------------------------------------------------------ protocol
+    @property
+    def num_players(self) -> int:
+        return 2
+
+    def current_player(self) -> int:
+        ph = self.phase
+        if ph == OVER:
+            return TERMINAL
+        if ph in CHANCE_PHASES:
+            return CHANCE
+        return self.cur
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def phase_name(self) -> str:
+        return PHASE_NAMES[self.phase]
+
+    def outcome(self) -> Outcome | None:
+        return scoring.outcome(self) if self.phase == OVER else None
+
+    def clone(self) -> PolisState:
+        new = PolisState.__new__(PolisState)
+        new.b = self.b
+        new.opts = self.opts
+        new.siege_mode = self.siege_mode
+        for name, how in _FIELDS:
+            v = getattr(self, name)
+            if how == 1 and v is not None:
+                v = v[:]
+            elif how == 2:
+                v = [x[:] for x in v]
+            setattr(new, name, v)
+        return new
+
+    def legal_actions(self) -> list[Action]:
+        ph = self.phase
+        out: list[Any]
+        if ph == ACTION:
+            return self._legal_main()
+        if ph in CHANCE_PHASES:
+            return [a for a, _ in self.chance_outcomes()]
+        out = []
+        if ph == MOVE:
+            movement.legal_steps(self, out)
+        elif ph == RETREAT:
+            battle.legal_retreat(self, out)
+        elif ph == PLAY:
+            battle.legal_play(self, out)
+        elif ph == MATCH:
+            battle.legal_match(self, out)
+        elif ph == EXTRA:
+            flow.legal_extra(self, out)
+        elif ph == SACRIFICE_FORCE:
+            sieges.legal_sacrifice(self, out)
+        elif ph == DS_FORCE:
+            sieges.legal_ds_force(self, out)
+        elif ph == GARRISON:
+            sieges.legal_garrison(self, out)
+        elif ph == BATTLE_CHOOSE:
+            battle.legal_choose(self, out)
+        elif ph == EVENT_REMOVE:
+            events.legal_remove(self, out)
+        elif ph == SUPPLY:
+            round_end.legal_supply(self, out)
+        elif ph == GROWTH:
+            round_end.legal_growth(self, out)
+        elif ph == PHOROS:
+            round_end.legal_phoros(self, out)
+        return out
+
+    def _legal_main(self) -> list[Any]:
+        s = self.cur
+        used = {tok for tok, _ in self.tokens}
+        extra = self.passed[1 - s]
+        owner = self.owner
+        own = [q for q in range(len(owner)) if owner[q] == s]
+        out: list[Any] = [_PASS]
+        development.legal(self, out, used, own, extra)
+        movement.legal(self, out, used, extra)
+        sieges.legal(self, out, extra)
+        if T_COLLECT not in used:
+            economy.legal_collect(self, out, own, extra)
+        if T_TRADE not in used:
+            economy.legal_trade(self, out, extra)
+        proxenos.legal(self, out, used, extra)
+        return out
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        ph = self.phase
+        if ph == BATTLE_DRAW:
+            return battle.draw_outcomes(self)
+        if ph == SIEGE_ROLL:
+            return list(sieges.D4)
+        if ph == TRADE_ROLL:
+            return list(economy.roll_outcomes(self))
+        if ph == DRAW_PROJECT:
+            p = 1.0 / len(self.stack)
+            ids = self.b.project_ids
+            return [(A.intern(A.DrawProject, ids[i]), p) for i in self.stack]
+        if ph == DRAW_EVENT:
+            return events.outcomes(self)
+        return []
+
+    def sample_chance(self, rng: random.Random) -> Action:
+        """A chance outcome with the distribution of `chance_outcomes`, without building the list."""
+        ph = self.phase
+        r = rng.random()
+        if ph == BATTLE_DRAW:
+            return battle.sample_draw(self, r)
+        if ph == SIEGE_ROLL:
+            return sieges.D4[int(r * 4)][0]
+        if ph == TRADE_ROLL:
+            if self.pend[1] < 0:
+                return economy.EXCHANGE_ROLLS[max(int(r * 4), int(rng.random() * 4))][0]
+            return economy.EXCHANGE_ROLLS[int(r * 4)][0]
+        if ph == DRAW_PROJECT:
+            return A.intern(A.DrawProject, self.b.project_ids[self.stack[int(r * len(self.stack))]])
+        if ph == DRAW_EVENT:
+            pile = events.pile_of(self)
+            return A.intern(A.DrawEvent, self.b.event_ids[pile[int(r * len(pile))]])
+        raise ValueError(f"no chance node in phase {self.phase_name()}")
+
+    def apply(self, action: Action) -> None:
+        _APPLY[type(action)](self, action)
+
+    # ------------------------------------------------------------------ serialisation
+    def to_json(self) -> dict[str, Any]:
+        """The full state (hidden parts included) as JSON-ready data, for digests and debugging."""
+        b = self.b
+        out: dict[str, Any] = {"siege": self.opts.siege, "board": b.path if self.opts.board else None}
+        for name, _ in _FIELDS:
+            v = getattr(self, name)
+            out[name] = [list(x) if isinstance(x, tuple) else x for x in v] if isinstance(v, list) else v
+        if isinstance(out["pend"], tuple):
+            out["pend"] = list(out["pend"])
+        if isinstance(out["played"], tuple):
+            out["played"] = list(out["played"])
+        if out["pend"] is not None:
+            out["pend"] = [list(x) if isinstance(x, tuple) else x for x in out["pend"]]
+        return out
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        from hegemon.games.polis.view import view
+
+        return view(self, player)
+
+    def __repr__(self) -> str:
+        return f"<PolisState round {self.b.round_names[self.round]} phase {self.phase_name()} player {self.cur}>"
+
+
+def _create(token: int) -> Any:
+    return lambda st, a: development.apply_create(st, token, a.polis, a.count, a.silver)
+
+
+def _draw_project(st: PolisState, a: Any) -> None:
+    p = st.b.project_index[a.project]
+    st.stack.remove(p)
+    st.offer.append(p)
+    st.to_draw -= 1
+    if st.to_draw == 0:
+        round_end.after_projects(st)
+
+
+_APPLY: dict[type, Any] = {
+    A.Pass: lambda st, a: flow.apply_pass(st),
+    A.PayExtra: lambda st, a: flow.apply_extra(st, a.resource),
+    A.CreateHoplites: _create(T_HOPLITES),
+    A.CreateGalleys: _create(T_GALLEYS),
+    A.CreateMerchants: _create(T_MERCHANTS),
+    A.StartProject: lambda st, a: development.apply_project(st, a.project, a.polis),
+    A.MoveHoplites: lambda st, a: movement.apply_start(st, a.to, False),
+    A.MoveGalleys: lambda st, a: movement.apply_start(st, a.to, True),
+    A.MoveFrom: lambda st, a: movement.apply_step(st, a.source, a.count),
+    A.EndMove: lambda st, a: movement.apply_end(st),
+    A.Besiege: lambda st, a: sieges.apply_besiege(st, a.polis),
+    A.SiegeRoll: lambda st, a: sieges.apply_roll(st, a.roll),
+    A.StartSiege: lambda st, a: sieges.apply_disc(st, a.polis, True),
+    A.ContinueSiege: lambda st, a: sieges.apply_disc(st, a.polis, False),
+    A.ForceSiege: lambda st, a: (
+        sieges.apply_sacrifice(st, True) if st.phase == SACRIFICE_FORCE else sieges.apply_ds_force(st, True)
+    ),
+    A.StopForcing: lambda st, a: (
+        sieges.apply_sacrifice(st, False) if st.phase == SACRIFICE_FORCE else sieges.apply_ds_force(st, False)
+    ),
+    A.Garrison: lambda st, a: sieges.apply_garrison(st, a.yes),
+    A.Collect: lambda st, a: economy.apply_collect(st, a.territory),
+    A.Trade: lambda st, a: economy.apply_trade(st, a.market, a.purchase),
+    A.MarketRoll: lambda st, a: economy.apply_roll(st, a.roll),
+    A.MoveProxenos: lambda st, a: proxenos.apply_move(st, a.polis),
+    A.RedeemProxenos: lambda st, a: proxenos.apply_redeem(st),
+    A.CivilWar: lambda st, a: proxenos.apply_civil_war(st, a.polis),
+    A.ChooseBattle: lambda st, a: battle.start(st, st.b.terr_index[a.territory]),
+    A.DrawCard: lambda st, a: battle.apply_draw(st, a.card),
+    A.Retreat: lambda st, a: battle.apply_retreat(st, a.territory),
+    A.Stand: lambda st, a: battle.apply_stand(st),
+    A.PlayCards: lambda st, a: battle.apply_play(st, a.first, a.second),
+    A.Match: lambda st, a: battle.apply_match(st, a.first, a.second),
+    A.DrawProject: _draw_project,
+    A.DrawEvent: lambda st, a: events.apply_draw(st, a.event),
+    A.RemoveUnit: lambda st, a: events.apply_remove(st, a.territory),
+    A.ReleasePolis: lambda st, a: round_end.apply_release(st, a.polis),
+    A.PaySupply: lambda st, a: round_end.apply_pay_supply(st),
+    A.Grow: lambda st, a: round_end.apply_grow(st, a.polis),
+    A.EndGrowth: lambda st, a: round_end.apply_end_growth(st),
+    A.Phoros: lambda st, a: round_end.apply_phoros(st, a.amount),
+}
+
+__all__ = ["SIDES", "PolisState", "common"]

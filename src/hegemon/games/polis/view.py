@@ -1,0 +1,111 @@
+"""What one side may see (§6.7): everything on the table, its own combat-card hand, the opponent's hand only
+as a count, deck and stack sizes but never their contents or order; legal actions on its own turn."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hegemon.core.game import CHANCE, TERMINAL
+from hegemon.games.polis import scoring
+from hegemon.games.polis.board import RESOURCES, SIDES
+
+
+def _hand(st: Any, s: int) -> list[str]:
+    out = []
+    for k, n in enumerate(st.hands[s]):
+        out.extend([st.b.card_kinds[k].name] * n)
+    return out
+
+
+def public(st: Any) -> dict[str, Any]:
+    """The public part of the position (a spectator's view without legal actions)."""
+    b = st.b
+    cp = st.current_player()
+    poleis = []
+    for q in range(b.n_poleis):
+        o = st.owner[q]
+        poleis.append(
+            {
+                "id": b.polis_ids[q],
+                "territory": b.terr_ids[b.p_terr[q]],
+                "owner": SIDES[o] if o >= 0 else "neutral",
+                "population": st.pop[q],
+                "fortification": b.p_fort[q],
+                "base_population": b.p_base[q],
+                "max_population": b.p_max[q],
+                "projects": [b.project_ids[p] if p >= 0 else None for p in st.slots[q]],
+                "siege_discs": {SIDES[s]: st.discs[s][q] for s in (0, 1) if st.discs[s][q]},
+            }
+        )
+    sides = []
+    for s in (0, 1):
+        sides.append(
+            {
+                "side": SIDES[s],
+                "resources": dict(zip(RESOURCES, st.res[s], strict=True)),
+                "prestige": st.pp[s],
+                "passed": st.passed[s],
+                "merchants_in_port": st.merch_port[s],
+                "merchants": st.merch_total[s],
+                "proxenos": b.polis_ids[st.prox[s]],
+                "proxenos_captured": st.prox_cap[s],
+                "hoplites": {b.terr_ids[t]: n for t, n in enumerate(st.units[s]) if n and b.is_land[t]},
+                "galleys": {b.terr_ids[t]: n for t, n in enumerate(st.units[s]) if n and not b.is_land[t]},
+                "score": scoring.breakdown(st, s),
+                "hand_size": sum(st.hands[s]),
+            }
+        )
+    out: dict[str, Any] = {
+        "game": "polis",
+        "siege": st.opts.siege,
+        "round": b.round_names[st.round],
+        "stacking_limit": b.round_limit[st.round],
+        "phase": st.phase_name(),
+        "current_player": cp if cp >= 0 else ("chance" if cp == CHANCE else "terminal"),
+        "first_player": SIDES[st.first],
+        "turns_this_round": st.turns,
+        "actions_this_turn": st.n_actions,
+        "poleis": poleis,
+        "sides": sides,
+        "markets": [
+            {
+                "id": b.market_ids[m],
+                "shiploads_taken": st.mk_taken[m],
+                "shiploads": len(b.shiploads[m]),
+                "closed": st.mk_closed[m],
+            }
+            for m in range(len(b.market_ids))
+        ],
+        "market_values": {RESOURCES[g]: st.mk_pos[i] for i, g in enumerate(b.track_goods)},
+        "tribute_exhausted": [b.terr_ids[t] for t in range(b.n_terr) if st.exhausted[t]],
+        "project_offer": [b.project_ids[p] for p in st.offer],
+        "projects_under_construction": [b.project_ids[p] for p in st.started],
+        "project_stack": len(st.stack),
+        "event": b.event_ids[st.event] if st.event >= 0 else None,
+        "event_pile": len(st.piles[b.round_pile[st.round]]),
+        "battle": None,
+    }
+    if st.bt >= 0:
+        out["battle"] = {
+            "territory": b.terr_ids[st.bt],
+            "attacker": SIDES[st.b_att],
+            "played": [b.card_kinds[k].name for k in st.played] if st.played else None,
+            "deck": sum(st.deck),
+        }
+    if cp == TERMINAL:
+        o = st.outcome()
+        out["outcome"] = o.to_json() if o is not None else None
+        out["end_reason"] = st.end_reason
+    return out
+
+
+def view(st: Any, player: int | None) -> dict[str, Any]:
+    """The JSON-ready view of `player` (0 Athens, 1 Sparta, None spectator)."""
+    out = public(st)
+    if player is not None:
+        out["player"] = player
+        out["side"] = SIDES[player]
+        out["hand"] = _hand(st, player)
+        if st.current_player() == player:
+            out["legal_actions"] = [a.to_json() for a in st.legal_actions()]
+    return out
