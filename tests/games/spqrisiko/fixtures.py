@@ -77,7 +77,7 @@ def scenario(
     round: int = 5,
     active: int = 0,
     vp: Mapping[int, int] | None = None,
-    power_centres: Iterable[str] = (),
+    centres: Iterable[str] = (),
     deck: Mapping[str, int] | None = None,
     discard: Mapping[str, int] | None = None,
     eliminated: Iterable[int] = (),
@@ -104,7 +104,7 @@ def scenario(
         st.hands[p] = [h.get(sym, 0) for sym in SYMBOLS]
     for p, v in (vp or {}).items():
         st.vp[p] = v
-    for name in power_centres:
+    for name in centres:
         st.power_centre[pidx(name)] = True
         st.pcs_built += 1
     if deck is not None:

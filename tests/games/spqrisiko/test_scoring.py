@@ -93,7 +93,7 @@ def test_r_5_6_3_no_triremes_no_sea_vp() -> None:
 def test_r_5_6_4_one_vp_per_power_centre_held() -> None:
     st = scenario(
         provinces={"italia": (0, 2), "creta": (0, 2), "sicilia": (1, 2)},
-        power_centres=["italia", "creta", "sicilia"],
+        centres=["italia", "creta", "sicilia"],
     )
     assert st.vp_last["power_centres"] == 2
 
@@ -102,7 +102,7 @@ def test_r_5_6_at_most_three_plus_power_centres() -> None:
     st = scenario(
         provinces={**HISPANIA, "italia": (0, 2), "creta": (1, 2)},
         triremes={("tyrrenum", 0): 1},
-        power_centres=["italia", "galicia"],
+        centres=["italia", "galicia"],
     )
     assert st.vp_last == {"empire": 1, "provinces": 1, "seas": 1, "power_centres": 2}
     assert st.vp[0] == 5
