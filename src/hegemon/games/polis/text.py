@@ -1,0 +1,91 @@
+"""A readable text board for terminals and logs: `render(state, player)` shows the round, prestige and
+resources, poleis (owner, fortification, population, projects, siege discs), units, markets, the project
+offer, a battle in progress, and the hand of `player` only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hegemon.core.actions import Action
+from hegemon.games.polis import scoring
+from hegemon.games.polis.actions import describe_action
+from hegemon.games.polis.board import RESOURCES, SIDES
+
+_TAG = ("ATH", "SPA")
+
+
+def render(state: Any, player: int | None = None) -> str:
+    """The position as text, as `player` may see it (None: spectator, no hand shown)."""
+    st = state
+    b = st.b
+    lines: list[str] = []
+    cp = st.current_player()
+    who = {-1: "chance", -2: "game over"}.get(cp, SIDES[cp].capitalize() if cp >= 0 else "?")
+    lines.append(
+        f"Polis — round {b.round_names[st.round]} (stacking {b.round_limit[st.round]}), siege rule {st.opts.siege}"
+        f" — phase {st.phase_name()}, to play: {who}; turn {st.turns}, first player {SIDES[st.first]}"
+    )
+    for s in (0, 1):
+        res = " ".join(f"{r} {st.res[s][i]}" for i, r in enumerate(RESOURCES))
+        flags = []
+        if st.passed[s]:
+            flags.append("passed")
+        px = b.polis_names[st.prox[s]] + (" (captured)" if st.prox_cap[s] else "")
+        lines.append(
+            f"  {SIDES[s].capitalize():7} PP {st.pp[s]:3}  score {scoring.score(st, s):3}  {res}  merchants "
+            f"{st.merch_port[s]}/{st.merch_total[s]} in port  proxenos {px} {' '.join(flags)}"
+        )
+    lines.append("  Poleis:")
+    for q in range(b.n_poleis):
+        o = st.owner[q]
+        owner = _TAG[o] if o >= 0 else "---"
+        projects = [b.project_names[p] for p in st.slots[q] if p >= 0]
+        discs = " ".join(f"siege {_TAG[s]}:{st.discs[s][q]}/{b.p_fort[q]}" for s in (0, 1) if st.discs[s][q])
+        cap = "*" if b.p_capital[q] else " "
+        lines.append(
+            f"    {cap}{b.polis_names[q]:11} {b.terr_names[b.p_terr[q]]:11} {owner} F{b.p_fort[q]} "
+            f"pop {st.pop[q]}/{b.p_base[q]}/{b.p_max[q]} {', '.join(projects)} {discs}".rstrip()
+        )
+    lines.append("  Units (Athens/Sparta):")
+    for t in range(b.n_terr):
+        a, s_ = st.units[0][t], st.units[1][t]
+        if a or s_:
+            kind = "hoplites" if b.is_land[t] else "galleys"
+            ex = " (tribute collected)" if st.exhausted[t] else ""
+            lines.append(f"    {b.terr_names[t]:20} {kind:8} {a}/{s_}{ex}")
+    mk = []
+    for m in range(len(b.market_ids)):
+        state_ = "closed" if st.mk_closed[m] else f"{st.mk_taken[m]}/{len(b.shiploads[m])} taken"
+        mk.append(f"{b.market_names[m]} {state_}")
+    lines.append("  Markets: " + "; ".join(mk))
+    lines.append(
+        "  Market values: "
+        + ", ".join(
+            f"{RESOURCES[g]} {st.mk_pos[i]} (cost {b.track_cost[st.mk_pos[i] - 1]})"
+            for i, g in enumerate(b.track_goods)
+        )
+    )
+    lines.append("  Project offer: " + (", ".join(b.project_names[p] for p in st.offer) or "-"))
+    if st.event >= 0:
+        lines.append(f"  Event: {b.event_names[st.event]}")
+    if st.bt >= 0:
+        played = ", ".join(b.card_kinds[k].name for k in st.played) if st.played else "-"
+        lines.append(
+            f"  Battle in {b.terr_names[st.bt]}: attacker {SIDES[st.b_att]}, played {played}, deck {sum(st.deck)}"
+        )
+    if player is not None:
+        hand = [b.card_kinds[k].name for k, n in enumerate(st.hands[player]) for _ in range(n)]
+        if hand:
+            lines.append(f"  Your hand ({SIDES[player]}): {', '.join(hand)}")
+    if cp == -2:
+        o = st.outcome()
+        lines.append(f"  Game over ({st.end_reason}): {o.to_json() if o else None}")
+    return "\n".join(lines)
+
+
+def describe(action: Action) -> str:
+    """Alias of `actions.describe_action`."""
+    return describe_action(action)
+
+
+__all__ = ["describe_action", "render"]
