@@ -184,6 +184,5 @@ def test_r_11_2_naval_combat_comes_after_movement_and_before_attacks() -> None:
     st = scenario(provinces=LAND, triremes={("ionium", 0): 2, ("tyrrenum", 1): 1})
     goto(st, "naval_move")
     play(st, A.NavalMove("ionium", "tyrrenum", 2))
-    play(st, A.DONE)
-    assert phase(st) == "naval_combat"
+    assert phase(st) == "naval_combat"  # every trireme has moved: the movement phase ends by itself
     assert of_kind(st, A.NavalAttack) == [A.NavalAttack("tyrrenum", 1)]
