@@ -1,0 +1,184 @@
+"""Phase 6, land attacks [R 13] with the dice rules of [R 10] and the garrisons of [R 14]
+(spqrisiko.md B 4.4, B 4.7, B 4.8), and moving in after a conquest under both `garrison` switches."""
+
+from __future__ import annotations
+
+import pytest
+
+from hegemon.core.errors import IllegalActionError
+from hegemon.core.game import CHANCE
+from hegemon.core.play import play
+from hegemon.games.spqrisiko import actions as A
+from hegemon.games.spqrisiko.scoring import NEUTRAL
+from tests.games.spqrisiko.fixtures import armies, fight, goto, of_kind, owner, phase, pidx, roll, scenario
+
+
+def land(provinces: dict, rules: str = "house-1.2", place: str = "creta", **kw: object) -> object:
+    provinces = {"creta": (0, 2), "cipro": (1, 2), **provinces}
+    st = scenario(rules=rules, provinces=provinces, **kw)  # type: ignore[arg-type]
+    return goto(st, "land_attack", place=place)
+
+
+def attacks(st: object) -> set[tuple[str, str]]:
+    return {(a.source, a.target) for a in of_kind(st, A.Attack)}
+
+
+def test_r_13_1_only_land_borders_r_13_6_straits_never_adjacent() -> None:
+    st = land({"italia": (0, 9), "sicilia": (1, 1), "cisalpina": (1, 1)})
+    assert attacks(st) == {("italia", "cisalpina")}
+    with pytest.raises(IllegalActionError):
+        play(st, A.Attack("italia", "sicilia"))
+    st = land({"thracia": (0, 9), "asia": (1, 1), "baetica": (0, 9), "mauretania": (1, 1)})
+    assert not any(t in ("asia", "mauretania") for _, t in attacks(st))
+
+
+def test_r_14_1_last_legionary_never_attacks() -> None:
+    st = land({"italia": (0, 3), "cisalpina": (1, 1)})
+    play(st, A.Attack("italia", "cisalpina"))
+    assert {a.dice for a in of_kind(st, A.RollDice)} == {1, 2}
+    st = land({"italia": (0, 1), "cisalpina": (1, 1), "arabia": (0, 9)})
+    assert attacks(st) == {("arabia", "judea"), ("arabia", "mesopotamia")}
+
+
+def test_r_10_13_attacker_never_rolls_fewer_dice_than_defender() -> None:
+    st = land({"italia": (0, 2), "cisalpina": (1, 2), "arabia": (0, 9)})
+    assert ("italia", "cisalpina") not in attacks(st) and attacks(st)
+    st = land({"italia": (0, 3), "cisalpina": (1, 2)})
+    play(st, A.Attack("italia", "cisalpina"))
+    assert {a.dice for a in of_kind(st, A.RollDice)} == {2}
+    st = land({"italia": (0, 9), "cisalpina": (1, 5)})
+    play(st, A.Attack("italia", "cisalpina"))
+    assert {a.dice for a in of_kind(st, A.RollDice)} == {3}
+
+
+def test_r_10_5_defender_always_rolls_the_maximum() -> None:
+    st = land({"italia": (0, 9), "cisalpina": (1, 2)})
+    play(st, A.Attack("italia", "cisalpina"))
+    play(st, A.RollDice(3))
+    assert st.current_player() == CHANCE and st.chance == (2, 3, 2)
+    outs = st.chance_outcomes()
+    assert len(outs) == 56 * 21 and abs(sum(p for _, p in outs) - 1) < 1e-12
+
+
+def test_r_10_11_ties_go_to_the_defender_and_only_paired_dice_count() -> None:
+    st = land({"italia": (0, 9), "cisalpina": (1, 3)})
+    play(st, A.Attack("italia", "cisalpina"))
+    fight(st, ((6, 5, 4), (6, 5, 3)))  # tie, tie, win
+    assert (armies(st, "italia"), armies(st, "cisalpina")) == (7, 2)
+    fight(st, ((6, 6, 6), (5, 5)))  # 3 v 2: two pairs only
+    assert owner(st, "cisalpina") == 0
+
+
+def test_r_10_12_attacker_may_stop_after_any_roll() -> None:
+    st = land({"italia": (0, 9), "cisalpina": (1, 3)})
+    play(st, A.Attack("italia", "cisalpina"))
+    assert A.WITHDRAW not in st.legal_actions()
+    fight(st, ((1, 1, 1), (6, 6, 6)))
+    assert A.WITHDRAW in st.legal_actions()
+    play(st, A.WITHDRAW)
+    assert phase(st) == "land_attack" and armies(st, "italia") == 6
+    # and may attack again, any number of times
+    assert ("italia", "cisalpina") in attacks(st)
+
+
+def test_r_10_13_battle_ends_when_the_attacker_cannot_roll_enough_dice() -> None:
+    st = land({"italia": (0, 4), "cisalpina": (1, 3), "sicilia": (0, 9)})
+    play(st, A.Attack("italia", "cisalpina"))
+    fight(st, ((1, 1, 1), (6, 6, 6)))
+    assert armies(st, "italia") == 1 and phase(st) != "land_battle"
+
+
+def test_r_13_5_a_conquered_province_may_attack_at_once() -> None:
+    st = land({"italia": (0, 9), "cisalpina": (1, 1), "noricum": (1, 1)}, rules="official")
+    play(st, A.Attack("italia", "cisalpina"))
+    fight(st, ((6, 6, 6), (1,)))
+    play(st, A.MoveIn(7))
+    assert ("cisalpina", "noricum") in attacks(st)
+
+
+def test_r_16_2_power_centre_passes_to_the_conqueror() -> None:
+    st = land({"italia": (0, 9), "cisalpina": (1, 1)}, centres=["cisalpina"])
+    play(st, A.Attack("italia", "cisalpina"))
+    fight(st, ((6, 6, 6), (1,)))
+    assert owner(st, "cisalpina") == 0 and st.power_centre[pidx("cisalpina")]
+
+
+def test_neutral_provinces_defend_with_the_normal_dice() -> None:
+    st = land({"italia": (0, 9)}, rest=("neutral", 3))
+    play(st, A.Attack("italia", "cisalpina"))
+    assert {a.dice for a in of_kind(st, A.RollDice)} == {3}
+    play(st, A.RollDice(3))
+    assert st.chance == (2, 3, 3)
+    roll(st, (6, 6, 6), (1, 1, 1))
+    assert owner(st, "cisalpina") == 0
+    assert NEUTRAL in st.owner
+
+
+# ------------------------------------------------------------------------------ moving in, official
+
+
+def test_r_13_3_official_move_in_at_least_the_dice_of_the_last_roll() -> None:
+    st = land({"italia": (0, 9), "cisalpina": (1, 2)}, rules="official")
+    play(st, A.Attack("italia", "cisalpina"))
+    fight(st, ((6, 6), (1, 1)))
+    assert phase(st) == "move_in"
+    # Italia now borders no enemy: 1 must stay
+    assert {a.count for a in of_kind(st, A.MoveIn)} == set(range(2, 9))
+
+
+def test_r_14_2_official_four_attacking_with_three_leave_one() -> None:
+    st = land({"cisalpina": (0, 4), "italia": (1, 1)}, rules="official")
+    play(st, A.Attack("cisalpina", "italia"))
+    assert {a.dice for a in of_kind(st, A.RollDice)} == {1, 2, 3}
+    fight(st, ((6, 6, 6), (1,)))
+    # must move in 3 (the dice of the last roll): the frontier garrison yields, Cisalpina keeps 1
+    assert (armies(st, "cisalpina"), armies(st, "italia")) == (1, 3)
+    assert phase(st) == "land_attack" or phase(st) != "move_in"
+
+
+def test_r_14_2_official_extra_legionaries_respect_the_frontier_garrison() -> None:
+    st = land({"cisalpina": (0, 7), "italia": (1, 1)}, rules="official")
+    play(st, A.Attack("cisalpina", "italia"))
+    fight(st, ((6, 6), (1,)))
+    assert {a.count for a in of_kind(st, A.MoveIn)} == {2, 3, 4, 5}  # Cisalpina borders neutrals: 2 stay
+
+
+def test_u6_option_neutrals_not_enemies_for_the_garrison() -> None:
+    st = land({"cisalpina": (0, 7), "italia": (1, 1)}, rules="official", neutral_is_enemy=False)
+    play(st, A.Attack("cisalpina", "italia"))
+    fight(st, ((6, 6), (1,)))
+    assert {a.count for a in of_kind(st, A.MoveIn)} == {2, 3, 4, 5, 6}
+
+
+# ------------------------------------------------------------------------------ moving in, house
+
+
+def test_house_garrison_first_dice_cap_keeps_two_on_a_frontier() -> None:
+    st = land({"cisalpina": (0, 4), "italia": (1, 1)})
+    play(st, A.Attack("cisalpina", "italia"))
+    assert {a.dice for a in of_kind(st, A.RollDice)} == {1, 2}
+    fight(st, ((6, 6), (1,)))
+    assert {a.count for a in of_kind(st, A.MoveIn)} == {1, 2}
+    play(st, A.MoveIn(1))
+    assert (armies(st, "cisalpina"), armies(st, "italia")) == (3, 1)
+
+
+def test_house_garrison_first_move_in_at_least_one() -> None:
+    st = land({"italia": (0, 5), "cisalpina": (1, 3)})
+    play(st, A.Attack("italia", "cisalpina"))
+    assert {a.dice for a in of_kind(st, A.RollDice)} == {3}  # Italia borders only the target
+    fight(st, ((6, 6, 6), (1, 1, 1)))
+    assert {a.count for a in of_kind(st, A.MoveIn)} == {1, 2, 3, 4}
+
+
+def test_house_garrison_first_attack_illegal_when_the_garrison_leaves_too_few_dice() -> None:
+    st = land({"cisalpina": (0, 3), "italia": (1, 2), "arabia": (0, 9)})
+    assert ("cisalpina", "italia") not in attacks(st) and attacks(st)
+    st = land({"cisalpina": (0, 3), "italia": (1, 2), "arabia": (0, 9)}, rules="official")
+    assert ("cisalpina", "italia") in attacks(st)
+
+
+def test_option_official_with_garrison_first() -> None:
+    st = land({"cisalpina": (0, 4), "italia": (1, 1)}, rules="official", garrison="garrison_first")
+    play(st, A.Attack("cisalpina", "italia"))
+    assert {a.dice for a in of_kind(st, A.RollDice)} == {1, 2}
