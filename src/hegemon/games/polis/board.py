@@ -689,9 +689,13 @@ _CACHE: dict[str, Board] = {}
 
 
 def load_board(path: str | Path | None = None) -> Board:
-    """Load and validate a board file (default: the shipped one), once per path."""
+    """Load and validate a board file (default: the shipped one), once per file version (path, mtime, size)."""
     p = Path(path) if path is not None else DEFAULT_BOARD
-    key = str(p.resolve()) if p.exists() else str(p)
+    try:
+        st = p.stat()
+        key = f"{p.resolve()}:{st.st_mtime_ns}:{st.st_size}"
+    except OSError:
+        key = str(p)
     if key in _CACHE:
         return _CACHE[key]
     try:

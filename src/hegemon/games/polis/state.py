@@ -183,9 +183,9 @@ class PolisState:
         out: list[Any]
         if ph == ACTION:
             return self._legal_main()
-        if ph in CHANCE_PHASES:
-            return [a for a, _ in self.chance_outcomes()]
         out = []
+        if ph in CHANCE_PHASES:
+            return out  # chance nodes: see chance_outcomes()
         if ph == MOVE:
             movement.legal_steps(self, out)
         elif ph == RETREAT:
