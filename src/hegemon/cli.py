@@ -34,8 +34,8 @@ app = typer.Typer(
 odds_app = typer.Typer(help="Exact odds of battles and sieges.", no_args_is_help=True)
 app.add_typer(odds_app, name="odds")
 
-out = Console()
-err = Console(stderr=True)
+out = Console(soft_wrap=True)
+err = Console(stderr=True, soft_wrap=True)
 
 
 def fail(message: str, code: int = 2) -> None:
