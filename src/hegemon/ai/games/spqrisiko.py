@@ -1,0 +1,202 @@
+"""What the bots know about S.P.Q.RisiKo!: a position evaluation (victory points, the scoring each player is
+about to collect, provinces, legionaries, triremes, cards, exposed frontiers), the determinization of the
+hidden cards, and the defaults for the sub-choices of attacks and moves."""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from hegemon.core.actions import Action
+from hegemon.core.game import PlayerId
+from hegemon.games.spqrisiko import actions as A
+from hegemon.games.spqrisiko import state as S
+
+NEUTRAL = -1
+
+# weights of the strength of a player (in "victory points"); tuned by greedy-vs-random and mirror matches
+W_VP = 1.0
+W_NEXT = 0.9  # the VP the player scores at its next turn if nothing changes [R 5.6]
+W_PROVINCE = 0.22
+W_ARMY = 0.05
+W_TRIREME = 0.12
+W_CARD = 0.1
+W_EMPIRE = 0.06
+W_EXPOSED = 0.12
+TEMPERATURE = 1.6
+
+
+def strengths(st: Any) -> list[float]:
+    """A strength per player (higher is better); eliminated players get -inf."""
+    n = st.n
+    b = st.board
+    owner = st.owner
+    armies = st.armies
+    land = b.land
+    provinces = [0] * n
+    legions = [0] * n
+    pcs = [0] * n
+    exposed = [0] * n
+    for p, o in enumerate(owner):
+        if o < 0:
+            continue
+        provinces[o] += 1
+        a = armies[p]
+        legions[o] += a
+        if st.power_centre[p]:
+            pcs[o] += 1
+        worst = 0
+        for q in land[p]:
+            oq = owner[q]
+            if oq >= 0 and oq != o and armies[q] > worst:
+                worst = armies[q]
+        if worst > a:
+            exposed[o] += 1
+    # largest land-connected empire of every player, one pass [R 5.6.1]
+    empire = [0] * n
+    seen = [False] * len(owner)
+    for start, o in enumerate(owner):
+        if o < 0 or seen[start]:
+            continue
+        seen[start] = True
+        stack = [start]
+        size = 0
+        while stack:
+            p = stack.pop()
+            size += 1
+            for q in land[p]:
+                if not seen[q] and owner[q] == o:
+                    seen[q] = True
+                    stack.append(q)
+        if size > empire[o]:
+            empire[o] = size
+    tri = st.triremes
+    fleet = [sum(row) for row in tri]
+    seas = [0] * n
+    for s in range(b.n_seas):
+        best, who, tie = 0, -1, False
+        for p in range(n):
+            k = tri[p][s]
+            if k > best:
+                best, who, tie = k, p, False
+            elif k == best and k > 0:
+                tie = True
+        if who >= 0 and not tie:
+            seas[who] += 1
+    alive = [p for p in range(n) if not st.eliminated[p]]
+    out = [-math.inf] * n
+    active = st.order[st.turn] if st.order else -1
+    for p in alive:
+        nxt = pcs[p]
+        if empire[p] >= 4 and all(empire[p] > empire[q] for q in alive if q != p):
+            nxt += 1
+        if all(provinces[p] > provinces[q] for q in alive if q != p):
+            nxt += 1
+        if seas[p] and all(seas[p] > seas[q] for q in alive if q != p):
+            nxt += 1
+        armies_p = legions[p] + (st.pool if p == active else 0)
+        out[p] = (
+            W_VP * st.vp[p]
+            + W_NEXT * nxt
+            + W_PROVINCE * provinces[p]
+            + W_ARMY * armies_p
+            + W_TRIREME * fleet[p]
+            + W_CARD * sum(st.hands[p])
+            + W_EMPIRE * empire[p]
+            - W_EXPOSED * exposed[p]
+        )
+    return out
+
+
+def evaluate(st: Any) -> list[float]:
+    """Every player's value in [0, 1], summing to 1: the result at the end, else a softmax of strengths."""
+    out = st.terminal
+    n = st.n
+    if out is not None:
+        w = out.winners
+        return [1.0 / len(w) if p in w else 0.0 for p in range(n)]
+    s = strengths(st)
+    top = max(s)
+    target = st.opts.vp_target
+    # close to the VP target the lead matters more: sharpen the softmax
+    temp = TEMPERATURE
+    if target is not None:
+        temp *= max(0.35, 1.0 - max(st.vp) / (1.5 * target))
+    e = [math.exp((x - top) / temp) if x != -math.inf else 0.0 for x in s]
+    z = sum(e)
+    return [x / z for x in e]
+
+
+def determinize(st: Any, player: PlayerId, rng: random.Random) -> Any:
+    """A copy where the cards `player` cannot see are dealt again: the unseen cards (the deck plus the other
+    players' hands — only their total per symbol is used) go to the other players, each keeping its hand's
+    size, and the rest form the deck. The discard pile and `player`'s own hand are public to it."""
+    c = st.clone()
+    n = st.n
+    if player is None or not 0 <= player < n:
+        return c
+    unseen = list(st.deck)
+    others = [p for p in range(n) if p != player]
+    sizes = []
+    for p in others:
+        h = st.hands[p]
+        sizes.append(sum(h))
+        for i in range(4):
+            unseen[i] += h[i]
+    cards = [i for i in range(4) for _ in range(unseen[i])]
+    rng.shuffle(cards)
+    k = 0
+    for p, size in zip(others, sizes, strict=True):
+        hand = [0, 0, 0, 0]
+        for i in cards[k : k + size]:
+            hand[i] += 1
+        k += size
+        c.hands[p] = hand
+    deck = [0, 0, 0, 0]
+    for i in cards[k:]:
+        deck[i] += 1
+    c.deck = deck
+    return c
+
+
+def _best_by_eval(st: Any, player: PlayerId, actions: list[Action]) -> Action:
+    best, best_v = actions[0], -1.0
+    for a in actions:
+        c = st.clone()
+        c.apply(a)
+        v = evaluate(c)[player]
+        if v > best_v:
+            best, best_v = a, v
+    return best
+
+
+def auto_action(st: Any, player: PlayerId) -> Action | None:
+    """Defaults for the sub-choices after the bot picked an attack or a move: keep rolling the most dice
+    while the attack still has at least as many legionaries as the defence, declare every legionary that may
+    sail, and pick the move-in/move counts by the evaluation."""
+    ph = st.phase
+    if ph in (S.LAND_BATTLE, S.NAVAL_BATTLE):
+        actions = st.legal_actions()
+        bt = st.battle
+        if bt[0] == 0:
+            mine = st.triremes[player][bt[1]]
+            theirs = st.triremes[bt[3]][bt[1]]
+        else:
+            mine = st.armies[bt[1]] - 1
+            theirs = st.armies[bt[2]]
+        rolls = [a for a in actions if a.kind == "roll_dice"]
+        if rolls and (mine >= theirs or A.WITHDRAW not in actions):
+            return rolls[-1]
+        return A.WITHDRAW if A.WITHDRAW in actions else actions[-1]
+    if ph == S.DECLARE:
+        return st.legal_actions()[-1]
+    if ph in (S.MOVE_IN, S.STRATEGIC_COUNT):
+        actions = st.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        if len(actions) > 6:  # the extremes and a few between are enough for a default
+            step = (len(actions) - 1) / 5
+            actions = [actions[round(i * step)] for i in range(6)]
+        return _best_by_eval(st, player, actions)
+    return None

@@ -1,0 +1,63 @@
+"""The greedy bot: one ply with the per-game evaluation. Each legal action is tried on a determinization of
+the position (the bot never reads hidden cards); chance that follows is sampled a few times and the bot's
+own sub-choices (dice, move-in counts) are resolved by the game's defaults before the evaluation."""
+
+from __future__ import annotations
+
+import random
+
+from hegemon.ai.base import register
+from hegemon.ai.games import knowledge
+from hegemon.ai.search import settle
+from hegemon.core.actions import Action
+from hegemon.core.errors import ConfigError
+from hegemon.core.game import PlayerId, State
+
+
+class GreedyBot:
+    """Picks the action with the best evaluation one ply ahead (chance averaged over `samples` draws)."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0, samples: int = 4) -> None:
+        self.rng = random.Random(seed)
+        self.samples = samples
+
+    def action_values(self, state: State, player: PlayerId) -> list[tuple[Action, float]]:
+        """Every legal action with its estimated value for `player`."""
+        know = knowledge(state)
+        base = know.determinize(state, player, self.rng)
+        out = []
+        for a in state.legal_actions():
+            total = 0.0
+            k = 0
+            for _ in range(self.samples):
+                c = base.clone()
+                c.apply(a)
+                random_part = settle(c, know, self.rng, player)
+                total += know.evaluate(c)[player]
+                k += 1
+                if not random_part:
+                    break
+            out.append((a, total / k))
+        return out
+
+    def choose(self, state: State, player: PlayerId) -> Action:
+        actions = state.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        values = self.action_values(state, player)
+        top = max(v for _, v in values)
+        best = [a for a, v in values if v >= top - 1e-12]
+        return best[int(self.rng.random() * len(best))]
+
+
+def _factory(arg: str, seed: int) -> GreedyBot:
+    if not arg:
+        return GreedyBot(seed)
+    if arg.startswith("samples="):
+        return GreedyBot(seed, samples=max(1, int(arg.split("=", 1)[1])))
+    raise ConfigError("bot", f"greedy takes no strength (got {arg!r}); use greedy or greedy:samples=N")
+
+
+register("greedy", _factory)

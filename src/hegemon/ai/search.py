@@ -1,0 +1,32 @@
+"""Helpers shared by the search bots: resolving chance and the default sub-choices after a decision."""
+
+from __future__ import annotations
+
+import random
+from types import ModuleType
+from typing import Any
+
+from hegemon.core.game import CHANCE, TERMINAL, PlayerId
+from hegemon.core.play import sample_chance
+
+
+def settle(state: Any, know: ModuleType, rng: random.Random, player: PlayerId | None = None, limit: int = 400) -> bool:
+    """Advance `state` through chance nodes (sampled with `rng`) and the default sub-choices of
+    `know.auto_action` (only `player`'s, or anyone's when None) until a real decision or the end.
+    Returns whether any chance outcome was sampled (if not, the result is deterministic)."""
+    sampled = False
+    for _ in range(limit):
+        p = state.current_player()
+        if p == TERMINAL:
+            break
+        if p == CHANCE:
+            state.apply(sample_chance(state, rng))
+            sampled = True
+            continue
+        if player is not None and p != player:
+            break
+        a = know.auto_action(state, p)
+        if a is None:
+            break
+        state.apply(a)
+    return sampled
