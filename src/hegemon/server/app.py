@@ -1,0 +1,291 @@
+"""The web table: `create_app` wires the REST API, the websockets, the bot runner and the static client
+around one `TableManager`; `run` serves it with uvicorn (`hegemon serve`)."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from hegemon.ai import bot_names
+from hegemon.games import game_names, get_game
+from hegemon.server import ws
+from hegemon.server.bots import BotRunner
+from hegemon.server.odds import position_odds
+from hegemon.server.protocol import (
+    HTTP_STATUS,
+    ActionAccepted,
+    ActionRequest,
+    CreatedTable,
+    CreateTable,
+    ErrorBody,
+    GamesList,
+    Joined,
+    JoinRequest,
+    ServerError,
+    TableDetail,
+    TableSummary,
+)
+from hegemon.server.storage import MemoryStorage, SqlStorage, Storage
+from hegemon.server.tables import TITLES, Table, TableManager
+
+WEB = Path(__file__).resolve().parent.parent / "web"
+MAX_BODY = 300 * 1024
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorBody, "description": "bad_request"},
+    403: {"model": ErrorBody, "description": "unauthorized"},
+    404: {"model": ErrorBody, "description": "unknown_table"},
+    409: {"model": ErrorBody, "description": "stale_version, not_your_turn or game_over"},
+    422: {"model": ErrorBody, "description": "illegal_action"},
+}
+CSP = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; "
+    "connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+)
+
+
+def default_db_url() -> str:
+    import platformdirs
+
+    d = Path(platformdirs.user_data_dir("hegemon"))
+    d.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{d / 'hegemon.db'}"
+
+
+def create_app(
+    db_url: str | None = None,
+    bot_delay: float = 0.8,
+    *,
+    manager: TableManager | None = None,
+    board_dir: str | Path | None = None,
+) -> FastAPI:
+    """The application. `db_url` None: tables in memory only (tests); "sqlite:///path" or a PostgreSQL URL:
+    durable tables, rebuilt from their actions at start-up."""
+    if manager is None:
+        storage: Storage = SqlStorage(db_url) if db_url else MemoryStorage()
+        if board_dir is None and db_url and db_url.startswith("sqlite:///"):
+            board_dir = Path(db_url.removeprefix("sqlite:///")).resolve().parent / "boards"
+        manager = TableManager(storage, board_dir=board_dir)
+    mgr = manager
+    runner: BotRunner | None = None
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        nonlocal runner
+        mgr.load()
+        runner = BotRunner(mgr, bot_delay)
+        for t in list(mgr.tables.values()):
+            runner.watch(t)
+        try:
+            yield
+        finally:
+            await runner.stop()
+            mgr.storage.close()
+
+    app = FastAPI(
+        title="hegemon web table",
+        version="1",
+        description="Play S.P.Q.RisiKo! and Polis with friends and against bots. Errors are typed: "
+        "illegal_action, not_your_turn, stale_version, game_over, unknown_table, bad_request, unauthorized.",
+        lifespan=lifespan,
+    )
+    app.state.manager = mgr
+
+    def watch(t: Table) -> None:
+        if runner is not None:
+            runner.watch(t)
+
+    @app.exception_handler(ServerError)
+    async def server_error(_req: Request, e: ServerError) -> JSONResponse:
+        return JSONResponse(e.to_json(), status_code=HTTP_STATUS[e.code])
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_req: Request, e: RequestValidationError) -> JSONResponse:
+        errs = e.errors()
+        where = ".".join(str(x) for x in errs[0].get("loc", ())) if errs else "request"
+        msg = errs[0].get("msg", "invalid") if errs else "invalid"
+        return JSONResponse(
+            {"type": "error", "code": "bad_request", "message": f"{where}: {msg}"}, status_code=400
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_req: Request, e: StarletteHTTPException) -> JSONResponse:
+        code = "unknown_table" if e.status_code == 404 else "bad_request"
+        return JSONResponse({"type": "error", "code": code, "message": str(e.detail)}, status_code=e.status_code)
+
+    @app.middleware("http")
+    async def limits(request: Request, call_next: Any) -> Response:
+        length = request.headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+            return JSONResponse({"type": "error", "code": "bad_request", "message": "request too large"}, 400)
+        response: Response = await call_next(request)
+        response.headers["Content-Security-Policy"] = CSP
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "no-referrer"
+        return response
+
+    # ------------------------------------------------------------------ REST
+
+    @app.get("/api/games", response_model=GamesList, tags=["games"])
+    async def games() -> dict[str, Any]:
+        """The games, their options (with one-line help in English and Italian) and the bots."""
+        out = []
+        for name in game_names():
+            g = get_game(name)
+            out.append(
+                {
+                    "name": name,
+                    "title": TITLES.get(name, name),
+                    "min_players": g.min_players,
+                    "max_players": g.max_players,
+                    "options": [o for o in g.describe_options() if o["name"] != "board"],  # type: ignore[attr-defined]
+                }
+            )
+        return {"games": out, "bots": bot_names()}
+
+    def links(request: Request, t: Table) -> dict[str, Any]:
+        base = str(request.base_url).rstrip("/")
+        seats = []
+        for s in t.seats:
+            d: dict[str, Any] = s.public()
+            if s.kind == "human":
+                d["token"] = s.token
+                d["url"] = f"{base}/t/{t.id}#seat={s.token}"
+            seats.append(d)
+        return {
+            "id": t.id,
+            "game": t.name,
+            "seats": seats,
+            "spectator_url": f"{base}/t/{t.id}",
+            "version": t.version,
+            "status": t.status,
+        }
+
+    @app.post("/api/tables", response_model=CreatedTable, status_code=201, responses=ERRORS, tags=["tables"])
+    async def create_table(req: CreateTable, request: Request) -> dict[str, Any]:
+        """Create a table; returns one private link (token) per open seat and a spectator link."""
+        t = mgr.create(req)
+        watch(t)
+        return links(request, t)
+
+    @app.get("/api/tables", response_model=list[TableSummary], tags=["tables"])
+    async def list_tables() -> list[dict[str, Any]]:
+        """Open and running tables, newest first (finished ones too, for their replays)."""
+        ts = sorted(mgr.tables.values(), key=lambda t: -t.created)
+        return [mgr.summary(t) for t in ts[:200]]
+
+    @app.get("/api/tables/{table_id}", response_model=TableDetail, responses=ERRORS, tags=["tables"])
+    async def table_detail(
+        table_id: str, token: str | None = Query(None, max_length=100)
+    ) -> dict[str, Any]:
+        """The table's view (public, or the seat's with its token), version, status and outcome."""
+        t = mgr.get(table_id)
+        seat = mgr.seat_of(t, token) if token else None
+        return mgr.detail(t, seat)
+
+    @app.post("/api/tables/{table_id}/join", response_model=Joined, responses=ERRORS, tags=["tables"])
+    async def join(table_id: str, req: JoinRequest, request: Request) -> dict[str, Any]:
+        """Take the first open seat of a table."""
+        t = mgr.get(table_id)
+        s = mgr.join(t, req.name)
+        watch(t)
+        base = str(request.base_url).rstrip("/")
+        return {"seat": s.index, "token": s.token, "url": f"{base}/t/{t.id}#seat={s.token}"}
+
+    @app.post(
+        "/api/tables/{table_id}/actions", response_model=ActionAccepted, responses=ERRORS, tags=["tables"]
+    )
+    async def act(table_id: str, req: ActionRequest) -> dict[str, Any]:
+        """Play an action for the seat holding `token`, on the position of `version`."""
+        v = mgr.submit(table_id, req.token, req.version, req.action)
+        t = mgr.get(table_id)
+        watch(t)
+        return {"version": v, "status": t.status}
+
+    @app.get(
+        "/api/tables/{table_id}/record",
+        response_class=PlainTextResponse,
+        responses={**ERRORS, 200: {"content": {"application/x-ndjson": {}}}},
+        tags=["tables"],
+    )
+    async def record(table_id: str, token: str | None = Query(None, max_length=100)) -> PlainTextResponse:
+        """The game record as one JSON line (`hegemon replay --verify` accepts it once the game is over; while
+        it runs, hidden parts are withheld: each action as the token's seat, or a spectator, saw it)."""
+        t = mgr.get(table_id)
+        seat = mgr.seat_of(t, token) if token else None
+        return PlainTextResponse(mgr.record(t, seat).to_line() + "\n", media_type="application/x-ndjson")
+
+    @app.get("/api/tables/{table_id}/replay", responses=ERRORS, tags=["tables"])
+    async def replay(
+        table_id: str,
+        step: int = Query(0, ge=0, le=10**7),
+        token: str | None = Query(None, max_length=100),
+        seat: int | None = Query(None, ge=0, le=4, description="Point of view in a finished game"),
+    ) -> dict[str, Any]:
+        """The position after `step` actions, as the token's seat saw it (any seat once the game is over)."""
+        t = mgr.get(table_id)
+        who = mgr.seat_of(t, token) if token else None
+        if t.finished and seat is not None and seat < len(t.seats):
+            who = seat
+        return mgr.replay_view(t, step, who)
+
+    @app.get("/api/tables/{table_id}/odds", responses=ERRORS, tags=["tables"])
+    async def odds(
+        table_id: str,
+        kind: str = Query("land", max_length=10),
+        source: str | None = Query(None, max_length=40),
+        target: str | None = Query(None, max_length=40),
+        sea: str | None = Query(None, max_length=40),
+        opponent: int | None = Query(None, ge=0, le=4),
+        declared: int | None = Query(None, ge=1, le=200),
+        stop_at: int | None = Query(None, ge=1, le=200),
+        polis: str | None = Query(None, max_length=40),
+    ) -> dict[str, Any]:
+        """Exact odds of an attack (S.P.Q.RisiKo!) or a siege (Polis) in the table's current position."""
+        t = mgr.get(table_id)
+        q = {
+            k: str(v)
+            for k, v in {
+                "kind": kind, "source": source, "target": target, "sea": sea, "opponent": opponent,
+                "declared": declared, "stop_at": stop_at, "polis": polis,
+            }.items()
+            if v is not None
+        }  # fmt: skip
+        return position_odds(t.name, t.state, None, q)
+
+    # ------------------------------------------------------------------ websocket and the client
+
+    app.include_router(ws.router(mgr))
+
+    @app.get("/", include_in_schema=False)
+    async def lobby() -> FileResponse:
+        return FileResponse(WEB / "index.html")
+
+    @app.get("/t/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> FileResponse:
+        return FileResponse(WEB / "table.html")
+
+    @app.get("/r/{table_id}", include_in_schema=False)
+    async def replay_page(table_id: str) -> FileResponse:
+        return FileResponse(WEB / "table.html")
+
+    if WEB.is_dir():
+        app.mount("/static", StaticFiles(directory=WEB), name="static")
+    return app
+
+
+def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, bot_delay: float = 0.8) -> None:
+    """Serve the web table (the `hegemon serve` command)."""
+    import uvicorn
+
+    url = db or default_db_url()
+    app = create_app(url, bot_delay)
+    print(f"hegemon web table on http://{host}:{port}  (database: {url})", flush=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024)

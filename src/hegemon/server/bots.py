@@ -1,0 +1,82 @@
+"""Bot seats and turn timers: one asyncio task per table plays every bot move at the server's pace (a table of
+only bots plays to the end by itself), and plays a person's turn when that person's turn timer runs out."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+from hegemon.core.actions import Action
+from hegemon.server.tables import Table, TableManager
+
+FAST_BOTS = ("random",)
+"""Bots cheap enough to run on the event loop; others think in a worker thread on a clone of the state."""
+
+
+class BotRunner:
+    """Keeps one task per unfinished table that has a bot seat or a turn timer."""
+
+    def __init__(self, manager: TableManager, delay: float) -> None:
+        self.manager = manager
+        self.delay = max(0.0, delay)
+        self.tasks: dict[str, asyncio.Task[None]] = {}
+        self.events: dict[str, asyncio.Event] = {}
+
+    def watch(self, table: Table) -> None:
+        """Start the table's task if it needs one (idle tables cost nothing)."""
+        if table.finished or table.id in self.tasks:
+            return
+        if not table.turn_timer and all(s.kind == "human" for s in table.seats):
+            return
+        ev = asyncio.Event()
+        ev.set()
+        self.events[table.id] = ev
+        table.on_change = self._poke
+        self.tasks[table.id] = asyncio.create_task(self._run(table, ev), name=f"bots-{table.id}")
+
+    def _poke(self, table: Table) -> None:
+        ev = self.events.get(table.id)
+        if ev is not None:
+            ev.set()
+
+    async def _run(self, table: Table, ev: asyncio.Event) -> None:
+        m = self.manager
+        last_actor: int | None = None
+        try:
+            while not table.finished:
+                seat = m.due(table)
+                if seat is None:
+                    ev.clear()
+                    timeout = table.seconds_left(m.clock())
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(ev.wait(), timeout=None if timeout is None else timeout + 0.01)
+                    continue
+                # a watchable pace: a full pause when the turn passes to a bot, shorter ones inside its turn
+                pause = self.delay if seat != last_actor else self.delay * 0.3
+                if pause > 0:
+                    await asyncio.sleep(pause)
+                else:
+                    await asyncio.sleep(0)
+                if m.due(table) != seat:
+                    continue
+                version = table.version
+                bot = m.bot_for(table, seat)
+                action: Action
+                if getattr(bot, "name", "") in FAST_BOTS:
+                    action = bot.choose(table.state, seat)
+                else:
+                    clone = table.state.clone()
+                    action = await asyncio.to_thread(bot.choose, clone, seat)
+                if m.bot_act(table, seat, version, action):
+                    last_actor = seat
+        finally:
+            self.tasks.pop(table.id, None)
+            self.events.pop(table.id, None)
+
+    async def stop(self) -> None:
+        tasks = list(self.tasks.values())
+        for t in tasks:
+            t.cancel()
+        for t in tasks:
+            with contextlib.suppress(BaseException):
+                await t

@@ -1,0 +1,160 @@
+"""The wire protocol: request/response models for REST (they document `/openapi.json`), the closed set of error
+codes, and the limits on what a client may send."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+ErrorCode = Literal[
+    "illegal_action", "not_your_turn", "stale_version", "game_over", "unknown_table", "bad_request", "unauthorized"
+]
+ERROR_CODES: tuple[str, ...] = (
+    "illegal_action", "not_your_turn", "stale_version", "game_over", "unknown_table", "bad_request", "unauthorized"
+)  # fmt: skip
+
+HTTP_STATUS = {
+    "illegal_action": 422,
+    "not_your_turn": 409,
+    "stale_version": 409,
+    "game_over": 409,
+    "unknown_table": 404,
+    "bad_request": 400,
+    "unauthorized": 403,
+}
+
+MAX_MESSAGE_BYTES = 4096
+"""Largest websocket message or action body a client may send (an action is well under 1 KB)."""
+MAX_BOARD_BYTES = 256 * 1024
+"""Largest corrected board file accepted at table creation."""
+MAX_NAME = 40
+RATE_PER_SECOND = 20.0
+RATE_BURST = 40.0
+
+
+class ServerError(Exception):
+    """A refusal with a typed code; `extra` goes to the client with it (e.g. the legal actions)."""
+
+    def __init__(self, code: str, message: str, **extra: Any) -> None:
+        assert code in ERROR_CODES, code
+        self.code = code
+        self.message = message
+        self.extra = extra
+        super().__init__(f"{code}: {message}")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "error", "code": self.code, "message": self.message, **self.extra}
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SeatSpec(Strict):
+    """One seat: a bot (`{"bot": "random"}`) or a person (`{"human": true, "name": "Ada"}`)."""
+
+    bot: str | None = Field(None, max_length=40, description="Bot spec, e.g. random, greedy, mcts:hard")
+    human: bool | None = Field(None, description="An open seat for a person")
+    name: str | None = Field(None, max_length=MAX_NAME, description="Display name (escaped everywhere)")
+
+
+class CreateTable(Strict):
+    """A new table. Everything but `game` is optional."""
+
+    game: Literal["spqrisiko", "polis"]
+    players: int | None = Field(None, ge=2, le=5, description="Number of players (defaults from the seats)")
+    options: dict[str, Any] = Field(default_factory=dict, description="Game options (see GET /api/games)")
+    seats: list[SeatSpec] | None = Field(None, max_length=5, description="Default: one person, the rest random bots")
+    seed: int | None = Field(None, ge=0, le=2**62, description="Seed of the chance draws (default: random)")
+    turn_timer: int | None = Field(
+        None, ge=5, le=86400, description="Seconds per turn; when they run out a bot plays that turn"
+    )
+    board_data: str | None = Field(
+        None, max_length=MAX_BOARD_BYTES, description="A corrected board file (TOML text) for this table"
+    )
+    claim: int | None = Field(None, ge=0, le=4, description="Seat the creator takes at once (not offered to others)")
+
+
+class SeatInfo(BaseModel):
+    seat: int
+    kind: Literal["human", "bot"]
+    bot: str | None = None
+    name: str
+    claimed: bool
+    connected: int = 0
+
+
+class SeatLink(SeatInfo):
+    token: str | None = None
+    url: str | None = None
+
+
+class CreatedTable(BaseModel):
+    id: str
+    game: str
+    seats: list[SeatLink]
+    spectator_url: str
+    version: int
+    status: str
+
+
+class TableSummary(BaseModel):
+    id: str
+    game: str
+    title: str
+    status: Literal["waiting", "playing", "finished"]
+    version: int
+    created: float
+    seats: list[SeatInfo]
+    open_seats: int
+    round: Any = None
+    turn_timer: int | None = None
+
+
+class TableDetail(TableSummary):
+    options: dict[str, Any]
+    outcome: dict[str, Any] | None = None
+    view: dict[str, Any]
+
+
+class ActionRequest(Strict):
+    """An action for the seat holding `token`, made on the position of `version`."""
+
+    token: str = Field(..., max_length=100)
+    version: int = Field(..., ge=0)
+    action: dict[str, Any]
+
+
+class ActionAccepted(BaseModel):
+    version: int
+    status: str
+
+
+class JoinRequest(Strict):
+    name: str | None = Field(None, max_length=MAX_NAME)
+
+
+class Joined(BaseModel):
+    seat: int
+    token: str
+    url: str
+
+
+class ErrorBody(BaseModel):
+    type: Literal["error"] = "error"
+    code: ErrorCode
+    message: str
+
+
+class GameInfo(BaseModel):
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    options: list[dict[str, Any]]
+
+
+class GamesList(BaseModel):
+    games: list[GameInfo]
+    bots: list[str]

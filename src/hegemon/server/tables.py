@@ -1,0 +1,541 @@
+"""The authoritative tables: each holds a game, its options and seed, seats held by unguessable tokens, the
+state, a version (the number of accepted actions) and the action log. `TableManager` is a plain class — no
+web framework in it — that validates every action with the engine's `play`, stores it durably *before*
+anyone hears about it, filters what each seat may see, and wakes the connections that must send an update.
+Tests use it directly with `MemoryStorage`.
+
+Chance nodes and decisions with a single legal action are played by the server at once (nobody waits on a
+phase without a choice). Chance is drawn with `random.Random(derive_seed(seed, "chance", version))`, so a
+restarted server continues exactly where it stopped and the generator state never leaves the server."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hegemon.ai import bot_names, make_bot
+from hegemon.ai.base import Bot
+from hegemon.core.actions import Action
+from hegemon.core.errors import HegemonError, IllegalActionError
+from hegemon.core.game import CHANCE, TERMINAL, Game, State
+from hegemon.core.play import derive_seed, play, sample_chance
+from hegemon.core.record import GameRecord, state_digest
+from hegemon.games import get_game
+from hegemon.server.protocol import CreateTable, ServerError
+from hegemon.server.storage import MemoryStorage, Storage, StoredTable
+
+TITLES = {"spqrisiko": "S.P.Q.RisiKo!", "polis": "Polis: Fight for the Hegemony"}
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def clean_name(name: str | None, fallback: str) -> str:
+    """A display name without control characters, at most 40 characters (HTML escaping is the client's job)."""
+    if not name:
+        return fallback
+    out = _CONTROL.sub("", name).strip()[:40]
+    return out or fallback
+
+
+@dataclass
+class Seat:
+    index: int
+    kind: str  # "human" | "bot"
+    bot: str | None
+    token: str
+    name: str
+    claimed: bool
+    connected: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """Stored form (with the token: only the database sees it)."""
+        return {"kind": self.kind, "bot": self.bot, "token": self.token, "name": self.name, "claimed": self.claimed}
+
+    def public(self) -> dict[str, Any]:
+        return {
+            "seat": self.index,
+            "kind": self.kind,
+            "bot": self.bot,
+            "name": self.name,
+            "claimed": self.claimed,
+            "connected": self.connected,
+        }
+
+
+@dataclass(slots=True)
+class LogEntry:
+    action: Action
+    actor: int  # the player who chose it, or CHANCE
+    note: str  # "" | "auto" (the only legal action) | "timer" (a bot played a timed-out turn)
+
+
+class Connection:
+    """One open connection (a seat or a spectator). `wake` is called whenever there is something to send."""
+
+    def __init__(self, table: Table, seat: int | None, wake: Callable[[], None]) -> None:
+        self.table = table
+        self.seat = seat
+        self.wake = wake
+        self.log_sent = 0
+        self.version_sent = -1
+        self.errors: list[dict[str, Any]] = []
+
+
+@dataclass(eq=False)
+class Table:
+    id: str
+    game: Game
+    options: Any
+    seed: int
+    seats: list[Seat]
+    created: float
+    turn_timer: int | None
+    state: State
+    actions: list[dict[str, Any]] = field(default_factory=list)
+    log: list[LogEntry] = field(default_factory=list)
+    finished: bool = False
+    connections: set[Connection] = field(default_factory=set)
+    bots: dict[int, Bot] = field(default_factory=dict)
+    timer_player: int | None = None
+    deadline: float | None = None
+    timed_out: int | None = None
+    on_change: Callable[[Table], None] | None = None
+    _view_cache: dict[Any, dict[str, Any]] = field(default_factory=dict)
+    _view_version: int = -1
+
+    @property
+    def version(self) -> int:
+        return len(self.actions)
+
+    @property
+    def name(self) -> str:
+        return self.game.name
+
+    @property
+    def status(self) -> str:
+        if self.finished:
+            return "finished"
+        if any(s.kind == "human" and not s.claimed for s in self.seats):
+            return "waiting"
+        return "playing"
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """`state.view(seat)`, cached for the current version (many spectators cost one view)."""
+        if self._view_version != self.version:
+            self._view_cache.clear()
+            self._view_version = self.version
+        v = self._view_cache.get(seat)
+        if v is None:
+            v = self.state.view(seat)
+            v.setdefault("legal_actions", [])
+            self._view_cache[seat] = v
+        return v
+
+    def seconds_left(self, now: float) -> float | None:
+        return None if self.deadline is None else max(0.0, self.deadline - now)
+
+
+class TableManager:
+    """Every table of the server, their storage and their connections."""
+
+    def __init__(
+        self,
+        storage: Storage | None = None,
+        *,
+        board_dir: str | Path | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        timer_bot: str | None = None,
+    ) -> None:
+        self.storage: Storage = storage if storage is not None else MemoryStorage()
+        self.tables: dict[str, Table] = {}
+        self.board_dir = Path(board_dir) if board_dir is not None else None
+        self.clock = clock
+        names = bot_names()
+        self.timer_bot = timer_bot or ("greedy" if "greedy" in names else "random")
+
+    # ------------------------------------------------------------------ creation and loading
+
+    def create(self, req: CreateTable) -> Table:
+        """A new table from a validated request (bad options or seats: ServerError bad_request)."""
+        game = get_game(req.game)
+        raw = dict(req.options)
+        if "board" in raw:
+            raise ServerError("bad_request", "option 'board': send the corrected board file as board_data")
+        fields = {o["name"] for o in game.describe_options()}  # type: ignore[attr-defined]
+        n = req.players or (len(req.seats) if req.seats else None)
+        if n is None and "players" in raw:
+            n = raw["players"] if isinstance(raw["players"], int) else None
+        if n is None:
+            n = 4 if "players" in fields else game.min_players
+        if not game.min_players <= n <= game.max_players:
+            raise ServerError(
+                "bad_request", f"{req.game} is for {game.min_players}-{game.max_players} players, not {n}"
+            )
+        if "players" in fields:
+            raw["players"] = n
+        if req.board_data is not None:
+            raw["board"] = self._save_board(req.board_data)
+        try:
+            options = game.parse_options(raw)
+        except HegemonError as e:
+            raise ServerError("bad_request", str(e)) from None
+        specs = req.seats or [None] * n
+        if len(specs) != n:
+            raise ServerError("bad_request", f"{n} players need {n} seats, got {len(specs)}")
+        seats: list[Seat] = []
+        for i, spec in enumerate(specs):
+            if spec is None:
+                spec_bot = None if i == 0 else "random"
+                name = None
+            else:
+                if spec.bot is not None and spec.human:
+                    raise ServerError("bad_request", f"seat {i}: a seat is a bot or a person, not both")
+                spec_bot = spec.bot
+                name = spec.name
+            if spec_bot is not None:
+                try:
+                    make_bot(spec_bot, 0)
+                except HegemonError as e:
+                    raise ServerError("bad_request", f"seat {i}: {e}") from None
+                seats.append(Seat(i, "bot", spec_bot, secrets.token_urlsafe(18), clean_name(name, spec_bot), True))
+            else:
+                seats.append(Seat(i, "human", None, secrets.token_urlsafe(18), clean_name(name, f"Player {i + 1}"), False))
+        if req.claim is not None:
+            if req.claim >= n or seats[req.claim].kind != "human":
+                raise ServerError("bad_request", f"claim: seat {req.claim} is not an open seat")
+            seats[req.claim].claimed = True
+        seed = req.seed if req.seed is not None else secrets.randbits(62)
+        tid = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+        table = Table(tid, game, options, seed, seats, time.time(), req.turn_timer, game.new_game(options, seed))
+        self.storage.create_table(self._stored(table))
+        self.tables[tid] = table
+        self._advance(table)
+        return table
+
+    def _save_board(self, text: str) -> str:
+        if self.board_dir is None:
+            raise ServerError("bad_request", "this server does not accept board files")
+        data = text.encode()
+        self.board_dir.mkdir(parents=True, exist_ok=True)
+        path = self.board_dir / f"{hashlib.sha256(data).hexdigest()[:24]}.toml"
+        if not path.exists():
+            path.write_bytes(data)
+        return str(path)
+
+    def _stored(self, t: Table) -> StoredTable:
+        return StoredTable(
+            t.id, t.game.name, t.game.version, t.options.to_json(), t.seed, [s.to_json() for s in t.seats],
+            t.created, t.turn_timer, t.status,
+        )  # fmt: skip
+
+    def load(self) -> int:
+        """Rebuild every stored table by replaying its actions with `play`; returns how many were loaded."""
+        n = 0
+        for st in self.storage.load_all():
+            try:
+                game = get_game(st.game)
+                options = game.parse_options(st.options)
+                state = game.new_game(options, st.seed)
+            except HegemonError:
+                continue
+            seats = [
+                Seat(i, s["kind"], s.get("bot"), s["token"], s["name"], bool(s.get("claimed")))
+                for i, s in enumerate(st.seats)
+            ]
+            table = Table(st.id, game, options, st.seed, seats, st.created, st.turn_timer, state)
+            for raw, actor, note in st.actions:
+                action = game.decode_action(raw)
+                play(state, action)
+                table.actions.append(action.to_json())
+                table.log.append(LogEntry(action, actor, note))
+            table.finished = state.current_player() == TERMINAL
+            self.tables[st.id] = table
+            self._advance(table)
+            n += 1
+        return n
+
+    # ------------------------------------------------------------------ lookups
+
+    def get(self, table_id: str) -> Table:
+        t = self.tables.get(table_id)
+        if t is None:
+            raise ServerError("unknown_table", f"no table {table_id!r}")
+        return t
+
+    def seat_of(self, table: Table, token: str | None) -> int:
+        """The seat holding `token` (compared in constant time), else ServerError unauthorized."""
+        if token:
+            for s in table.seats:
+                if secrets.compare_digest(s.token.encode(), token.encode()):
+                    if s.kind != "human":
+                        break
+                    return s.index
+        raise ServerError("unauthorized", "this token holds no seat at this table")
+
+    def join(self, table: Table, name: str | None = None) -> Seat:
+        """Give the first open seat to a newcomer."""
+        if table.finished:
+            raise ServerError("game_over", "the game is over")
+        for s in table.seats:
+            if s.kind == "human" and not s.claimed:
+                s.name = clean_name(name, s.name)
+                self.claim(table, s.index)
+                return s
+        raise ServerError("bad_request", "no open seat at this table")
+
+    def claim(self, table: Table, seat: int) -> None:
+        s = table.seats[seat]
+        if not s.claimed:
+            s.claimed = True
+            self.storage.update_table(table.id, seats=[x.to_json() for x in table.seats], status=table.status)
+            self._advance(table)
+            self._changed(table)
+
+    # ------------------------------------------------------------------ acting
+
+    def submit(self, table_id: str, token: str | None, version: Any, raw: Any) -> int:
+        """A person's action: check the table, the token, the form, the version, the turn and legality, then
+        apply, store and broadcast. Returns the new version; ServerError (nothing changed) otherwise."""
+        table = self.get(table_id)
+        seat = self.seat_of(table, token)
+        return self.act(table, seat, version, raw)
+
+    def act(self, table: Table, seat: int, version: Any, raw: Any, note: str = "") -> int:
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise ServerError("bad_request", "version must be an integer")
+        try:
+            action = table.game.decode_action(raw)
+        except HegemonError as e:
+            raise ServerError("bad_request", str(e)) from None
+        if table.finished:
+            raise ServerError("game_over", "the game is over")
+        if version != table.version:
+            raise ServerError(
+                "stale_version", f"the table is at version {table.version}, not {version}", version=table.version
+            )
+        if not table.seats[seat].claimed:
+            self.claim(table, seat)
+            if table.version != version:
+                raise ServerError("stale_version", "the table moved on", version=table.version)
+        cur = table.state.current_player()
+        if cur != seat:
+            who = "the dice" if cur == CHANCE else f"seat {cur}"
+            raise ServerError("not_your_turn", f"it is the turn of {who}, not of seat {seat}")
+        if table.status == "waiting":
+            raise ServerError("not_your_turn", "the table is waiting for every player to join")
+        try:
+            self._apply(table, action, seat, note)
+        except IllegalActionError as e:
+            legal = table.view(seat)["legal_actions"]
+            raise ServerError(
+                "illegal_action", f"{e} (phase: {e.phase})", phase=e.phase, legal_actions=legal
+            ) from None
+        self._advance(table)
+        self._changed(table)
+        return table.version
+
+    def _apply(self, table: Table, action: Action, actor: int, note: str) -> None:
+        """Play (checked), store durably, then record in memory. Raises before any change if illegal."""
+        state = table.state
+        if actor != CHANCE and action not in state.legal_actions():
+            raise IllegalActionError(
+                f"{action} is not legal for player {actor} in phase {state.phase_name()}",
+                phase=state.phase_name(),
+                player=actor,
+            )
+        data = action.to_json()
+        self.storage.append_action(table.id, table.version, data, actor, note)
+        state.apply(action)
+        table.actions.append(data)
+        table.log.append(LogEntry(action, actor, note))
+
+    def _advance(self, table: Table) -> None:
+        """Play chance nodes and forced decisions (one legal action) at once; finish the game at its end."""
+        if table.finished:
+            return
+        state = table.state
+        while table.status == "playing":
+            cur = state.current_player()
+            if cur == TERMINAL:
+                break
+            if cur == CHANCE:
+                rng = derive_rng(table.seed, table.version)
+                self._apply(table, sample_chance(state, rng), CHANCE, "")
+                continue
+            legal = state.legal_actions()
+            if len(legal) == 1:
+                self._apply(table, legal[0], cur, "auto")
+                continue
+            break
+        if state.current_player() == TERMINAL and not table.finished:
+            table.finished = True
+            table.deadline = None
+            self.storage.update_table(table.id, status="finished")
+        self._update_timer(table)
+
+    def _update_timer(self, table: Table) -> None:
+        cur = table.state.current_player()
+        p = cur if cur >= 0 and not table.finished else None
+        if p != table.timer_player:
+            table.timer_player = p
+            table.timed_out = None
+            human = p is not None and table.seats[p].kind == "human"
+            table.deadline = self.clock() + table.turn_timer if (human and table.turn_timer) else None
+
+    def _changed(self, table: Table) -> None:
+        for c in list(table.connections):
+            c.wake()
+        if table.on_change is not None:
+            table.on_change(table)
+
+    # ------------------------------------------------------------------ bots and the turn timer
+
+    def due(self, table: Table) -> int | None:
+        """The seat a bot must play now: a bot seat on turn, or a person whose turn timer ran out."""
+        if table.finished or table.status != "playing":
+            return None
+        cur = table.state.current_player()
+        if cur < 0:
+            return None
+        if table.seats[cur].kind == "bot" or table.timed_out == cur:
+            return cur
+        if table.deadline is not None and self.clock() >= table.deadline:
+            table.timed_out = cur
+            return cur
+        return None
+
+    def bot_for(self, table: Table, seat: int) -> Bot:
+        bot = table.bots.get(seat)
+        if bot is None:
+            spec = table.seats[seat].bot or self.timer_bot
+            bot = make_bot(spec, derive_seed(table.seed, "bot", seat))
+            table.bots[seat] = bot
+        return bot
+
+    def bot_act(self, table: Table, seat: int, version: int, action: Action) -> bool:
+        """Apply a bot's chosen action if the table is still where the bot looked (False otherwise)."""
+        if table.finished or table.version != version or table.state.current_player() != seat:
+            return False
+        note = "timer" if table.seats[seat].kind == "human" else ""
+        try:
+            self._apply(table, action, seat, note)
+        except IllegalActionError:
+            return False
+        self._advance(table)
+        self._changed(table)
+        return True
+
+    # ------------------------------------------------------------------ what each seat sees
+
+    def connect(self, table: Table, seat: int | None, wake: Callable[[], None]) -> Connection:
+        c = Connection(table, seat, wake)
+        table.connections.add(c)
+        if seat is not None:
+            table.seats[seat].connected += 1
+            if not table.seats[seat].claimed:
+                self.claim(table, seat)
+        return c
+
+    def disconnect(self, c: Connection) -> None:
+        if c in c.table.connections:
+            c.table.connections.discard(c)
+            if c.seat is not None:
+                c.table.seats[c.seat].connected -= 1
+
+    def log_json(self, table: Table, seat: int | None, start: int = 0) -> list[dict[str, Any]]:
+        out = []
+        for i in range(start, len(table.log)):
+            e = table.log[i]
+            a = e.action.visible_to(seat)
+            out.append({"i": i, "actor": e.actor, "action": a.to_json(), "text": str(a), "note": e.note})
+        return out
+
+    def message(self, c: Connection) -> dict[str, Any]:
+        """The update for one connection: its seat's view, the version, and the log lines it has not seen."""
+        t = c.table
+        log = self.log_json(t, c.seat, c.log_sent)
+        c.log_sent = len(t.log)
+        c.version_sent = t.version
+        return self.snapshot(t, c.seat, log)
+
+    def snapshot(self, t: Table, seat: int | None, log: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        view = t.view(seat)
+        return {
+            "type": "state",
+            "table": t.id,
+            "game": t.name,
+            "version": t.version,
+            "status": t.status,
+            "seat": seat,
+            "seats": [s.public() for s in t.seats],
+            "view": view,
+            "log": log if log is not None else self.log_json(t, seat),
+            "turn_timer": t.turn_timer,
+            "seconds_left": t.seconds_left(self.clock()),
+            "timed_out": t.timed_out,
+            "outcome": view.get("outcome"),
+        }
+
+    def summary(self, t: Table) -> dict[str, Any]:
+        view = t.view(None)
+        return {
+            "id": t.id,
+            "game": t.name,
+            "title": TITLES.get(t.name, t.name),
+            "status": t.status,
+            "version": t.version,
+            "created": t.created,
+            "seats": [s.public() for s in t.seats],
+            "open_seats": sum(1 for s in t.seats if s.kind == "human" and not s.claimed),
+            "round": view.get("round"),
+            "turn_timer": t.turn_timer,
+        }
+
+    def detail(self, t: Table, seat: int | None = None) -> dict[str, Any]:
+        view = t.view(seat)
+        return self.summary(t) | {"options": t.options.to_json(), "outcome": view.get("outcome"), "view": view}
+
+    def record(self, t: Table, seat: int | None) -> GameRecord:
+        """The game record; while the game runs each action as `seat` saw it and no outcome or digest."""
+        if t.finished:
+            actions = list(t.actions)
+            out = t.state.outcome()
+            outcome = out.to_json() if out is not None else None
+            digest: str | None = state_digest(t.state)
+        else:
+            actions = [e.action.visible_to(seat).to_json() for e in t.log]
+            outcome = None
+            digest = None
+        return GameRecord(
+            game=t.name,
+            version=t.game.version,
+            options=t.options.to_json(),
+            seed=t.seed if t.finished else 0,
+            actions=actions,
+            seats=[s.name for s in t.seats],
+            outcome=outcome,
+            digest=digest,
+            meta={"table": t.id, "complete": t.finished, "viewer": seat, "notes": [e.note for e in t.log]},
+        )
+
+    def replay_view(self, t: Table, upto: int, seat: int | None) -> dict[str, Any]:
+        """The position after `upto` actions as `seat` saw it, with the log up to there."""
+        upto = max(0, min(upto, t.version))
+        state = t.game.new_game(t.options, t.seed)
+        for e in t.log[:upto]:
+            state.apply(e.action)
+        view = state.view(seat)
+        view.setdefault("legal_actions", [])
+        view["legal_actions"] = []
+        return {"step": upto, "steps": t.version, "view": view, "log": self.log_json(t, seat)[:upto]}
+
+
+def derive_rng(seed: int, version: int) -> random.Random:
+    """The generator of the chance node at `version` of a table with `seed`."""
+    return random.Random(derive_seed(seed, "chance", version))
