@@ -39,7 +39,11 @@ def sample_chance(state: State, rng: random.Random) -> Action:
     if sampler is not None:
         result: Action = sampler(rng)
         return result
-    outcomes = state.chance_outcomes()
+    return weighted_choice(state.chance_outcomes(), rng)
+
+
+def weighted_choice(outcomes: list[tuple[Action, float]], rng: random.Random) -> Action:
+    """One outcome of `[(action, probability)]` drawn with `rng` (one `random()` call)."""
     r = rng.random()
     acc = 0.0
     for action, p in outcomes:

@@ -14,6 +14,7 @@ from typing import Any
 
 from hegemon.core.actions import Action
 from hegemon.core.game import CHANCE, TERMINAL, Outcome, PlayerId, Termination
+from hegemon.core.play import weighted_choice
 from hegemon.games.spqrisiko import actions as A
 from hegemon.games.spqrisiko.board import SYMBOLS, Board
 from hegemon.games.spqrisiko.combat import resolve, sorted_rolls
@@ -499,14 +500,7 @@ class SpqrState:
             seats = list(range(self.n))
             rng.shuffle(seats)
             return _act(A.Order, tuple(seats))
-        outcomes = self.chance_outcomes()
-        x = rng.random()
-        acc = 0.0
-        for a, p in outcomes:
-            acc += p
-            if x < acc:
-                return a
-        return outcomes[-1][0]
+        return weighted_choice(self.chance_outcomes(), rng)
 
     def _next_free(self) -> int:
         return self.owner.index(FREE)
