@@ -583,7 +583,30 @@ def odds_polis(
     if as_json:
         print(json.dumps(data))
         return
-    out.print_json(json.dumps(data))
+    table = Table(title=f"Polis siege · {siege} · fortification {fortification}, {hoplites} hoplites, {prestige} PP")
+    table.add_column("measure", style="bold cyan")
+    table.add_column("value")
+    subtables: list[tuple[str, list[dict[str, Any]]]] = []
+    for key, value in data.items():
+        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            subtables.append((key, value))
+            continue
+        if isinstance(value, dict) and "decimal" in value:
+            shown = f"{value['decimal']:.4g} ({value['fraction']})"
+        elif isinstance(value, (list, dict)):
+            shown = json.dumps(value)
+        else:
+            shown = str(value)
+        table.add_row(key.replace("_", " "), escape(shown))
+    out.print(table)
+    for key, rows in subtables:
+        sub = Table(title=key.replace("_", " "))
+        cols = list(rows[0])
+        for c in cols:
+            sub.add_column(c.replace("_", " "))
+        for r in rows:
+            sub.add_row(*(escape(str(r.get(c, ""))) for c in cols))
+        out.print(sub)
 
 
 # --------------------------------------------------------------------------- serve
