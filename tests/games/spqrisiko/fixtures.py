@@ -189,3 +189,14 @@ def fight(state: SpqrState, *rolls: tuple[Iterable[int], Iterable[int]]) -> None
         att = tuple(att)
         play(state, A.RollDice(len(att)))
         roll(state, att, dfn)
+
+
+def pass_turn(state: SpqrState) -> None:
+    """Finish the current player's turn passively: first legal placement, Done everywhere, draw the first
+    possible card if one is due."""
+    me = state.current_player()
+    while state.current_player() == me:
+        acts = state.legal_actions()
+        play(state, A.DONE if A.DONE in acts else acts[0])
+    if state.current_player() == CHANCE and state.phase == S.DRAW:
+        play(state, state.chance_outcomes()[0][0])
