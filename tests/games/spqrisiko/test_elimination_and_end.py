@@ -192,3 +192,21 @@ def test_sea_attack_can_eliminate_too() -> None:
     play(st, A.Declare(2))
     roll(st, (6, 6), (1,))
     assert st.eliminated[1] and sum(st.triremes[1]) == 0 and st.hands[0][1] == 2
+
+
+def test_u10_round_limit_an_eliminated_player_cannot_win() -> None:
+    st = scenario(
+        provinces={"italia": (0, 2), "creta": (2, 2), "cipro": (3, 2)},
+        round=5,
+        active=3,
+        vp={0: 3, 1: 15, 2: 4},
+        eliminated=[1],
+        max_rounds=5,
+        vp_target=None,
+    )
+    pass_turn(st)
+    out = st.outcome()
+    assert out is not None and out.termination == Termination.ROUND_LIMIT
+    assert out.winners == (2,)
+    assert out.ranking == ((2,), (0,), (3,), (1,))
+    assert out.scores[1] == 15.0

@@ -926,7 +926,11 @@ class SpqrState:
         self.chance = None
         vp = [float(v) for v in self.vp]
         if winners is None:
-            self.terminal = Outcome.by_scores(why, vp)
+            # U10: most VP among the players still in the game (ties shared); eliminated players rank below
+            keys = [(not self.eliminated[p], v) for p, v in enumerate(vp)]
+            groups = sorted(set(keys), reverse=True)
+            ranking = tuple(tuple(p for p in range(self.n) if keys[p] == k) for k in groups)
+            self.terminal = Outcome(why, tuple(vp), ranking[0], ranking)
             return
         rest = Outcome.by_scores(why, [v if p not in winners else -math.inf for p, v in enumerate(vp)])
         ranking = (winners, *(g for g in rest.ranking if g[0] not in winners))
