@@ -1,0 +1,186 @@
+"""`hegemon lab compare | tournament | report`: the Typer app registered by the main CLI as `lab`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from hegemon.core.errors import HegemonError
+from hegemon.lab.run import make_sweep, rebuild, run_sweep
+
+lab_app = typer.Typer(help="The variant lab: bots play paired, seat-rotated games; statistics and reports.",
+                      no_args_is_help=True)
+
+out = Console()
+err = Console(stderr=True)
+
+
+def _fail(message: str) -> None:
+    err.print(f"[bold red]error:[/bold red] {escape(message)}", soft_wrap=True)
+    raise typer.Exit(2)
+
+
+def _progress(quiet: bool) -> Progress:
+    return Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+        disable=quiet,
+    )
+
+
+def _run(kind: str, game: str, bots: str, games: int, seed: int, option: list[str] | None, board: str | None,
+         players: int | None, jobs: int, dask: str | None, out_dir: Path | None, chunk: int | None,
+         as_json: bool) -> None:
+    try:
+        sweep = make_sweep(game, kind, [b.strip() for b in bots.split(",") if b.strip()], games, seed,
+                           option or [], board, players)
+    except HegemonError as e:
+        _fail(str(e))
+        return
+    target = out_dir or Path("lab") / f"{sweep.game}-{kind}"
+    with _progress(False) as prog:
+        task = prog.add_task(f"{sweep.game} {kind}", total=None, rate="")
+
+        def on_progress(done: int, total: int, seconds: float) -> None:
+            rate = f"{done / seconds:.2f} games/s" if seconds > 0 and done else ""
+            prog.update(task, total=total, completed=done, rate=rate)
+
+        try:
+            summary = run_sweep(sweep, target, jobs=jobs, dask=dask, chunk=chunk, on_progress=on_progress)
+        except HegemonError as e:
+            _fail(str(e))
+            return
+    if as_json:
+        print(json.dumps(summary, default=str))
+        return
+    show(summary)
+
+
+def show(summary: dict[str, Any]) -> None:
+    """Readable tables of a summary."""
+    vs = [v for v in summary["variants"] if v.get("games")]
+    t = Table(title=f"{summary['game']}: {summary['games']} games ({summary.get('computed', 0)} played now, "
+                    f"{summary.get('reused', 0)} reused) → {summary.get('out', '')}")
+    t.add_column("variant")
+    t.add_column("games", justify="right")
+    seats = len(vs[0]["seat_win_rate"]) if vs else 0
+    for j in range(seats):
+        t.add_column(f"seat {j}", justify="right")
+    t.add_column("first player", justify="right")
+    t.add_column("skill rate", justify="right")
+    t.add_column("length", justify="right")
+
+    def r(x: dict[str, Any] | None) -> str:
+        return "–" if not x or x.get("rate") is None else f"{x['rate']:.0%} [{x['low']:.0%},{x['high']:.0%}]"
+
+    for v in vs:
+        skill = "; ".join(f"{e['stronger']} {r(e['skill_rate'])}" for e in v["luck_vs_skill"])
+        ln = v["length"]["turns_or_rounds"]
+        t.add_row(escape(v["label"]), str(v["games"]), *(r(v["seat_win_rate"][j]) for j in range(seats)),
+                  r(v.get("first_player_win_rate")), escape(skill), f"{ln['mean']:.1f}")
+    out.print(t)
+    for c in summary.get("comparisons") or []:
+        for e in c["skill_rate"]:
+            out.print(f"{escape(c['label'])} vs {escape(c['baseline'])}: skill rate of {escape(e['stronger'])} "
+                      f"{e['diff']:+.1%} [{e['low']:+.1%}, {e['high']:+.1%}], McNemar p = {e['p_value']:.3g}")
+    tour = summary.get("tournament")
+    if tour:
+        tt = Table(title="tournament (row beats column)")
+        tt.add_column("bot")
+        for b in tour["bots"]:
+            tt.add_column(escape(b), justify="right")
+        tt.add_column("overall", justify="right")
+        for i, b in enumerate(tour["bots"]):
+            tt.add_row(escape(b), *(r(c) for c in tour["cross"][i]), r(tour["overall"][i]))
+        out.print(tt)
+    if summary.get("out"):
+        out.print(f"report: {escape(str(Path(summary['out']) / 'report.html'))}")
+
+
+Bots = Annotated[str, typer.Option(help="Comma-separated bot specs (random, greedy, mcts:easy|normal|hard, mcts:N, "
+                                        "mcts:N@SECONDS); every pair meets. List the strongest first.")]
+Seed = Annotated[int, typer.Option(help="Seed of the sweep: the same seed reproduces every game")]
+Option = Annotated[list[str] | None, typer.Option("--option", "-o", help="name=value, or name=v1,v2,… to vary it")]
+Board = Annotated[str | None, typer.Option(help="A board data file, or several comma-separated to compare")]
+Players = Annotated[int | None, typer.Option(help="Number of players (S.P.Q.RisiKo!: 3-5)")]
+Jobs = Annotated[int, typer.Option(help="Local worker processes")]
+Dask = Annotated[str | None, typer.Option(help="Run on Dask: a scheduler address (tcp://host:8786) or `local`")]
+Out = Annotated[Path | None, typer.Option(help="Output directory (re-running continues it)")]
+Chunk = Annotated[int | None, typer.Option(help="Games per task (default: a few tasks per worker)")]
+AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON summary object on stdout")]
+
+
+@lab_app.command()
+def compare(
+    game: Annotated[str, typer.Argument(help="The game: polis or spqrisiko")],
+    bots: Bots = "greedy,random",
+    games: Annotated[int, typer.Option(help="Games per variant (split over the pairs and both seat rotations)")] = 100,
+    seed: Seed = 1,
+    option: Option = None,
+    board: Board = None,
+    players: Players = None,
+    jobs: Jobs = 1,
+    dask: Dask = None,
+    out_dir: Annotated[Path | None, typer.Option("--out", help="Output directory (re-running continues it)")] = None,
+    chunk: Chunk = None,
+    as_json: AsJson = False,
+) -> None:
+    """Compare rule variants on paired seeds: `--option siege=classic,sacrifice` varies one switch; several
+    such options vary one switch at a time from the baseline (their first values)."""
+    _run("compare", game, bots, games, seed, option, board, players, jobs, dask, out_dir, chunk, as_json)
+
+
+@lab_app.command()
+def tournament(
+    game: Annotated[str, typer.Argument(help="The game: polis or spqrisiko")],
+    bots: Bots = "random,greedy,mcts:easy",
+    games: Annotated[int, typer.Option(help="Games per pair of bots (both seat rotations)")] = 20,
+    seed: Seed = 1,
+    option: Option = None,
+    board: Board = None,
+    players: Players = None,
+    jobs: Jobs = 1,
+    dask: Dask = None,
+    out_dir: Annotated[Path | None, typer.Option("--out", help="Output directory (re-running continues it)")] = None,
+    chunk: Chunk = None,
+    as_json: AsJson = False,
+) -> None:
+    """Every pair of bots plays the same seeds on both seat rotations: a cross table with intervals."""
+    _run("tournament", game, bots, games, seed, option, board, players, jobs, dask, out_dir, chunk, as_json)
+
+
+@lab_app.command()
+def report(
+    path: Annotated[Path, typer.Argument(help="A lab output directory")],
+    as_json: AsJson = False,
+) -> None:
+    """Rebuild summary.json, games.csv and report.html from the stored records."""
+    try:
+        summary = rebuild(path)
+    except HegemonError as e:
+        _fail(str(e))
+        return
+    if as_json:
+        print(json.dumps(summary, default=str))
+        return
+    show(summary)

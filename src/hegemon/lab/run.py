@@ -1,0 +1,194 @@
+"""Running a sweep into an output directory, resumably: `sweep.json` (what is played), `games.jsonl` (one
+replayable record per finished game, appended as tasks complete), then `summary.json`, `games.csv` and
+`report.html`. Re-running the same command continues: finished games (by their unit key) are never
+recomputed; asking for more games adds deals."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from hegemon.core.errors import ConfigError
+from hegemon.games import get_game
+from hegemon.lab.backends import execute
+from hegemon.lab.report import render_html, summarise, write_tables
+from hegemon.lab.sweep import Sweep, Unit, plan_units
+
+SWEEP_FILE = "sweep.json"
+GAMES_FILE = "games.jsonl"
+
+
+def parse_switches(options: list[str], board: str | None = None) -> tuple[dict[str, Any], list[tuple[str, list[str]]]]:
+    """`key=v1,v2` pairs: single values are fixed, several values are a switch to vary."""
+    fixed: dict[str, Any] = {}
+    switches: list[tuple[str, list[str]]] = []
+    items = list(options)
+    if board:
+        items.append(f"board={board}")
+    for item in items:
+        key, sep, value = item.partition("=")
+        key = key.strip().replace("-", "_")
+        if not sep or not key:
+            raise ConfigError("option", f"--option expects key=value[,value…], got {item!r}")
+        values = [v.strip() for v in value.split(",") if v.strip()]
+        if not values:
+            raise ConfigError(key, "no value given")
+        if len(values) == 1:
+            fixed[key] = values[0]
+        else:
+            switches.append((key, values))
+    return fixed, switches
+
+
+def plan_variants(switches: list[tuple[str, list[str]]]) -> tuple[list[dict[str, Any]], list[str]]:
+    """One switch: each of its values. Several: the baseline (every switch's first value), then one switch
+    changed at a time — so each variant differs from the baseline in exactly one switch."""
+    if not switches:
+        return [{}], ["default"]
+    if len(switches) == 1:
+        key, values = switches[0]
+        return [{key: v} for v in values], [f"{key}={v}" for v in values]
+    base = {k: vs[0] for k, vs in switches}
+    variants = [dict(base)]
+    labels = ["baseline (" + ", ".join(f"{k}={v}" for k, v in base.items()) + ")"]
+    for k, vs in switches:
+        for v in vs[1:]:
+            variants.append({**base, k: v})
+            labels.append(f"{k}={v}")
+    return variants, labels
+
+
+def make_sweep(
+    game: str,
+    kind: str,
+    bots: list[str],
+    games: int,
+    seed: int = 0,
+    options: list[str] | None = None,
+    board: str | None = None,
+    players: int | None = None,
+) -> Sweep:
+    """Validate everything up front (every variant's options, every bot spec) and build the sweep."""
+    from hegemon.ai import make_bot
+
+    g = get_game(game)
+    if len(bots) < 2:
+        raise ConfigError("bots", "name at least two bots (the lab plays them against each other)")
+    for b in bots:
+        make_bot(b, 0)
+    fixed, switches = parse_switches(options or [], board)
+    if kind == "tournament" and switches:
+        raise ConfigError("option", "a tournament plays one rule set: give single values (use `lab compare` to vary)")
+    variants, labels = plan_variants(switches)
+    sweep = Sweep(game=g.name, kind=kind, bots=bots, pairs=[list(p) for p in itertools.combinations(range(len(bots)), 2)],
+                  variants=variants, labels=labels, deals=1, seed=seed, base=fixed, players=players)
+    for v in range(len(variants)):
+        g.parse_options(sweep.options(v))
+    if games < 1:
+        raise ConfigError("games", "--games must be at least 1")
+    per_deal = 2 * (len(sweep.pairs) if kind == "compare" else 1)
+    sweep.deals = -(-games // per_deal)
+    return sweep
+
+
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    """Every complete record of a games file (a line cut short by an interrupted run is skipped)."""
+    if not path.exists():
+        return []
+    out = []
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            if not line.endswith("\n"):
+                break
+            try:
+                out.append(json.loads(line))
+            except json.JSONDecodeError:
+                continue
+    return out
+
+
+def _repair_tail(path: Path) -> None:
+    """Drop a partial last line (an interrupted write) so appends start on a fresh line."""
+    if not path.exists():
+        return
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        path.write_bytes(data[: data.rfind(b"\n") + 1])
+
+
+def open_run(sweep: Sweep, out: Path) -> tuple[Sweep, list[dict[str, Any]]]:
+    """Create or continue the run in `out`; the stored records. A directory holding another sweep is an error."""
+    out.mkdir(parents=True, exist_ok=True)
+    sf = out / SWEEP_FILE
+    if sf.exists():
+        old = Sweep.from_json(json.loads(sf.read_text(encoding="utf-8")))
+        if old.identity() != sweep.identity():
+            raise ConfigError("out", f"{out} holds a different sweep (other game, bots, options or seed); use another --out")
+        sweep.deals = max(sweep.deals, old.deals)
+    sf.write_text(json.dumps(sweep.to_json(), indent=1), encoding="utf-8")
+    _repair_tail(out / GAMES_FILE)
+    return sweep, read_jsonl(out / GAMES_FILE)
+
+
+def run_sweep(
+    sweep: Sweep,
+    out: Path,
+    jobs: int = 1,
+    dask: str | None = None,
+    chunk: int | None = None,
+    on_progress: Callable[[int, int, float], None] | None = None,
+    limit_units: list[Unit] | None = None,
+) -> dict[str, Any]:
+    """Play every unit not yet stored, appending records as tasks finish; then write the summary files.
+    Returns the summary with `computed` (games played now) and `reused` (games found on disk)."""
+    sweep, stored = open_run(sweep, out)
+    done = {r["meta"]["key"] for r in stored}
+    units = limit_units if limit_units is not None else plan_units(sweep)
+    todo = [u for u in units if u.key not in done]
+    total = len(todo)
+    t0 = time.perf_counter()
+    computed = 0
+    if on_progress:
+        on_progress(0, total, 0.0)
+    with (out / GAMES_FILE).open("a", encoding="utf-8") as fh:
+        for batch in execute(sweep, todo, jobs=jobs, dask=dask, size=chunk):
+            for rec in batch:
+                fh.write(json.dumps(rec, sort_keys=True, separators=(",", ":")) + "\n")
+            fh.flush()
+            computed += len(batch)
+            if on_progress:
+                on_progress(computed, total, time.perf_counter() - t0)
+    wall = time.perf_counter() - t0
+    summary = write_outputs(sweep, out)
+    summary["computed"] = computed
+    summary["reused"] = len(done & {u.key for u in units})
+    summary["wall_seconds"] = round(wall, 3)
+    summary["games_per_second"] = round(computed / wall, 3) if computed and wall > 0 else None
+    summary["out"] = str(out)
+    (out / "summary.json").write_text(json.dumps(summary, indent=1, default=str), encoding="utf-8")
+    return summary
+
+
+def write_outputs(sweep: Sweep, out: Path) -> dict[str, Any]:
+    """summary.json, games.csv (+ .parquet) and report.html from the stored records."""
+    records = read_jsonl(out / GAMES_FILE)
+    summary = summarise(records, sweep)
+    summary["files"] = [GAMES_FILE, *write_tables(records, sweep, out), "report.html", "summary.json"]
+    (out / "report.html").write_text(render_html(summary), encoding="utf-8")
+    (out / "summary.json").write_text(json.dumps(summary, indent=1, default=str), encoding="utf-8")
+    return summary
+
+
+def rebuild(out: Path) -> dict[str, Any]:
+    """`lab report`: the summary and files again from `sweep.json` and `games.jsonl`."""
+    sf = out / SWEEP_FILE
+    if not sf.exists():
+        raise ConfigError("path", f"{out} holds no lab run ({SWEEP_FILE} is missing)")
+    sweep = Sweep.from_json(json.loads(sf.read_text(encoding="utf-8")))
+    summary = write_outputs(sweep, out)
+    summary["out"] = str(out)
+    return summary

@@ -1,0 +1,160 @@
+"""A sweep: which games the lab plays, and playing them.
+
+A sweep is a game, base options, a list of *variants* (option overrides), a list of bots and the *pairs* of
+bots that meet. Every game is one `Unit` = (variant, pair, deal, rotation):
+
+- the *deal* m fixes the game's seed, `derive_seed("lab", seed, m)`, the same in every variant and pair —
+  variants are compared on paired seeds, so dice noise and deals do not masquerade as a variant effect;
+- the *rotation* r (0 or 1) alternates the pair's bots over the seats (A,B,A,B… then B,A,B,A…), so each bot
+  plays each seat equally often and seat advantage cancels;
+- bot seeds come from (seed, deal, rotation, seat): the same in every variant.
+
+A unit's result does not depend on which process, task or machine ran it, so a sweep split into coarse tasks
+(`run_units`) over processes or a Dask cluster gives the same records as a serial run."""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from hegemon.ai import make_bot
+from hegemon.core.game import CHANCE, TERMINAL
+from hegemon.core.play import derive_seed, sample_chance
+from hegemon.core.record import GameRecord, state_digest
+from hegemon.games import get_game
+from hegemon.lab.measures import measures_for
+
+# S.P.Q.RisiKo! defaults for lab games, as `hegemon selfplay` (bots do not choose the initial provinces)
+GAME_DEFAULTS: dict[str, dict[str, Any]] = {"spqrisiko": {"random_deal": True, "max_rounds": 60}}
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One game of a sweep."""
+
+    variant: int
+    pair: int
+    deal: int
+    rotation: int
+
+    @property
+    def key(self) -> str:
+        return f"{self.variant}/{self.pair}/{self.deal}/{self.rotation}"
+
+
+@dataclass
+class Sweep:
+    """Everything that determines a sweep's games (a run's `sweep.json`)."""
+
+    game: str
+    kind: str  # compare | tournament
+    bots: list[str]
+    pairs: list[list[int]]
+    variants: list[dict[str, Any]]
+    labels: list[str]
+    deals: int
+    seed: int = 0
+    base: dict[str, Any] = field(default_factory=dict)
+    players: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, obj: dict[str, Any]) -> Sweep:
+        return cls(**obj)
+
+    def identity(self) -> dict[str, Any]:
+        """What must match for a stored run to be continued (the number of deals may grow)."""
+        d = self.to_json()
+        d.pop("deals")
+        return d
+
+    def options(self, variant: int) -> dict[str, Any]:
+        raw: dict[str, Any] = dict(GAME_DEFAULTS.get(self.game, {}))
+        raw.update(self.base)
+        raw.update(self.variants[variant])
+        if self.players is not None:
+            raw["players"] = self.players
+        return raw
+
+    def seats(self, unit: Unit, n: int) -> list[str]:
+        a, b = self.pairs[unit.pair]
+        return [self.bots[a] if (j + unit.rotation) % 2 == 0 else self.bots[b] for j in range(n)]
+
+    def game_seed(self, deal: int) -> int:
+        return derive_seed("lab", self.seed, deal)
+
+
+def plan_units(sweep: Sweep) -> list[Unit]:
+    """Every game of the sweep, deal-major so that a partial run covers every variant and pair evenly."""
+    return [
+        Unit(v, p, m, r)
+        for m in range(sweep.deals)
+        for r in (0, 1)
+        for v in range(len(sweep.variants))
+        for p in range(len(sweep.pairs))
+    ]
+
+
+def play_unit(sweep: Sweep, unit: Unit) -> dict[str, Any]:
+    """Play one game; its record as JSON (replayable with `hegemon replay`), measures in `meta`."""
+    game = get_game(sweep.game)
+    opts = game.parse_options(sweep.options(unit.variant))
+    n = opts.players if hasattr(opts, "players") else game.min_players
+    seats = sweep.seats(unit, n)
+    seed = sweep.game_seed(unit.deal)
+    bots = [make_bot(s, derive_seed("lab-bot", sweep.seed, unit.deal, unit.rotation, j)) for j, s in enumerate(seats)]
+    measures = measures_for(game.name)
+    t0 = time.perf_counter()
+    # the same loop and chance stream as core.record.run_game, with the measures' hooks
+    rng = random.Random(derive_seed("chance", seed))
+    state = game.new_game(opts, seed)
+    actions: list[dict[str, Any]] = []
+    limit = game.max_actions(opts)
+    decisions = 0
+    while len(actions) < limit:
+        player = state.current_player()
+        if player == TERMINAL:
+            break
+        if player == CHANCE:
+            action = sample_chance(state, rng)
+        else:
+            action = bots[player].choose(state, player)
+            decisions += 1
+        token = measures.before(state, action)
+        state.apply(action)
+        measures.after(state, action, token)
+        actions.append(action.to_json())
+    out = state.outcome()
+    meta = {
+        "key": unit.key,
+        "variant": unit.variant,
+        "label": sweep.labels[unit.variant],
+        "pair": unit.pair,
+        "deal": unit.deal,
+        "rotation": unit.rotation,
+        "decisions": decisions,
+        "seconds": round(time.perf_counter() - t0, 4),
+        "measures": measures.result(state),
+    }
+    rec = GameRecord(
+        game=game.name,
+        version=game.version,
+        options=opts.to_json(),
+        seed=seed,
+        actions=actions,
+        seats=seats,
+        outcome=out.to_json() if out is not None else None,
+        digest=state_digest(state),
+        meta=meta,
+    )
+    return rec.to_json()
+
+
+def run_units(sweep_json: dict[str, Any], units: list[tuple[int, int, int, int]]) -> list[dict[str, Any]]:
+    """A coarse task: play `units` (as tuples) of the sweep; plain data in and out, for processes and Dask."""
+    sweep = Sweep.from_json(sweep_json)
+    return [play_unit(sweep, Unit(*u)) for u in units]
