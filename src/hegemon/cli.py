@@ -24,6 +24,7 @@ from hegemon.core.game import CHANCE, TERMINAL, Game, State
 from hegemon.core.play import derive_seed, play, sample_chance
 from hegemon.core.record import GameRecord, read_records, run_game, state_digest, verify
 from hegemon.games import game_names, get_game
+from hegemon.lab.cli import lab_app
 
 app = typer.Typer(
     help="hegemon — play and study Polis: Fight for the Hegemony and S.P.Q.RisiKo!",
@@ -33,6 +34,7 @@ app = typer.Typer(
 )
 odds_app = typer.Typer(help="Exact odds of battles and sieges.", no_args_is_help=True)
 app.add_typer(odds_app, name="odds")
+app.add_typer(lab_app, name="lab")
 
 out = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)
