@@ -120,6 +120,7 @@ def apply_step(st: Any, source: str, count: int) -> None:
     us[t] -= count
     us[d] += count
     st.pend = [d, srcs, srcs.index(t) + 1, moved + count]
+    common.siege_check_exchange(st)  # `diceless` checks "at any moment" (§7.3.6)
 
 
 def apply_end(st: Any) -> None:
