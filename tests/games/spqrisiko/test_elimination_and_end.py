@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from hegemon.core.game import TERMINAL, Termination
+from hegemon.core.game import CHANCE, TERMINAL, Termination
 from hegemon.core.play import play
 from hegemon.games.spqrisiko import actions as A
 from hegemon.games.spqrisiko.scoring import NEUTRAL
@@ -210,3 +210,48 @@ def test_u10_round_limit_an_eliminated_player_cannot_win() -> None:
     assert out.winners == (2,)
     assert out.ranking == ((2,), (0,), (3,), (1,))
     assert out.scores[1] == 15.0
+
+
+@pytest.mark.parametrize(
+    ("rules", "players", "seed"), [("house-1.2", 4, 1), ("official", 3, 2), ("house-1.2", 5, 3), ("official", 4, 4)]
+)
+def test_random_playouts_keep_the_rules_invariants(rules: str, players: int, seed: int) -> None:
+    """Whole games with uniformly random legal moves: every occupied province keeps >= 1 legionary [R 14.1],
+    voluntary moves respect the garrison [R 14.2], nobody is eliminated before `first_elimination_round`
+    [R 18.4], triremes never go negative, and the game ends (VP target or the round limit)."""
+    import random
+
+    from hegemon.games.spqrisiko import state as S
+    from tests.games.spqrisiko.fixtures import new_game
+
+    rng = random.Random(seed)
+    st = new_game(players, rules, random_deal=True, max_rounds=25)
+    steps = 0
+    while not st.is_terminal():
+        steps += 1
+        assert steps < 20000
+        if st.current_player() == CHANCE:
+            a = st.sample_chance(rng)
+        else:
+            acts = st.legal_actions()
+            assert acts
+            a = rng.choice(acts)
+        before = st.clone()
+        st.apply(a)
+        if st.round == 0 or st.is_terminal():
+            continue
+        if st.phase != S.MOVE_IN:
+            assert all(k >= 1 for k in st.armies)
+        assert all(x >= 0 for row in st.triremes for x in row)
+        if sum(st.eliminated) > sum(before.eliminated):
+            assert before.round >= st.opts.first_elimination_round
+        me = before.order[before.turn]
+        if a.kind in ("move", "declare"):
+            src = before.battle[1]
+            assert st.armies[src] >= before._garrison(src, me)
+        if a.kind == "move_in" and rules == "house-1.2":
+            src = before.battle[1]
+            assert st.armies[src] >= st._garrison(src, me)
+    out = st.outcome()
+    assert out is not None and out.termination in (Termination.VP_TARGET, Termination.ROUND_LIMIT, Termination.ELIMINATION)
+    assert st.round <= 26

@@ -203,3 +203,12 @@ def test_draw_action_visible_to_hides_the_card() -> None:
     hidden = d.visible_to(0)
     assert hidden == A.Draw("?", 2) and "arena" not in str(hidden)
     assert d.visible_to(None).card == "?"
+
+
+def test_text_board_shows_only_the_viewers_hand() -> None:
+    from hegemon.games.spqrisiko.text import render
+
+    st = scenario(provinces={"italia": (0, 2)}, hands={0: {"banner": 2}, 1: {"arena": 1}})
+    mine = render(st, 1)
+    assert "your hand: 1 arena" in mine and "banner" not in mine
+    assert "your hand" not in render(st, None)
