@@ -212,3 +212,45 @@ def test_text_board_shows_only_the_viewers_hand() -> None:
     mine = render(st, 1)
     assert "your hand: 1 arena" in mine and "banner" not in mine
     assert "your hand" not in render(st, None)
+
+
+def test_r_4_2_to_4_10_phases_strictly_in_order() -> None:
+    st = scenario(
+        provinces={"italia": (0, 9), "sicilia": (0, 5), "cisalpina": (1, 1), "creta": (1, 1)},
+        triremes={("ionium", 0): 2, ("ionium", 1): 1},
+        hands={0: {"legionary": 3}},
+    )
+    seen = [phase(st)]
+    play(st, A.DONE)
+    while st.current_player() == 0:
+        ph = phase(st)
+        if ph != seen[-1]:
+            seen.append(ph)
+        if ph == "reinforce":
+            play(st, A.Reinforce("italia"))
+        elif ph == "land_attack" and of_kind(st, A.Attack):
+            play(st, A.Attack("italia", "cisalpina"))
+            fight(st, ((6, 6, 6), (1,)))
+            if phase(st) == "move_in":
+                play(st, A.MoveIn(3))
+        else:
+            play(st, A.DONE)
+    seen.append(phase(st))
+    assert seen == [
+        "cards", "reinforce", "convert", "naval_move", "naval_combat", "sea_attack", "land_attack", "strategic", "draw",
+    ]  # fmt: skip
+
+
+def test_u13_no_hand_limit_and_no_forced_trade() -> None:
+    st = scenario(provinces={"italia": (0, 2)}, hands={0: {"legionary": 9, "banner": 6}})
+    assert A.DONE in st.legal_actions()
+    play(st, A.DONE)
+    assert sum(st.hands[0]) == 15 and phase(st) == "reinforce"
+
+
+def test_u15_power_centres_are_never_destroyed() -> None:
+    st = scenario(provinces={"italia": (0, 9), "cisalpina": (1, 1), "creta": (1, 2)}, centres=["cisalpina"])
+    goto(st, "land_attack", place="italia")
+    play(st, A.Attack("italia", "cisalpina"))
+    fight(st, ((6, 6, 6), (1,)))
+    assert st.power_centre[st.board.province_index["cisalpina"]] and st.pcs_built == 1
