@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import heapq
 from typing import Any
 
 from hegemon.games.polis.actions import CivilWar, MoveProxenos, RedeemProxenos, intern
@@ -11,25 +10,30 @@ from hegemon.games.polis.rules import common, flow
 from hegemon.games.polis.rules.common import T_CIVIL_WAR, T_PROXENOS, T_REDEEM
 
 
-def bribe_costs(st: Any, s: int, src: int) -> list[int]:
+def bribe_costs(st: Any, s: int, src: int, cap: int | None = None) -> list[int]:
     """Cheapest bribe from territory `src` to every territory: opponent units in every territory entered,
-    the destination included, the start not (§5.10, R43). Dijkstra over the map."""
+    the destination included, the start not (§5.10, R43). Dial's algorithm over the map (small integer
+    weights); with `cap`, costs above it are not explored (they stay "infinite")."""
     b = st.b
     w = st.units[1 - s]
     inf = 1 << 30
     dist = [inf] * b.n_terr
     dist[src] = 0
-    heap = [(0, src)]
     adj = b.adj
-    while heap:
-        d, u = heapq.heappop(heap)
-        if d > dist[u]:
-            continue
-        for v in adj[u]:
-            nd = d + w[v]
-            if nd < dist[v]:
-                dist[v] = nd
-                heapq.heappush(heap, (nd, v))
+    buckets: list[list[int]] = [[src]]
+    c = 0
+    while c < len(buckets):
+        for u in buckets[c]:  # zero-weight steps append to this very bucket
+            if dist[u] != c:
+                continue
+            for v in adj[u]:
+                nd = c + w[v]
+                if nd < dist[v] and (cap is None or nd <= cap):
+                    dist[v] = nd
+                    while len(buckets) <= nd:
+                        buckets.append([])
+                    buckets[nd].append(v)
+        c += 1
     return dist
 
 
@@ -47,12 +51,12 @@ def legal(st: Any, out: list[Any], used: set[int], extra: bool) -> None:
     here = st.prox[s]
     captured = st.prox_cap[s]
     if T_PROXENOS not in used and not captured:
-        costs = bribe_costs(st, s, b.p_terr[here])
+        cap = min(silver, total - 1) if extra else silver
+        costs = bribe_costs(st, s, b.p_terr[here], cap)
         for q in range(b.n_poleis):
             if q == here:
                 continue
-            c = costs[b.p_terr[q]]
-            if c <= silver and (not extra or total - c >= 1):
+            if costs[b.p_terr[q]] <= cap:
                 out.append(intern(MoveProxenos, b.polis_ids[q]))
     if (
         T_REDEEM not in used

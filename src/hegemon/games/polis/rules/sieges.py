@@ -43,9 +43,13 @@ def legal(st: Any, out: list[Any], extra: bool) -> None:
     mode = st.siege_mode
     if extra and sum(st.res[s]) < 1:
         return
+    us = st.units[s]
+    fort = b.p_fort
+    terr = b.p_terr
+    if not any(us[terr[q]] >= fort[q] for q in range(b.n_poleis)):
+        return
     if common.pool(st, s) < 1:  # a taken polis needs at least one cube (§4.7, R26)
         return
-    us = st.units[s]
     them = st.units[o]
     if mode <= SACRIFICE:
         if st.pp[s] < 1 or any(tok == T_SIEGE for tok, _ in st.tokens):
