@@ -1,0 +1,206 @@
+"""Bots: legality, determinism under a seed and an iteration budget, honesty about hidden information,
+greedy beats random, the external HTTP bot."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from scipy.stats import binomtest
+
+from hegemon.ai import GreedyBot, MctsBot, make_bot
+from hegemon.ai.external import serve_bot
+from hegemon.ai.games import knowledge
+from hegemon.ai.mcts import parse_strength
+from hegemon.core.errors import ConfigError
+from hegemon.core.game import CHANCE, TERMINAL
+from hegemon.core.play import derive_seed, sample_chance
+from hegemon.core.record import run_game, state_digest, verify
+from hegemon.games import get_game
+
+SPQR_OPTS = {"random_deal": "true", "max_rounds": "30"}
+
+
+def options(name: str) -> Any:
+    g = get_game(name)
+    return g, g.parse_options(SPQR_OPTS if name == "spqrisiko" else {})
+
+
+def advance(name: str, seed: int, until: Any, limit: int = 20000) -> Any:
+    """Play greedy-vs-greedy from `seed` until `until(state)` holds at a decision node."""
+    g, o = options(name)
+    st = g.new_game(o, seed)
+    rng = random.Random(seed)
+    bots = [GreedyBot(seed + k) for k in range(st.num_players)]
+    for _ in range(limit):
+        p = st.current_player()
+        if p == TERMINAL:
+            break
+        if p != CHANCE and until(st):
+            return st
+        st.apply(sample_chance(st, rng) if p == CHANCE else bots[p].choose(st, p))
+    raise AssertionError("position not reached")
+
+
+@pytest.mark.parametrize("name", ["spqrisiko", "polis"])
+@pytest.mark.parametrize("spec", ["random", "greedy", "mcts:8"])
+def test_bots_choose_only_legal_actions(name: str, spec: str) -> None:
+    g, o = options(name)
+    st = g.new_game(o, 3)
+    rng = random.Random(3)
+    bots = [make_bot(spec, k) for k in range(st.num_players)]
+    decisions = 0
+    for _ in range(600 if spec.startswith("mcts") else 3000):
+        p = st.current_player()
+        if p == TERMINAL:
+            break
+        if p == CHANCE:
+            st.apply(sample_chance(st, rng))
+            continue
+        legal = st.legal_actions()
+        a = bots[p].choose(st, p)
+        assert a in legal, f"{spec} chose {a} not in legal actions"
+        st.apply(a)
+        decisions += 1
+    assert decisions > 20
+
+
+@pytest.mark.parametrize("name", ["spqrisiko", "polis"])
+def test_same_seed_and_iterations_same_move(name: str) -> None:
+    st = advance(name, 11, lambda s: len(s.legal_actions()) >= 4)
+    p = st.current_player()
+    before = state_digest(st)
+    moves = {MctsBot(seed=42, iterations=60, time_limit=None).choose(st, p) for _ in range(3)}
+    assert len(moves) == 1
+    greedy = {GreedyBot(seed=42).choose(st, p) for _ in range(3)}
+    assert len(greedy) == 1
+    assert state_digest(st) == before, "choosing must not change the state"
+
+
+def _spqr_hidden_twin(st: Any, me: int) -> Any:
+    """The same position with another player's cards swapped with different ones from the deck."""
+    twin = st.clone()
+    for o in range(st.n):
+        if o == me:
+            continue
+        h = twin.hands[o]
+        for i in range(4):
+            for j in range(4):
+                if i != j and h[i] and twin.deck[j]:
+                    h[i] -= 1
+                    h[j] += 1
+                    twin.deck[j] -= 1
+                    twin.deck[i] += 1
+                    return twin
+    raise AssertionError("no card to swap")
+
+
+def test_spqr_search_never_reads_hidden_cards() -> None:
+    st = advance("spqrisiko", 5, lambda s: s.round >= 3 and len(s.legal_actions()) >= 3
+                 and any(sum(s.hands[o]) for o in range(s.n) if o != s.current_player()))
+    me = st.current_player()
+    twin = _spqr_hidden_twin(st, me)
+    assert twin.to_json() != st.to_json()
+    assert twin.view(me) == st.view(me)
+    know = knowledge(st)
+    assert know.determinize(st, me, random.Random(1)).to_json() == know.determinize(twin, me, random.Random(1)).to_json()
+    a = MctsBot(seed=9, iterations=80, time_limit=None).search(st, me)
+    b = MctsBot(seed=9, iterations=80, time_limit=None).search(twin, me)
+    assert {k: (v.n, v.w) for k, v in a.children.items()} == {k: (v.n, v.w) for k, v in b.children.items()}
+    assert GreedyBot(4).choose(st, me) == GreedyBot(4).choose(twin, me)
+
+
+def test_polis_search_never_reads_the_opponents_cards() -> None:
+    from hegemon.games.polis.rules.common import PLAY
+
+    st = None
+    for seed in range(40):
+        try:
+            st = advance("polis", seed, lambda s: s.phase == PLAY and s.bt >= 0, limit=4000)
+            break
+        except AssertionError:
+            continue
+    assert st is not None, "no battle reached"
+    me = st.current_player()
+    o = 1 - me
+    twin = st.clone()
+    h = twin.hands[o]
+    i = next(k for k in range(len(h)) if h[k])
+    j = next(k for k in range(len(h)) if k != i and twin.deck[k] > 0)
+    h[i] -= 1
+    h[j] += 1
+    twin.deck[j] -= 1
+    twin.deck[i] += 1
+    assert twin.view(me) == st.view(me)
+    assert twin.to_json() != st.to_json()
+    a = MctsBot(seed=3, iterations=60, time_limit=None).search(st, me)
+    b = MctsBot(seed=3, iterations=60, time_limit=None).search(twin, me)
+    assert {k: (v.n, v.w) for k, v in a.children.items()} == {k: (v.n, v.w) for k, v in b.children.items()}
+
+
+def _match(name: str, a: str, b: str, games: int) -> float:
+    g, o = options(name)
+    wins = 0.0
+    for i in range(games):
+        n = o.players if hasattr(o, "players") else 2
+        specs = [a if (j + i) % 2 == 0 else b for j in range(n)]
+        bots = [make_bot(s, derive_seed(i, j)) for j, s in enumerate(specs)]
+        st, rec = run_game(g, o, 1000 + i, [x.choose for x in bots], seats=specs)
+        out = st.outcome()
+        assert out is not None
+        wins += sum(1 for w in out.winners if specs[w] == a) / len(out.winners)
+        if i == 0:
+            assert verify(g, rec) == []
+    return wins
+
+
+def test_greedy_beats_random_polis() -> None:
+    wins = _match("polis", "greedy", "random", 30)
+    # bounded sample, fixed seeds: greedy must win clearly more than half (one-sided binomial test)
+    assert wins >= 24
+    assert binomtest(int(wins), 30, 0.5, alternative="greater").pvalue < 0.001
+
+
+def test_greedy_beats_random_spqrisiko() -> None:
+    wins = _match("spqrisiko", "greedy", "random", 6)
+    assert wins >= 5
+
+
+def test_specs() -> None:
+    assert parse_strength("hard")[0] > parse_strength("normal")[0] > parse_strength("easy")[0]
+    assert parse_strength("25@0.5") == (25, 0.5)
+    assert parse_strength("25") == (25, None)
+    assert isinstance(make_bot("mcts:easy", 1), MctsBot)
+    with pytest.raises(ConfigError):
+        make_bot("mcts:strong", 1)
+    with pytest.raises(ConfigError):
+        make_bot("nobody", 1)
+
+
+def test_mcts_time_budget_stops_search() -> None:
+    st = advance("spqrisiko", 2, lambda s: len(s.legal_actions()) >= 4)
+    bot = MctsBot(seed=1, iterations=10**9, time_limit=0.2)
+    bot.choose(st, st.current_player())
+    assert 1 <= bot.last_iterations < 10**9
+
+
+def test_external_bot_over_http() -> None:
+    calls: list[int] = []
+
+    def choose(request: dict[str, Any]) -> dict[str, Any]:
+        calls.append(request["player"])
+        assert "hand" in request["view"]  # the seat's own view
+        return {"action": request["legal_actions"][-1]}
+
+    server = serve_bot(choose)
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/move"
+        g, o = options("polis")
+        bots = [make_bot(f"external:{url}", 0), make_bot("random", 1)]
+        st, rec = run_game(g, o, 7, [b.choose for b in bots])
+        assert st.is_terminal()
+        assert calls and set(calls) == {0}
+        assert verify(g, rec) == []
+    finally:
+        server.shutdown()
