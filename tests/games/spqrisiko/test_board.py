@@ -28,6 +28,7 @@ def coast(p: str, s: str) -> bool:
 
 
 def test_b_3_2_counts_45_provinces_12_seas_65_land_66_coasts_14_sea_links() -> None:
+    """[R 1.1] 45 provinces and 12 sea areas; B 3.2 edge counts."""
     assert B.n_provinces == 45
     assert B.n_seas == 12
     assert sum(len(x) for x in B.land) == 2 * 65
@@ -104,6 +105,7 @@ def test_b_3_3_other_easy_to_get_wrong_points() -> None:
 
 
 def test_b_1_deck_and_power_centres() -> None:
+    """[R 1.6] 55 cards, [R 8.3] four symbols, [R 1.3] 12 power-centre pieces."""
     assert B.deck == (25, 15, 10, 5)  # U2
     assert B.power_centres == 12  # U1
 

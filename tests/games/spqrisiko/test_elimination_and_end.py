@@ -31,6 +31,7 @@ def last_province(rules: str = "house-1.2", round: int = 5, **kw: object) -> obj
 
 
 def test_r_18_1_to_18_3_eliminator_takes_the_cards_and_the_triremes_leave() -> None:
+    """[R 18.1] last province lost, [R 18.2] cards to the eliminator, [R 18.3] triremes removed."""
     st = last_province()
     play(st, A.DONE)
     play(st, A.Attack("italia", "cisalpina"))

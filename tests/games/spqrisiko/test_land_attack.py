@@ -61,6 +61,7 @@ def test_r_10_5_defender_always_rolls_the_maximum() -> None:
 
 
 def test_r_10_11_ties_go_to_the_defender_and_only_paired_dice_count() -> None:
+    """[R 10.3] a series of rolls; [R 10.6]-[R 10.10] sorted dice compared pairwise; [R 10.11] ties to the defender; [R 1.4], [R 1.5] three dice a side."""
     st = land({"italia": (0, 9), "cisalpina": (1, 3)})
     play(st, A.Attack("italia", "cisalpina"))
     fight(st, ((6, 5, 4), (6, 5, 3)))  # tie, tie, win
@@ -70,6 +71,7 @@ def test_r_10_11_ties_go_to_the_defender_and_only_paired_dice_count() -> None:
 
 
 def test_r_10_12_attacker_may_stop_after_any_roll() -> None:
+    """[R 10.12] stop after any roll; [R 13.2] selecting an attack binds to a roll."""
     st = land({"italia": (0, 9), "cisalpina": (1, 3)})
     play(st, A.Attack("italia", "cisalpina"))
     assert A.WITHDRAW not in st.legal_actions()
@@ -118,6 +120,7 @@ def test_neutral_provinces_defend_with_the_normal_dice() -> None:
 
 
 def test_r_13_3_official_move_in_at_least_the_dice_of_the_last_roll() -> None:
+    """[R 13.3] at least the dice of the last roll, [R 13.4] more may follow."""
     st = land({"italia": (0, 9), "cisalpina": (1, 2)}, rules="official")
     play(st, A.Attack("italia", "cisalpina"))
     fight(st, ((6, 6), (1, 1)))

@@ -62,6 +62,7 @@ def test_u16_naval_move_may_empty_an_area() -> None:
 
 
 def test_r_9_moves_only_own_triremes_and_is_optional() -> None:
+    """[R 9.3], [R 9.6]: optional, own triremes only, independent of the strategic move."""
     st = naval(triremes={("tyrrenum", 1): 2, ("ionium", 0): 1})
     assert all(a.source == "ionium" for a in of_kind(st, A.NavalMove))
     assert A.DONE in st.legal_actions()
@@ -90,6 +91,7 @@ def combat(**kw: object) -> object:
 
 
 def test_r_11_3_declare_sea_and_opponent_where_both_have_triremes() -> None:
+    """[R 9.1], [R 9.2] several players share a sea area; [R 11.1] combat inside one area; [R 11.3]."""
     st = combat(triremes={("tyrrenum", 0): 3, ("tyrrenum", 1): 2, ("tyrrenum", 2): 2, ("ionium", 3): 1})
     assert {(a.sea, a.opponent) for a in of_kind(st, A.NavalAttack)} == {("tyrrenum", 1), ("tyrrenum", 2)}
 
@@ -181,6 +183,7 @@ def test_r_10_4_naval_dice_choices_and_defender_rolls_max() -> None:
 
 
 def test_r_11_2_naval_combat_comes_after_movement_and_before_attacks() -> None:
+    """[R 4.5], [R 4.6], [R 9.5], [R 11.2]: movement, then naval combat, then attacks."""
     st = scenario(provinces=LAND, triremes={("ionium", 0): 2, ("tyrrenum", 1): 1})
     goto(st, "naval_move")
     play(st, A.NavalMove("ionium", "tyrrenum", 2))

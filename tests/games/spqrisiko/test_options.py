@@ -91,6 +91,7 @@ def test_bad_values_raise_config_error_naming_the_option(raw: dict[str, object],
 
 
 def test_u10_u11_vp_target_and_max_rounds_both_none_rejected() -> None:
+    """[R 2.4], [R 2.5], [R 3.1], [R 5.2]: agree a VP target or a time limit before play."""
     with pytest.raises(ConfigError) as info:
         GAME.parse_options({"vp_target": None, "max_rounds": None})
     assert info.value.option == "vp_target"

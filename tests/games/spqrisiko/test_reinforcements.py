@@ -21,6 +21,7 @@ def own(n: int, k: int = 2) -> dict[str, tuple[int, int]]:
     ("n", "pool"), [(1, 1), (2, 1), (3, 3), (7, 3), (11, 3), (12, 4), (13, 4), (14, 4), (15, 5), (21, 7)]
 )
 def test_r_6_1_to_6_3_land_table(n: int, pool: int) -> None:
+    """[R 6.1] 3-11 -> 3, [R 6.2] 12+ -> floor(n/3), [R 6.3] fewer than 3 -> 1."""
     st = scenario(provinces=own(n))
     assert phase(st) == "reinforce"
     assert st.pool == pool
@@ -39,6 +40,7 @@ def test_r_6_4_reinforcements_go_one_by_one_on_own_provinces_only() -> None:
 
 
 def test_r_6_5_power_centre_legionary_goes_into_its_province() -> None:
+    """[R 6.5], [R 16.5]: +1 legionary in each own power centre's province."""
     st = scenario(provinces={"italia": (0, 2), "sicilia": (0, 2), "creta": (1, 2)}, centres=["italia", "creta"])
     assert armies(st, "italia") == 3
     assert armies(st, "sicilia") == 2
@@ -70,6 +72,7 @@ def test_u4_option_limits_trireme_conversions() -> None:
 
 
 def test_r_7_1_three_legionaries_of_one_coastal_province_make_one_trireme() -> None:
+    """[R 7.1], [R 7.2]: 3 legionaries of a coastal province -> 1 trireme in an adjacent sea area."""
     st = scenario(provinces={"sicilia": (0, 4), "creta": (0, 3), "arabia": (0, 9)})
     goto(st, "convert", place="creta")
     builds = {(a.province, a.sea) for a in of_kind(st, A.Build)}
@@ -130,6 +133,7 @@ def cards_state(hand: dict[str, int], **kw: object) -> object:
 
 
 def test_r_8_4_valid_sets_are_three_equal_or_three_different() -> None:
+    """[R 8.2] sets are traded in the reinforcement phase, [R 8.3] four symbols, [R 8.4] valid sets."""
     st = cards_state({"legionary": 2, "banner": 1})
     assert phase(st) == "reinforce"  # two of a kind + one other is no set: the card step is skipped
     st = cards_state({"legionary": 3, "banner": 1, "trireme": 1})
@@ -177,12 +181,14 @@ def test_r_fig_p7_three_trireme_cards_8_and_three_triremes() -> None:
 
 
 def test_r_fig_p7_three_banner_cards_14() -> None:
+    """[R 8.7.1] +2 per banner card: 8 + 3 x 2."""
     st = cards_state({"banner": 3})
     play(st, A.TradeSet(("banner",) * 3))
     assert st.pool - 3 == 14
 
 
 def test_r_fig_p7_three_arena_cards_8_and_three_power_centres() -> None:
+    """[R 16.1], [R 16.3]: power centres are built only from arena cards, one per card."""
     st = cards_state({"arena": 3})
     play(st, A.TradeSet(("arena",) * 3))
     for p in ("italia", "sicilia", "creta"):
@@ -192,6 +198,7 @@ def test_r_fig_p7_three_arena_cards_8_and_three_power_centres() -> None:
 
 
 def test_r_8_7_2_bonus_trireme_only_in_a_sea_next_to_an_own_province() -> None:
+    """[R 7.4], [R 8.7.2]: triremes from trireme cards, next to an own province."""
     st = cards_state({"trireme": 1, "legionary": 1, "banner": 1}, provinces={"italia": (0, 2)})
     play(st, A.TradeSet(("legionary", "banner", "trireme")))
     assert {a.sea for a in of_kind(st, A.PlaceTrireme)} == {"hadriaticum", "ionium", "tyrrenum"}
@@ -259,6 +266,7 @@ def test_r_8_8_a_bonus_may_be_forgone() -> None:
 
 
 def test_u3_one_set_per_turn() -> None:
+    """[R 4.4.1] "una delle possibili combinazioni": one set per turn (U3)."""
     st = cards_state({"legionary": 6})
     play(st, A.TradeSet(("legionary",) * 3))
     assert phase(st) == "reinforce" and st.hands[0][0] == 3 and st.pool == 8 + 3

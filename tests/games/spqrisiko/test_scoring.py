@@ -123,6 +123,7 @@ def test_eliminated_players_do_not_compete() -> None:
 
 
 def test_r_4_3_1_reaching_the_vp_target_at_scoring_wins_at_once() -> None:
+    """[R 4.1], [R 4.3.1]: the game ends at once when the target is reached at scoring."""
     st = scenario(provinces={**HISPANIA, "creta": (1, 2)}, vp={0: 18, 1: 19})
     assert st.vp[0] == 20
     assert st.current_player() == TERMINAL and phase(st) == "over"
@@ -144,6 +145,7 @@ def test_u11_vp_target_option() -> None:
 
 
 def test_r_5_4_scoring_also_happens_in_round_one() -> None:
+    """[R 5.4], [R 5.5]: VP are claimed as the first act of the turn (the engine never forgets them)."""
     st = scenario(provinces=HISPANIA, round=1, rest=(N, 3))
     assert st.vp[0] == 2
 

@@ -68,6 +68,7 @@ def test_r_14_3_example_four_legionaries_bordering_an_enemy_declare_at_most_two(
 
 
 def test_r_12_3_declare_from_a_source_without_enemy_neighbours_leaves_one() -> None:
+    """[R 12.3], [R 12.4]: the declared force comes from one source province."""
     st = sea(triremes={("tyrrenum", 0): 1})
     play(st, A.SeaAttack("sicilia", "africa", "tyrrenum"))
     assert {a.count for a in of_kind(st, A.Declare)} == {2, 3, 4, 5, 6}  # 7 on Sicilia, 1 stays; >= 2 dice

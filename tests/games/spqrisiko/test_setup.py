@@ -38,6 +38,7 @@ def claim_setup(players: int, neutrals: str, order: tuple[int, ...] | None = Non
 
 @pytest.mark.parametrize(("players", "neutrals"), sorted(EXPECTED))
 def test_r_3_7_r_3_9_chosen_setup_counts(players: int, neutrals: str) -> None:
+    """[R 3.7]-[R 3.11]: 2 own legionaries per province, groups of 3 neutrals, no triremes, no cards; [R 3.5] everyone starts at 0 VP."""
     st, _ = claim_setup(players, neutrals)
     mine, neutral = EXPECTED[(players, neutrals)]
     for p in range(players):
@@ -84,6 +85,7 @@ def test_r_3_4_italia_is_free_with_three_or_five_players(players: int) -> None:
     [(3, "per_unused_colour", 6, 3), (3, "total_27", 3, 9), (4, "per_unused_colour", 2, 7), (5, "total_27", 0, 9)],
 )
 def test_b_2_3_placement_schedule(players: int, neutrals: str, mixed_rounds: int, own_rounds: int) -> None:
+    """[R 3.7], [R 3.8]: own + neutral placements while groups remain, then own only."""
     order = tuple(reversed(range(players)))
     _, log = claim_setup(players, neutrals, order)
     expected = []

@@ -24,6 +24,7 @@ def moves(st: object) -> set[tuple[str, str]]:
 
 
 def test_r_15_1_one_move_to_a_land_adjacent_own_province() -> None:
+    """[R 15.1], [R 15.5]: one move between two own provinces."""
     st = strat({"italia": (0, 5), "cisalpina": (0, 4), "noricum": (0, 1)})
     m = moves(st)
     assert ("italia", "cisalpina") in m and ("cisalpina", "noricum") in m
@@ -48,6 +49,7 @@ def test_r_14_2_strategic_move_leaves_two_in_a_frontier_province() -> None:
 
 
 def test_r_15_2_across_one_sea_only_if_strictly_controlled() -> None:
+    """[R 15.2], [R 15.4]: across one sea area where the player has more triremes than every other player."""
     base = {"sicilia": (0, 5), "sardinia": (0, 1), "creta": (0, 2)}
     st = strat(base, triremes={("tyrrenum", 0): 2, ("tyrrenum", 1): 1})
     assert ("sicilia", "sardinia") in moves(st)
@@ -104,6 +106,7 @@ def take(st: object, target: str, source: str) -> None:
 
 
 def test_r_17_1_one_card_after_a_conquest() -> None:
+    """[R 4.10], [R 4.10.1], [R 17.1]-[R 17.4]: one card, and drawing ends the turn; [R 17.5] the draw is automatic, never forgotten."""
     st = conquest()
     take(st, "cisalpina", "italia")
     end_turn(st)
@@ -215,6 +218,7 @@ def test_text_board_shows_only_the_viewers_hand() -> None:
 
 
 def test_r_4_2_to_4_10_phases_strictly_in_order() -> None:
+    """[R 4.2]-[R 4.10]: scoring, reinforcements, naval movement, naval combat, sea attacks, land attacks, strategic move, card."""
     st = scenario(
         provinces={"italia": (0, 9), "sicilia": (0, 5), "cisalpina": (1, 1), "creta": (1, 1)},
         triremes={("ionium", 0): 2, ("ionium", 1): 1},
