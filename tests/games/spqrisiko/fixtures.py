@@ -41,7 +41,16 @@ PHASES = {
     "draw": S.DRAW,
     "over": S.OVER,
 }
-_ORDERED = ("cards", "reinforce", "convert", "naval_move", "naval_combat", "sea_attack", "land_attack", "strategic")
+_ORDERED = (
+    "cards",
+    "reinforce",
+    "convert",
+    "naval_move",
+    "naval_combat",
+    "sea_attack",
+    "land_attack",
+    "strategic",
+)
 
 
 def new_game(players: int = 4, rules: str = "house-1.2", **options: Any) -> SpqrState:

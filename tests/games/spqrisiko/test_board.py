@@ -84,8 +84,16 @@ def test_b_3_2_ionium_is_the_sea_hub_and_the_dead_ends() -> None:
 
 
 def test_r_13_6_sea_separated_provinces_are_never_land_adjacent() -> None:
-    for a, b in [("italia", "sicilia"), ("italia", "sardinia"), ("baetica", "mauretania"), ("thracia", "asia"),
-                 ("britannia", "belgica"), ("dacia", "ponto"), ("achaia", "asia"), ("africa", "sicilia")]:
+    for a, b in [
+        ("italia", "sicilia"),
+        ("italia", "sardinia"),
+        ("baetica", "mauretania"),
+        ("thracia", "asia"),
+        ("britannia", "belgica"),
+        ("dacia", "ponto"),
+        ("achaia", "asia"),
+        ("africa", "sicilia"),
+    ]:
         assert not land(a, b), (a, b)
 
 

@@ -22,7 +22,13 @@ def last_province(rules: str = "house-1.2", round: int = 5, **kw: object) -> obj
     st = scenario(
         rules=rules,
         round=round,
-        provinces={"italia": (0, 9), "cisalpina": (1, 1), "sicilia": (0, 9), "creta": (2, 2), "cipro": (3, 2)},
+        provinces={
+            "italia": (0, 9),
+            "cisalpina": (1, 1),
+            "sicilia": (0, 9),
+            "creta": (2, 2),
+            "cipro": (3, 2),
+        },
         hands={1: {"banner": 2, "arena": 1}, 0: {"legionary": 1}},
         triremes={("ionium", 1): 1, ("tyrrenum", 0): 2, ("hadriaticum", 1): 2},
         **kw,
@@ -105,7 +111,9 @@ def test_u9_a_player_with_two_provinces_may_be_attacked_when_protected() -> None
 
 
 def test_u9_neutral_provinces_are_never_protected() -> None:
-    st = scenario(round=1, provinces={"italia": (0, 9), "cisalpina": ("neutral", 1), "cipro": (1, 2)}, rest=(2, 1))
+    st = scenario(
+        round=1, provinces={"italia": (0, 9), "cisalpina": ("neutral", 1), "cipro": (1, 2)}, rest=(2, 1)
+    )
     goto(st, "land_attack", place="italia")
     assert A.Attack("italia", "cisalpina") in st.legal_actions()
 
@@ -127,7 +135,10 @@ def test_r_2_6_neutral_armies_never_act() -> None:
 
 def test_last_player_standing_wins() -> None:
     st = scenario(
-        provinces={"italia": (0, 9), "cisalpina": (1, 1)}, rest=("neutral", 3), eliminated=[2, 3], vp={1: 15, 0: 3}
+        provinces={"italia": (0, 9), "cisalpina": (1, 1)},
+        rest=("neutral", 3),
+        eliminated=[2, 3],
+        vp={1: 15, 0: 3},
     )
     goto(st, "land_attack", place="italia")
     play(st, A.Attack("italia", "cisalpina"))
@@ -214,7 +225,8 @@ def test_u10_round_limit_an_eliminated_player_cannot_win() -> None:
 
 
 @pytest.mark.parametrize(
-    ("rules", "players", "seed"), [("house-1.2", 4, 1), ("official", 3, 2), ("house-1.2", 5, 3), ("official", 4, 4)]
+    ("rules", "players", "seed"),
+    [("house-1.2", 4, 1), ("official", 3, 2), ("house-1.2", 5, 3), ("official", 4, 4)],
 )
 def test_random_playouts_keep_the_rules_invariants(rules: str, players: int, seed: int) -> None:
     """Whole games with uniformly random legal moves: every occupied province keeps >= 1 legionary [R 14.1],
@@ -254,5 +266,9 @@ def test_random_playouts_keep_the_rules_invariants(rules: str, players: int, see
             src = before.battle[1]
             assert st.armies[src] >= st._garrison(src, me)
     out = st.outcome()
-    assert out is not None and out.termination in (Termination.VP_TARGET, Termination.ROUND_LIMIT, Termination.ELIMINATION)
+    assert out is not None and out.termination in (
+        Termination.VP_TARGET,
+        Termination.ROUND_LIMIT,
+        Termination.ELIMINATION,
+    )
     assert st.round <= 26

@@ -91,7 +91,9 @@ def test_house_scoring_most_sea_areas_more_triremes_than_anyone_tie_nobody() -> 
 
 def test_house_scoring_each_power_centre_one_vp() -> None:
     """1. Scoring: "each power centre in a province he controls — 1 VP." """
-    st = scenario(provinces={"italia": (0, 2), "creta": (0, 2), "cipro": (1, 2)}, centres=["italia", "creta", "cipro"])
+    st = scenario(
+        provinces={"italia": (0, 2), "creta": (0, 2), "cipro": (1, 2)}, centres=["italia", "creta", "cipro"]
+    )
     assert st.vp_last["power_centres"] == 2
 
 
@@ -169,7 +171,9 @@ def test_house_naval_reinforcements_three_legionaries_or_trireme_cards() -> None
 
 def test_house_naval_move_each_trireme_once() -> None:
     """3. "Naval movement: each trireme may move once, to an adjacent sea area." """
-    st = scenario(provinces={"italia": (0, 2), "creta": (1, 2)}, triremes={("ionium", 0): 2, ("aegeum", 0): 1})
+    st = scenario(
+        provinces={"italia": (0, 2), "creta": (1, 2)}, triremes={("ionium", 0): 2, ("aegeum", 0): 1}
+    )
     goto(st, "naval_move")
     play(st, A.NavalMove("ionium", "tyrrenum", 1))
     play(st, A.NavalMove("ionium", "aegeum", 1))
@@ -195,7 +199,9 @@ def test_house_naval_combat_at_most_one_per_sea_area_per_turn() -> None:
 
 def test_house_naval_tie_nobody_wins_and_the_combat_stops() -> None:
     """4. Combat: "A tie on the dice lets no one win: if a roll causes no losses, that combat cannot continue." """
-    st = scenario(provinces={"italia": (0, 2), "creta": (1, 2)}, triremes={("ionium", 0): 3, ("ionium", 1): 2})
+    st = scenario(
+        provinces={"italia": (0, 2), "creta": (1, 2)}, triremes={("ionium", 0): 3, ("ionium", 1): 2}
+    )
     goto(st, "naval_combat")
     play(st, A.NavalAttack("ionium", 1))
     fight(st, ((5, 3, 1), (5, 3)))
@@ -215,7 +221,9 @@ def test_house_sea_attack_needs_more_triremes_than_the_defender() -> None:
 
 def test_house_sea_attack_declare_legionaries_and_fight_to_the_end() -> None:
     """4. Combat: "The attacker declares how many legionaries he commits and fights to the end." """
-    st = scenario(provinces={"sicilia": (0, 6), "creta": (1, 3), "cipro": (1, 2)}, triremes={("ionium", 0): 1})
+    st = scenario(
+        provinces={"sicilia": (0, 6), "creta": (1, 3), "cipro": (1, 2)}, triremes={("ionium", 0): 1}
+    )
     goto(st, "sea_attack", place="sicilia")
     play(st, A.SeaAttack("sicilia", "creta", "ionium"))
     assert {a.count for a in of_kind(st, A.Declare)} == {3, 4, 5, 6}
@@ -345,7 +353,7 @@ def test_house_eliminated_players_triremes_removed() -> None:
 
 
 def test_house_no_elimination_before_the_4th_game_turn() -> None:
-    """Elimination: "No player may be eliminated before the 4th game turn." (house: from round 4 on) """
+    """Elimination: "No player may be eliminated before the 4th game turn." (house: from round 4 on)"""
     assert A.Attack("italia", "cisalpina") not in eliminate(round=3).legal_actions()
     assert A.Attack("italia", "cisalpina") in eliminate(round=4).legal_actions()
     st = eliminate(round=3)

@@ -41,7 +41,9 @@ def test_r_6_4_reinforcements_go_one_by_one_on_own_provinces_only() -> None:
 
 def test_r_6_5_power_centre_legionary_goes_into_its_province() -> None:
     """[R 6.5], [R 16.5]: +1 legionary in each own power centre's province."""
-    st = scenario(provinces={"italia": (0, 2), "sicilia": (0, 2), "creta": (1, 2)}, centres=["italia", "creta"])
+    st = scenario(
+        provinces={"italia": (0, 2), "sicilia": (0, 2), "creta": (1, 2)}, centres=["italia", "creta"]
+    )
     assert armies(st, "italia") == 3
     assert armies(st, "sicilia") == 2
     assert armies(st, "creta") == 2  # someone else's power centre
@@ -214,11 +216,22 @@ def test_r_8_7_2_bonus_trireme_lost_with_only_landlocked_provinces() -> None:
 def test_r_16_4_power_centre_never_in_land_bordering_provinces_nor_twice() -> None:
     st = cards_state(
         {"arena": 3},
-        provinces={"italia": (0, 2), "cisalpina": (0, 2), "noricum": (0, 2), "raetia": (0, 2), "creta": (1, 2)},
+        provinces={
+            "italia": (0, 2),
+            "cisalpina": (0, 2),
+            "noricum": (0, 2),
+            "raetia": (0, 2),
+            "creta": (1, 2),
+        },
         centres=["creta"],
     )
     play(st, A.TradeSet(("arena",) * 3))
-    assert {a.province for a in of_kind(st, A.PlacePowerCentre)} == {"italia", "cisalpina", "noricum", "raetia"}
+    assert {a.province for a in of_kind(st, A.PlacePowerCentre)} == {
+        "italia",
+        "cisalpina",
+        "noricum",
+        "raetia",
+    }
     play(st, A.PlacePowerCentre("cisalpina"))
     # all of Italia, Noricum and Raetia border Cisalpina; the last two bonuses are forfeited [R 8.7.3]
     assert phase(st) == "reinforce" and st.bonus_pcs == 0 and st.pcs_built == 2

@@ -18,7 +18,9 @@ def test_r_5_6_1_empire_of_four_connected_provinces_scores() -> None:
 
 
 def test_r_5_6_1_three_connected_provinces_are_no_empire() -> None:
-    st = scenario(provinces={"lusitania": (0, 2), "galicia": (0, 2), "terraconensis": (0, 2), "italia": (0, 2)})
+    st = scenario(
+        provinces={"lusitania": (0, 2), "galicia": (0, 2), "terraconensis": (0, 2), "italia": (0, 2)}
+    )
     assert largest_empire(BOARD, st.owner, 0) == 3
     assert st.vp_last["empire"] == 0
 
@@ -62,12 +64,16 @@ def test_u5_option_neutrals_compete() -> None:
 
 
 def test_r_5_6_3_sea_controlled_by_strictly_more_triremes_scores() -> None:
-    st = scenario(provinces={"italia": (0, 2), "sicilia": (1, 2)}, triremes={("tyrrenum", 0): 2, ("tyrrenum", 1): 1})
+    st = scenario(
+        provinces={"italia": (0, 2), "sicilia": (1, 2)}, triremes={("tyrrenum", 0): 2, ("tyrrenum", 1): 1}
+    )
     assert st.vp_last["seas"] == 1
 
 
 def test_r_5_6_3_equal_triremes_control_nothing() -> None:
-    st = scenario(provinces={"italia": (0, 2), "sicilia": (1, 2)}, triremes={("tyrrenum", 0): 2, ("tyrrenum", 1): 2})
+    st = scenario(
+        provinces={"italia": (0, 2), "sicilia": (1, 2)}, triremes={("tyrrenum", 0): 2, ("tyrrenum", 1): 2}
+    )
     assert sea_controller(st.triremes, BOARD.sea_index["tyrrenum"]) is None
     assert st.vp_last["seas"] == 0
 
@@ -115,9 +121,7 @@ def test_r_5_4_only_the_active_player_scores() -> None:
 
 
 def test_eliminated_players_do_not_compete() -> None:
-    st = scenario(
-        provinces={"italia": (0, 2), "sicilia": (1, 2), "creta": (2, 2)}, eliminated=[1, 2, 3]
-    )
+    st = scenario(provinces={"italia": (0, 2), "sicilia": (1, 2), "creta": (2, 2)}, eliminated=[1, 2, 3])
     # player 0 alone: most provinces by default
     assert st.vp_last["provinces"] == 1
 
@@ -151,4 +155,15 @@ def test_r_5_4_scoring_also_happens_in_round_one() -> None:
 
 
 def test_r_6_land_table_function() -> None:
-    assert [land_reinforcements(n) for n in (1, 2, 3, 11, 12, 13, 14, 15, 20, 45)] == [1, 1, 3, 3, 4, 4, 4, 5, 6, 15]
+    assert [land_reinforcements(n) for n in (1, 2, 3, 11, 12, 13, 14, 15, 20, 45)] == [
+        1,
+        1,
+        3,
+        3,
+        4,
+        4,
+        4,
+        5,
+        6,
+        15,
+    ]

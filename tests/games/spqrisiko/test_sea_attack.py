@@ -45,7 +45,11 @@ def test_r_12_2_more_than_the_defender_not_more_than_everyone() -> None:
 
 def test_r_12_2_neutral_target_needs_at_least_one_own_trireme() -> None:
     st = sea({"sicilia": (0, 6)}, triremes={("syrtis", 0): 1})
-    assert {(s, t) for s, t, _ in targets(st)} == {("sicilia", "africa"), ("sicilia", "cyrenaica"), ("sicilia", "numidia")}
+    assert {(s, t) for s, t, _ in targets(st)} == {
+        ("sicilia", "africa"),
+        ("sicilia", "cyrenaica"),
+        ("sicilia", "numidia"),
+    }
     st = scenario(provinces={"sicilia": (0, 6), "creta": (1, 2)})
     play(st, A.Reinforce("sicilia"))
     play(st, A.DONE)  # no trireme built
@@ -163,7 +167,9 @@ def test_r_12_7_no_sea_attack_from_a_province_taken_by_sea_but_land_attacks_allo
 
 
 def test_r_12_landlocked_and_one_legionary_provinces_cannot_sea_attack() -> None:
-    st = scenario(provinces={"sicilia": (0, 1), "arabia": (0, 9), "creta": (1, 1)}, triremes={("tyrrenum", 0): 1})
+    st = scenario(
+        provinces={"sicilia": (0, 1), "arabia": (0, 9), "creta": (1, 1)}, triremes={("tyrrenum", 0): 1}
+    )
     play(st, A.Reinforce("arabia"))
     play(st, A.DONE)  # conversions
     play(st, A.DONE)  # naval movement

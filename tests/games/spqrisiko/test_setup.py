@@ -82,7 +82,12 @@ def test_r_3_4_italia_is_free_with_three_or_five_players(players: int) -> None:
 
 @pytest.mark.parametrize(
     ("players", "neutrals", "mixed_rounds", "own_rounds"),
-    [(3, "per_unused_colour", 6, 3), (3, "total_27", 3, 9), (4, "per_unused_colour", 2, 7), (5, "total_27", 0, 9)],
+    [
+        (3, "per_unused_colour", 6, 3),
+        (3, "total_27", 3, 9),
+        (4, "per_unused_colour", 2, 7),
+        (5, "total_27", 0, 9),
+    ],
 )
 def test_b_2_3_placement_schedule(players: int, neutrals: str, mixed_rounds: int, own_rounds: int) -> None:
     """[R 3.7], [R 3.8]: own + neutral placements while groups remain, then own only."""

@@ -112,7 +112,9 @@ def test_r_17_1_one_card_after_a_conquest() -> None:
     end_turn(st)
     assert st.current_player() == CHANCE and phase(st) == "draw"
     outs = st.chance_outcomes()
-    assert {a.card: p for a, p in outs} == pytest.approx({"legionary": 25 / 55, "banner": 15 / 55, "trireme": 10 / 55, "arena": 5 / 55})
+    assert {a.card: p for a, p in outs} == pytest.approx(
+        {"legionary": 25 / 55, "banner": 15 / 55, "trireme": 10 / 55, "arena": 5 / 55}
+    )
     assert all(a.player == 0 for a, _ in outs)
     play(st, A.Draw("trireme", 0))
     assert st.hands[0] == [0, 0, 1, 0] and st.deck == [25, 15, 9, 5]
@@ -144,7 +146,9 @@ def test_r_17_a_failed_attack_earns_no_card() -> None:
 
 
 def test_r_17_a_conquest_by_sea_earns_a_card() -> None:
-    st = scenario(provinces={"sicilia": (0, 9), "creta": (1, 1), "cipro": (1, 1)}, triremes={("ionium", 0): 1})
+    st = scenario(
+        provinces={"sicilia": (0, 9), "creta": (1, 1), "cipro": (1, 1)}, triremes={("ionium", 0): 1}
+    )
     goto(st, "sea_attack", place="sicilia")
     play(st, A.SeaAttack("sicilia", "creta", "ionium"))
     play(st, A.Declare(3))
