@@ -98,6 +98,10 @@ class Board:
     land_adj: list[tuple[int, ...]] = field(default_factory=list)
     sea_adj: list[tuple[int, ...]] = field(default_factory=list)
     adj: list[tuple[int, ...]] = field(default_factory=list)
+    land_adj_mask: list[int] = field(default_factory=list)  # bitmasks of the same neighbourhoods
+    sea_adj_mask: list[int] = field(default_factory=list)
+    land_union: list[list[int]] = field(default_factory=list)  # [byte k][value]: OR of the masks of its bits
+    sea_union: list[list[int]] = field(default_factory=list)
     tribute: list[tuple[int, ...]] = field(default_factory=list)
     # poleis
     polis_ids: list[str] = field(default_factory=list)
@@ -314,6 +318,10 @@ def _parse(path: str, raw: dict[str, Any]) -> Board:
     b.adj = [tuple(sorted(s)) for s in adjsets]
     b.land_adj = [tuple(j for j in b.adj[i] if b.is_land[j]) for i in range(n)]
     b.sea_adj = [tuple(j for j in b.adj[i] if not b.is_land[j]) for i in range(n)]
+    b.land_adj_mask = [sum(1 << j for j in b.land_adj[i]) for i in range(n)]
+    b.sea_adj_mask = [sum(1 << j for j in b.sea_adj[i]) for i in range(n)]
+    b.land_union = _union_tables(b.land_adj_mask)
+    b.sea_union = _union_tables(b.sea_adj_mask)
     seen_t = {0}
     dq = deque([0])
     while dq:
@@ -629,6 +637,34 @@ def _parse(path: str, raw: dict[str, Any]) -> Board:
             raise ck.fail(entry, f"proxenos on unknown polis {px!r}")
         b.setup_proxenos.append(b.polis_index[px])
     return b
+
+
+def _union_tables(masks: list[int]) -> list[list[int]]:
+    """Byte tables: tables[k][v] = OR of masks[8k + i] for every bit i set in v (fast neighbourhood unions)."""
+    tables = []
+    for k in range((len(masks) + 7) // 8):
+        row = [0] * 256
+        for v in range(1, 256):
+            low = v & -v
+            i = 8 * k + low.bit_length() - 1
+            row[v] = row[v ^ low] | (masks[i] if i < len(masks) else 0)
+        tables.append(row)
+    return tables
+
+
+BITS = [tuple(8 * k + i for i in range(8) if v >> i & 1) for k in range(4) for v in range(256)]
+
+
+def bits(m: int) -> list[int]:
+    """The indices of the set bits of `m` (< 2**32), in increasing order."""
+    out: list[int] = []
+    k = 0
+    while m:
+        if m & 255:
+            out.extend(BITS[k * 256 + (m & 255)])
+        m >>= 8
+        k += 1
+    return out
 
 
 def _parse_effect(ck: _Checker, b: Board, entry: str, eff: Any) -> tuple[Any, ...]:
