@@ -10,7 +10,18 @@ from hegemon.core.game import CHANCE
 from hegemon.core.play import play
 from hegemon.games.spqrisiko import actions as A
 from hegemon.games.spqrisiko.scoring import NEUTRAL
-from tests.games.spqrisiko.fixtures import armies, fight, goto, of_kind, owner, phase, pidx, roll, scenario
+from tests.games.spqrisiko.fixtures import (
+    armies,
+    fight,
+    goto,
+    names,
+    of_kind,
+    owner,
+    phase,
+    pidx,
+    roll,
+    scenario,
+)
 
 
 def land(provinces: dict, rules: str = "house-1.2", place: str = "creta", **kw: object) -> object:
@@ -185,3 +196,16 @@ def test_option_official_with_garrison_first() -> None:
     st = land({"cisalpina": (0, 4), "italia": (1, 1)}, rules="official", garrison="garrison_first")
     play(st, A.Attack("cisalpina", "italia"))
     assert {a.dice for a in of_kind(st, A.RollDice)} == {1, 2}
+
+
+def test_attack_outside_the_land_attack_phase_is_illegal_and_named() -> None:
+    st = scenario(provinces={"creta": (0, 2), "cipro": (1, 2), "italia": (0, 9), "cisalpina": (1, 1)})
+    assert st.phase_name() == "reinforcements: place"
+    with pytest.raises(IllegalActionError) as info:
+        play(st, A.Attack("italia", "cisalpina"))
+    assert info.value.phase == "reinforcements: place" and info.value.player == 0
+
+
+def test_land_attack_actions_read_as_text() -> None:
+    st = land({"italia": (0, 9), "cisalpina": (1, 1)})
+    assert names(st.legal_actions()) == ["attack italia -> cisalpina", "done"]
