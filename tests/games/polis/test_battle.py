@@ -150,3 +150,24 @@ def test_draw_probabilities_follow_the_cards_left():
     outs = dict((a.card, p) for a, p in st.chance_outcomes())
     assert abs(outs["phalanx:1"] - 3 / 24) < 1e-12 and abs(outs["phalanx:0"] - 1 / 24) < 1e-12
     assert abs(sum(outs.values()) - 1) < 1e-12
+
+
+def test_several_battles_the_side_whose_turn_ended_chooses_the_order():
+    """§6.1 (R47): every territory with 8+ units fights; the side whose turn ended picks the order; a
+    territory is fought once per turn-end."""
+    st = scenario(rnd="4", to_move=ATHENS, pp=(5, 5), clear_units=True,
+                  units={(ATHENS, "boiotia"): 4, (SPARTA, "boiotia"): 4, (ATHENS, "kyklades"): 4,
+                         (SPARTA, "myrtoon_pelagos"): 4})
+    do(st, A.MoveGalleys("myrtoon_pelagos"), A.MoveFrom("kyklades", 4), A.EndMove(), A.Pass())
+    assert st.phase_name() == "battle choice" and st.cur == ATHENS
+    assert {a.territory for a in st.legal_actions()} == {"boiotia", "myrtoon_pelagos"}
+    do(st, A.ChooseBattle("myrtoon_pelagos"))
+    assert st.bt == T(st, "myrtoon_pelagos") and st.b_att == ATHENS
+    for c in ("phalanx:0", "phalanx:1", "phalanx:1", "phalanx:1"):
+        do(st, A.DrawCard(ATHENS, c))
+    for c in ("flank:0", "flank:1", "flank:1", "flank:1"):
+        do(st, A.DrawCard(SPARTA, c))
+    do(st, A.Stand(), A.Retreat("ionion_pelagos"))  # Sparta retreats at sea: the battle ends
+    assert st.pp == [5 - 1 + 1, 5 - 1]  # the move cost Athens 1 PP; the retreat pays Athens 1
+    # the remaining battle starts at once (one candidate left)
+    assert st.bt == T(st, "boiotia") and st.b_att == SPARTA and st.phase_name() == "card draw"

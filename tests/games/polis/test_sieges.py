@@ -272,12 +272,13 @@ def test_diceless_sacrifice_win_in_the_very_first_action_costs_4_pp_and_3_hoplit
     """Seed: "force 3 times in a row, 4 PP and 3 hoplites in total"."""
     st = scenario("diceless_sacrifice", rnd="5a", units={(ATHENS, "korinthia"): 5}, pp=(6, 6))
     do(st, A.StartSiege("korinthos"))
-    steps = [(5, 5, 1)]
+    steps = [_state_of(st, "korinthos", "korinthia")]
     for _ in range(3):
         do(st, A.ForceSiege())
-        steps.append(_state_of(st, "korinthos", "korinthia")[:3])
-    assert steps == [(5, 5, 1), (4, 4, 2), (3, 3, 3), (2 + 4, 2, 0)]
-    assert st.owner[Q(st, "korinthos")] == ATHENS and st.pop[Q(st, "korinthos")] == 4
+        steps.append(_state_of(st, "korinthos", "korinthia"))
+    # (PP, hoplites, discs, owner, population) after each step
+    assert steps == [(5, 5, 1, -1, 0), (4, 4, 2, -1, 0), (3, 3, 3, -1, 0), (2 + 4, 2, 0, ATHENS, 4)]
+    assert st.n_actions == 1 and st.phase_name() == "action"  # all of it was one action
     spent_pp = 6 - (st.pp[ATHENS] - 4)
     assert (spent_pp, 5 - hoplites(st, ATHENS, "korinthia")) == (4, 3)
 
