@@ -28,7 +28,7 @@ from hegemon.core.game import CHANCE, TERMINAL, Game, State
 from hegemon.core.play import derive_seed, play, sample_chance
 from hegemon.core.record import GameRecord, state_digest
 from hegemon.games import get_game
-from hegemon.server.protocol import CreateTable, ServerError
+from hegemon.server.protocol import CreateTable, SeatSpec, ServerError
 from hegemon.server.storage import MemoryStorage, Storage, StoredTable
 
 TITLES = {"spqrisiko": "S.P.Q.RisiKo!", "polis": "Polis: Fight for the Hegemony"}
@@ -185,7 +185,7 @@ class TableManager:
             options = game.parse_options(raw)
         except HegemonError as e:
             raise ServerError("bad_request", str(e)) from None
-        specs = req.seats or [None] * n
+        specs: list[SeatSpec | None] = list(req.seats) if req.seats else [None] * n
         if len(specs) != n:
             raise ServerError("bad_request", f"{n} players need {n} seats, got {len(specs)}")
         seats: list[Seat] = []

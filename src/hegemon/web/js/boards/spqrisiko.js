@@ -1,0 +1,386 @@
+// S.P.Q.RisiKo! board: the drawn map (provinces coloured by owner with legionaries and power centres, sea
+// areas with each player's triremes), clicking on the map to act, and controls for the compound moves:
+// reinforcement counter, odds before attacks, auto-roll until…, sliders for declare / move-in / move counts.
+import { clear, COLOURS, h, pct, s } from "../common.js";
+import { t } from "../i18n.js";
+
+const NEUTRAL = "#8d8778";
+const FREE = "#efe8d6";
+
+// the map locations an action names, in the order the player clicks them
+function locs(a) {
+  switch (a.type) {
+    case "claim": case "claim_neutral": case "reinforce": case "place_power_centre": return [a.province];
+    case "place_trireme": return [a.sea];
+    case "disband": return [a.sea, a.province];
+    case "build": return [a.province, a.sea];
+    case "naval_move": return [a.source, a.dest];
+    case "naval_attack": return [a.sea];
+    case "sea_attack": case "attack": return [a.source, a.target];
+    case "fortify": return [a.source, a.dest];
+    default: return [];
+  }
+}
+
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+export async function createBoard(root, ctx) {
+  const map = await (await fetch("/static/maps/spqrisiko.json")).json();
+  const names = map.names;
+  const nm = (id) => names[id] || id;
+  let sel = []; // clicked locations
+  let pending = null; // complete actions waiting for a choice or a confirmation
+  let perClick = 1;
+  let stopAt = null;
+  let count = null;
+  let oddsToken = 0;
+
+  // ------------------------------------------------------------------ drawing
+  const svg = s("svg", { viewBox: `0 0 ${map.width} ${map.height}`, id: "map", class: "map spqr", role: "img" });
+  const gSea = s("g", { class: "seas" });
+  const gProv = s("g", { class: "provinces" });
+  const gLab = s("g", { class: "labels" });
+  svg.append(s("rect", { x: 0, y: 0, width: map.width, height: map.height, class: "water" }),
+    s("path", { d: map.land, class: "land" }), gSea, gProv, gLab);
+  const shapes = {};
+  const badges = {};
+  for (const sea of map.seas) {
+    const p = s("path", { d: sea.d, class: "sea area", "data-id": sea.id, id: `a-${sea.id}` });
+    p.addEventListener("click", () => click(sea.id));
+    p.append(s("title", { text: sea.name }));
+    gSea.append(p);
+    shapes[sea.id] = p;
+    gLab.append(s("text", { x: sea.x, y: sea.y - 10, class: "sealabel", text: sea.name }));
+    const g = s("g", { class: "fleet", transform: `translate(${sea.x},${sea.y})` });
+    gLab.append(g);
+    badges[sea.id] = g;
+  }
+  for (const pr of map.provinces) {
+    const p = s("path", { d: pr.d, class: "prov area", "data-id": pr.id, id: `a-${pr.id}` });
+    p.addEventListener("click", () => click(pr.id));
+    p.append(s("title", { text: pr.name }));
+    gProv.append(p);
+    shapes[pr.id] = p;
+    gLab.append(s("text", { x: pr.x, y: pr.y - 9, class: "plabel", text: pr.name }));
+    const g = s("g", { class: "army", transform: `translate(${pr.x},${pr.y + 3})`, "data-id": pr.id });
+    g.addEventListener("click", () => click(pr.id));
+    const c = s("circle", { r: 8 });
+    const tx = s("text", { y: 3.5, text: "" });
+    const star = s("text", { x: 10, y: 4, class: "pc", text: "" });
+    g.append(c, tx, star);
+    gLab.append(g);
+    badges[pr.id] = { g, c, tx, star };
+  }
+  clear(root).append(svg);
+
+  function colour(o) {
+    if (o === "neutral") return NEUTRAL;
+    if (o === null || o === undefined) return FREE;
+    return COLOURS[o % COLOURS.length];
+  }
+
+  function legal(msg) {
+    return msg.seat !== null && msg.status === "playing" ? msg.view.legal_actions || [] : [];
+  }
+
+  function candidates(msg, prefix) {
+    return legal(msg).filter((a) => {
+      const l = locs(a);
+      return l.length > prefix.length - 1 && prefix.every((x, i) => l[i] === x);
+    });
+  }
+
+  function clickable(msg) {
+    const out = new Set();
+    if (pending) return out;
+    for (const a of candidates(msg, sel)) {
+      const l = locs(a);
+      if (l.length > sel.length) out.add(l[sel.length]);
+    }
+    return out;
+  }
+
+  function render(msg) {
+    const v = msg.view;
+    const can = clickable(msg);
+    for (const p of v.provinces) {
+      const sh = shapes[p.id];
+      if (!sh) continue;
+      sh.style.fill = colour(p.owner);
+      const b = badges[p.id];
+      b.tx.textContent = p.armies ? String(p.armies) : "";
+      b.c.style.display = p.armies ? "" : "none";
+      b.c.style.fill = p.owner === null ? "#fff" : colour(p.owner);
+      b.star.textContent = p.power_centre ? "★" : "";
+      sh.dataset.owner = p.owner === null ? "" : String(p.owner);
+      sh.dataset.armies = String(p.armies);
+    }
+    for (const sea of v.seas) {
+      const g = clear(badges[sea.id]);
+      let x = -((sea.triremes.filter((n) => n > 0).length - 1) * 11);
+      sea.triremes.forEach((n, p) => {
+        if (!n) return;
+        g.append(s("rect", { x: x - 9, y: -7, width: 18, height: 14, rx: 3, fill: COLOURS[p] }),
+          s("text", { x, y: 4, text: `${n}` }));
+        x += 22;
+      });
+      const ctl = sea.controller !== null && sea.controller !== undefined;
+      shapes[sea.id].style.fill = ctl ? COLOURS[sea.controller] : "";
+      shapes[sea.id].style.fillOpacity = ctl ? "0.22" : "";
+    }
+    for (const [id, sh] of Object.entries(shapes)) {
+      sh.classList.toggle("clickable", can.has(id));
+      sh.classList.toggle("selected", sel.includes(id));
+    }
+    const bt = v.battle;
+    for (const sh of Object.values(shapes)) sh.classList.remove("battle");
+    if (bt) for (const id of [bt.source, bt.target, bt.sea]) if (id && shapes[id]) shapes[id].classList.add("battle");
+  }
+
+  function reset() { sel = []; pending = null; stopAt = null; count = null; }
+
+  function click(id) {
+    const msg = ctx.msg;
+    if (!msg || !legal(msg).length) return;
+    let next = [...sel, id];
+    let cands = candidates(msg, next);
+    if (!cands.length) {
+      next = [id];
+      cands = candidates(msg, next);
+      if (!cands.length) { reset(); ctx.rerender(); return; }
+    }
+    sel = next;
+    pending = null;
+    const full = cands.filter((a) => locs(a).length === sel.length);
+    const longer = cands.filter((a) => locs(a).length > sel.length);
+    if (full.length && !longer.length) {
+      const a0 = full[0];
+      if (a0.type === "reinforce") {
+        const pool = msg.view.pool || 1;
+        let n = perClick === "all" ? pool : Math.min(perClick, pool);
+        ctx.setAuto((m) => {
+          n -= 1;
+          if (n <= 0) return null;
+          return (m.view.legal_actions || []).find((a) => same(a, a0)) || null;
+        });
+        ctx.send(a0);
+        reset();
+      } else if (full.length === 1 && !["attack", "sea_attack", "naval_attack"].includes(a0.type)) {
+        ctx.send(a0);
+        reset();
+      } else {
+        pending = full;
+      }
+    }
+    ctx.rerender();
+  }
+
+  // ------------------------------------------------------------------ controls
+  function oddsBox(params, kindLabel) {
+    const box = h("div", { class: "odds", id: "odds" }, h("span", { class: "hint" }, "…"));
+    const my = ++oddsToken;
+    ctx.odds(params).then((o) => {
+      if (my !== oddsToken) return;
+      clear(box);
+      box.append(h("strong", {}, t("odds.title")), h("br"));
+      if (!o.attack_possible) { box.append(t("odds.impossible")); return; }
+      box.append(h("span", { class: "pwin", "data-p": o.p_win.decimal },
+        t(kindLabel === "naval" ? "odds.win_naval" : "odds.win", { p: `${pct(o.p_win.decimal)} (${o.p_win.fraction})` })));
+      box.append(h("br"), t("odds.loss", {
+        a: o.expected_attacker_losses.decimal.toFixed(2), d: o.expected_defender_losses.decimal.toFixed(2) }));
+    }).catch(() => { clear(box); });
+    return box;
+  }
+
+  function slider(id, lo, hi, value, onChange) {
+    const out = h("output", { for: id }, String(value));
+    const inp = h("input", { type: "range", id, min: lo, max: hi, value, oninput: (e) => { out.textContent = e.target.value; onChange(Number(e.target.value)); } });
+    return h("span", { class: "slider" }, inp, out);
+  }
+
+  function autoRoll(source, limit) {
+    return (m) => {
+      const v = m.view;
+      const acts = v.legal_actions || [];
+      if (v.phase === "land attack: roll" || v.phase === "naval combat: roll") {
+        const rolls = acts.filter((a) => a.type === "roll_dice");
+        const bt = v.battle;
+        if (bt && bt.kind === "land") {
+          const src = v.provinces.find((p) => p.id === bt.source);
+          if (src && src.armies <= limit) return acts.find((a) => a.type === "withdraw") || null;
+        }
+        return rolls.length ? rolls[rolls.length - 1] : null;
+      }
+      return null;
+    };
+  }
+
+  function countControls(root, msg, type, label, extraOdds) {
+    const acts = legal(msg).filter((a) => a.type === type);
+    const counts = acts.map((a) => a.count);
+    const lo = Math.min(...counts), hi = Math.max(...counts);
+    if (count === null || count < lo || count > hi) count = hi;
+    const oddsSlot = h("div");
+    const refresh = () => { if (extraOdds) clear(oddsSlot).append(extraOdds(count)); };
+    root.append(h("div", { class: "row" }, h("label", { for: "count" }, label),
+      slider("count", lo, hi, count, (v) => { count = v; refresh(); })));
+    refresh();
+    root.append(oddsSlot, h("button", { type: "button", class: "primary", id: "confirm",
+      onclick: () => { const a = acts.find((x) => x.count === count); reset(); ctx.send(a); } }, t("spqr.confirm")));
+  }
+
+  function controls(root, msg) {
+    const v = msg.view;
+    const acts = legal(msg);
+    const types = new Set(acts.map((a) => a.type));
+    const me = msg.seat;
+    // pending choice after clicks
+    if (pending) {
+      const a0 = pending[0];
+      if (a0.type === "attack") {
+        const src = v.provinces.find((p) => p.id === a0.source);
+        const keep = 1;
+        if (stopAt === null) stopAt = keep;
+        const oddsSlot = h("div");
+        const refresh = () => clear(oddsSlot).append(oddsBox({ kind: "land", source: a0.source, target: a0.target, stop_at: stopAt }, "land"));
+        root.append(h("p", { class: "sel" }, t("spqr.battle", { src: nm(a0.source), tgt: nm(a0.target) })));
+        root.append(h("div", { class: "row" }, h("label", { for: "stopat" }, t("spqr.stopat")),
+          slider("stopat", 1, Math.max(1, src.armies - 1), stopAt, (x) => { stopAt = x; refresh(); })));
+        refresh();
+        root.append(oddsSlot,
+          h("button", { type: "button", class: "primary", id: "autoattack", onclick: () => {
+            const limit = stopAt; ctx.setAuto(autoRoll(a0.source, limit)); reset(); ctx.send(a0); } }, t("spqr.autoroll", { n: stopAt })),
+          h("button", { type: "button", id: "attack", onclick: () => { reset(); ctx.send(a0); } }, t("spqr.attack")),
+          h("button", { type: "button", id: "cancel", onclick: () => { reset(); ctx.rerender(); } }, t("table.cancel")));
+        return;
+      }
+      root.append(h("p", { class: "sel" }, sel.map(nm).join(" → ")));
+      if (a0.type === "naval_move") {
+        pending.sort((x, y) => x.count - y.count);
+        const lo = pending[0].count, hi = pending[pending.length - 1].count;
+        if (count === null || count < lo || count > hi) count = hi;
+        root.append(h("div", { class: "row" }, h("label", { for: "count" }, t("spqr.count")), slider("count", lo, hi, count, (x) => { count = x; })),
+          h("button", { type: "button", class: "primary", id: "confirm", onclick: () => { const a = pending.find((x) => x.count === count); reset(); ctx.send(a); } }, t("spqr.confirm")));
+      } else {
+        for (const a of pending) {
+          const wrap = h("div", { class: "choice" }, h("button", { type: "button", class: "primary", onclick: () => { reset(); ctx.send(a); } }, describe(a)));
+          if (a.type === "naval_attack") wrap.append(oddsBox({ kind: "naval", sea: a.sea, opponent: a.opponent }, "naval"));
+          root.append(wrap);
+        }
+      }
+      root.append(h("button", { type: "button", id: "cancel", onclick: () => { reset(); ctx.rerender(); } }, t("table.cancel")));
+      return;
+    }
+    // phase controls
+    const ph = v.phase;
+    if (ph === "land attack: roll" || ph === "naval combat: roll") {
+      const bt = v.battle;
+      if (bt && bt.kind === "land") {
+        root.append(h("p", { class: "sel" }, t("spqr.battle", { src: nm(bt.source), tgt: nm(bt.target) })));
+        root.append(oddsBox({ kind: "land", source: bt.source, target: bt.target }, "land"));
+      } else if (bt) {
+        root.append(h("p", { class: "sel" }, t("spqr.naval_battle", { sea: nm(bt.sea), opp: ctx.seatName(bt.opponent) })));
+        root.append(oddsBox({ kind: "naval", sea: bt.sea, opponent: bt.opponent }, "naval"));
+      }
+      const rolls = acts.filter((a) => a.type === "roll_dice");
+      root.append(h("div", { class: "btns" },
+        rolls.map((a) => h("button", { type: "button", class: "roll", "data-dice": a.dice, onclick: () => ctx.send(a) }, t("spqr.rollonce", { d: a.dice }))),
+        h("button", { type: "button", id: "autoroll", onclick: () => { ctx.setAuto(autoRoll(bt && bt.source, 1)); ctx.send(rolls[rolls.length - 1]); } }, t("spqr.autoroll", { n: 1 })),
+        types.has("withdraw") ? h("button", { type: "button", id: "withdraw", onclick: () => ctx.send({ type: "withdraw" }) }, t("spqr.withdraw")) : null));
+      return;
+    }
+    if (types.has("move_in")) return countControls(root, msg, "move_in", t("spqr.count"));
+    if (types.has("move")) return countControls(root, msg, "move", t("spqr.count"));
+    if (types.has("declare")) {
+      const bt = v.battle;
+      return countControls(root, msg, "declare", t("spqr.count"),
+        (k) => oddsBox({ kind: "sea", source: bt.source, target: bt.target, declared: k }, "sea"));
+    }
+    if (types.has("reinforce")) {
+      root.append(h("p", { class: "hint" }, t("spqr.click_reinforce")), h("p", {}, t("spqr.pool", { n: v.pool })),
+        h("div", { class: "row" }, h("span", {}, t("spqr.perclick")),
+          ...[1, 3, 5, "all"].map((k) => h("button", { type: "button", class: perClick === k ? "on" : "", "data-per": k,
+            onclick: () => { perClick = k; ctx.rerender(); } }, k === "all" ? t("spqr.all") : String(k)))));
+    } else if (types.has("claim") || types.has("claim_neutral")) {
+      root.append(h("p", { class: "hint" }, t("spqr.click_claim")));
+    } else if (acts.some((a) => locs(a).length)) {
+      root.append(h("p", { class: "hint" }, sel.length ? t("spqr.click_next") : t("spqr.click_source")));
+    }
+    const trades = acts.filter((a) => a.type === "trade_set");
+    if (trades.length) root.append(h("div", { class: "btns" }, trades.map((a) => h("button", { type: "button", onclick: () => ctx.send(a) },
+      t("spqr.trade", { cards: a.cards.map((c) => t(`sym.${c}`)).join("+") })))));
+    if (types.has("forgo")) root.append(h("button", { type: "button", id: "forgo", onclick: () => ctx.send({ type: "forgo" }) }, t("spqr.forgo")));
+    if (types.has("done")) root.append(h("button", { type: "button", id: "done", class: "primary", onclick: () => { reset(); ctx.send({ type: "done" }); } }, `${t("table.done")} (D)`));
+    if (me === null) return;
+  }
+
+  function players(root, msg) {
+    const v = msg.view;
+    const rows = [];
+    const order = v.order && v.order.length ? v.order : v.players.map((p) => p.seat);
+    for (const seat of order) {
+      const p = v.players[seat];
+      const active = v.active === seat;
+      rows.push(h("tr", { class: `${active ? "active" : ""} ${p.eliminated ? "out" : ""}`, "data-seat": seat },
+        h("td", {}, active ? "▶" : ""),
+        h("td", {}, h("i", { class: "dot", style: `background:${COLOURS[seat]}` }), ctx.seatName(seat)),
+        h("td", { class: "vp" }, String(p.vp)), h("td", {}, String(p.provinces)), h("td", {}, String(p.legionaries)),
+        h("td", {}, String(p.triremes)), h("td", {}, String(p.cards))));
+    }
+    root.append(h("table", { class: "scores" },
+      h("thead", {}, h("tr", {}, h("th"), h("th"), h("th", { title: t("spqr.vp") }, t("spqr.vp")),
+        h("th", { title: t("spqr.provinces") }, "▦"), h("th", { title: t("spqr.legionaries") }, "⚔"),
+        h("th", { title: t("spqr.triremes") }, "⛵"), h("th", { title: t("spqr.cards") }, "♠"))),
+      h("tbody", {}, rows)));
+    if (msg.seat !== null && v.players[msg.seat] && v.players[msg.seat].hand) {
+      const hand = v.players[msg.seat].hand;
+      const txt = Object.entries(hand).filter(([, n]) => n).map(([k, n]) => `${n} ${t(`sym.${k}`)}`).join(", ") || "—";
+      root.append(h("p", { id: "hand" }, t("spqr.hand", { h: txt })));
+    }
+    if (v.score_preview) root.append(h("p", { id: "preview", class: "hint" }, t("spqr.preview", v.score_preview)));
+  }
+
+  function describe(a) {
+    const vars = {};
+    for (const [k, val] of Object.entries(a)) {
+      if (k === "type") continue;
+      if (["province", "source", "target", "dest", "sea"].includes(k)) vars[k] = nm(val);
+      else if (["opponent", "player"].includes(k)) vars[k] = ctx.seatName(val);
+      else if (k === "owner") vars[k] = val < 0 ? t("spqr.neutral") : ctx.seatName(val);
+      else if (k === "seats") vars[k] = val.map((x) => ctx.seatName(x)).join(", ");
+      else if (k === "cards") vars[k] = val.map((c) => t(`sym.${c}`)).join("+");
+      else if (k === "card") vars[k] = val === "?" ? "" : ` (${t(`sym.${val}`)})`;
+      else if (Array.isArray(val)) vars[k] = val.join(" ");
+      else vars[k] = val;
+    }
+    return t(`act.spqrisiko.${a.type}`, vars);
+  }
+
+  function onKey(key, msg) {
+    const acts = legal(msg);
+    const find = (p) => acts.find(p);
+    if (key === "d") { const a = find((x) => x.type === "done"); if (a) { reset(); ctx.send(a); return true; } }
+    if (key === "r") { const rs = acts.filter((x) => x.type === "roll_dice"); if (rs.length) { ctx.send(rs[rs.length - 1]); return true; } }
+    if (key === "w") { const a = find((x) => x.type === "withdraw"); if (a) { ctx.send(a); return true; } }
+    if (key === "a") {
+      const rs = acts.filter((x) => x.type === "roll_dice");
+      if (rs.length) { ctx.setAuto(autoRoll(msg.view.battle && msg.view.battle.source, 1)); ctx.send(rs[rs.length - 1]); return true; }
+      if (pending && pending[0].type === "attack") { const a0 = pending[0]; ctx.setAuto(autoRoll(a0.source, stopAt || 1)); reset(); ctx.send(a0); return true; }
+    }
+    if (key === "enter" && pending && pending.length === 1) { const a = pending[0]; reset(); ctx.send(a); return true; }
+    return false;
+  }
+
+  return {
+    title: "S.P.Q.RisiKo!",
+    render,
+    controls,
+    players,
+    describe,
+    onKey,
+    cancel: reset,
+    colour: (i) => COLOURS[i % COLOURS.length],
+    phaseText: (p) => t(`phase.${p}`),
+    currentSeat: (v) => (v.current_player === null || v.current_player === undefined ? null : v.current_player),
+  };
+}

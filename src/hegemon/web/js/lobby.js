@@ -1,0 +1,197 @@
+// The lobby: create a table (game, rule options with their one-line explanations, seats), get the private
+// seat links, list the open and running tables, join or watch one.
+import { api, clear, h, langButton } from "./common.js";
+import { lang, t } from "./i18n.js";
+
+let GAMES = null;
+let BOTS = [];
+const touched = {};
+
+function optLabel(o) {
+  const key = `opt.${o.name}`;
+  const label = t(key);
+  return label === key ? o.name.replace(/_/g, " ") : label;
+}
+
+function optInput(o, gameName) {
+  const id = `opt-${o.name}`;
+  const mark = () => { touched[o.name] = true; };
+  let input;
+  if (o.choices) {
+    input = h("select", { id, name: o.name, onchange: mark },
+      o.choices.map((c) => h("option", { value: c, selected: c === o.default }, c)));
+  } else if (o.type === "bool") {
+    input = h("input", { id, name: o.name, type: "checkbox", checked: !!o.default, onchange: mark });
+  } else if (o.type === "int") {
+    input = h("input", {
+      id, name: o.name, type: "number", min: o.min, max: o.max,
+      value: o.default ?? "", placeholder: o.nullable ? t("lobby.none_value") : "", oninput: mark,
+    });
+  } else {
+    input = h("input", { id, name: o.name, type: "text", value: o.default ?? "", oninput: mark });
+  }
+  const help = lang === "it" && o.help_it ? o.help_it : o.help;
+  return h("div", { class: "opt", "data-game": gameName },
+    h("label", { for: id }, optLabel(o)), input, h("small", { class: "help" }, help));
+}
+
+function readOptions(game) {
+  const out = {};
+  for (const o of game.options) {
+    if (o.name === "players" || !touched[o.name]) continue;
+    const el = document.getElementById(`opt-${o.name}`);
+    if (!el) continue;
+    if (o.type === "bool") out[o.name] = el.checked;
+    else if (o.type === "int") out[o.name] = el.value === "" ? null : Number(el.value);
+    else out[o.name] = el.value;
+  }
+  return out;
+}
+
+function seatRows(game, n) {
+  const rows = [];
+  for (let i = 0; i < n; i++) {
+    const sel = h("select", { id: `seat-${i}`, class: "seat" },
+      h("option", { value: "you", selected: i === 0 }, t("lobby.you")),
+      h("option", { value: "human" }, t("lobby.person")),
+      BOTS.map((b) => h("option", { value: `bot:${b}`, selected: i > 0 && b === "random" }, t("lobby.bot", { name: b }))));
+    const label = game.name === "polis" ? (i === 0 ? "Athens" : "Sparta") : t("lobby.seat", { n: i + 1 });
+    rows.push(h("div", { class: "seatrow" }, h("label", { for: `seat-${i}` }, label), sel));
+  }
+  return rows;
+}
+
+function renderCreate() {
+  const gameSel = document.getElementById("game")?.value || "spqrisiko";
+  const prevPlayers = Number(document.getElementById("players")?.value) || 0;
+  const root = clear(document.getElementById("create"));
+  const game = GAMES.find((g) => g.name === gameSel) || GAMES[0];
+  const playersOpt = game.options.find((o) => o.name === "players");
+  const nDefault = playersOpt ? playersOpt.default : game.min_players;
+  const prevN = prevPlayers || nDefault;
+  const n = Math.min(game.max_players, Math.max(game.min_players, prevN));
+  const form = h("form", { id: "createform" },
+    h("h2", {}, t("lobby.create")),
+    h("div", { class: "row" },
+      h("label", { for: "game" }, t("lobby.game")),
+      h("select", { id: "game", onchange: () => { for (const k in touched) delete touched[k]; renderCreate(); } },
+        GAMES.map((g) => h("option", { value: g.name, selected: g.name === game.name }, g.title)))),
+    h("div", { class: "row" },
+      h("label", { for: "players" }, t("lobby.players")),
+      h("input", { id: "players", type: "number", min: game.min_players, max: game.max_players, value: n,
+        disabled: game.min_players === game.max_players, onchange: renderCreate })),
+    h("div", { class: "row" }, h("label", { for: "name" }, t("lobby.name")),
+      h("input", { id: "name", type: "text", maxlength: 40, value: localStorage.getItem("hegemon.name") || "" })),
+    h("fieldset", { class: "seats" }, seatRows(game, n)),
+    h("details", { class: "options", open: true },
+      h("summary", {}, t("lobby.options")),
+      game.options.filter((o) => o.name !== "players").map((o) => optInput(o, game.name)),
+      h("div", { class: "opt" }, h("label", { for: "timer" }, t("lobby.timer")),
+        h("input", { id: "timer", type: "number", min: 5, max: 86400, placeholder: t("lobby.none_value") })),
+      h("div", { class: "opt" }, h("label", { for: "seed" }, t("lobby.seed")),
+        h("input", { id: "seed", type: "number", min: 0 })),
+      h("div", { class: "opt" }, h("label", { for: "boardfile" }, t("lobby.board")),
+        h("input", { id: "boardfile", type: "file", accept: ".toml,text/plain" }))),
+    h("p", { id: "createerror", class: "error", hidden: true }),
+    h("button", { id: "createbtn", type: "submit", class: "primary" }, t("lobby.submit")));
+  form.addEventListener("submit", (e) => { e.preventDefault(); create(game, n); });
+  root.append(form);
+}
+
+async function create(game, n) {
+  const seats = [];
+  let claim = null;
+  const name = document.getElementById("name").value.trim();
+  if (name) localStorage.setItem("hegemon.name", name);
+  for (let i = 0; i < n; i++) {
+    const v = document.getElementById(`seat-${i}`).value;
+    if (v === "you") {
+      if (claim === null) { claim = i; seats.push({ human: true, name: name || null }); }
+      else seats.push({ human: true });
+    } else if (v === "human") seats.push({ human: true });
+    else seats.push({ bot: v.slice(4) });
+  }
+  const body = { game: game.name, players: n, seats, options: readOptions(game) };
+  if (claim !== null) body.claim = claim;
+  const timer = document.getElementById("timer").value;
+  if (timer) body.turn_timer = Number(timer);
+  const seed = document.getElementById("seed").value;
+  if (seed) body.seed = Number(seed);
+  const file = document.getElementById("boardfile").files[0];
+  if (file) body.board_data = await file.text();
+  const errEl = document.getElementById("createerror");
+  try {
+    const res = await api("/api/tables", { method: "POST", body });
+    errEl.hidden = true;
+    showLinks(res, claim);
+    refresh();
+  } catch (e) {
+    errEl.textContent = t("lobby.error", { msg: e.message });
+    errEl.hidden = false;
+  }
+}
+
+function showLinks(res, claim) {
+  const root = clear(document.getElementById("links"));
+  root.hidden = false;
+  const mine = claim !== null ? res.seats[claim] : null;
+  if (mine) localStorage.setItem(`hegemon.seat.${res.id}`, mine.token);
+  const others = res.seats.filter((s) => s.kind === "human" && s.seat !== claim);
+  root.append(h("h2", {}, res.id));
+  if (others.length) {
+    root.append(h("p", {}, t("lobby.links")),
+      h("ul", { class: "links" }, others.map((s) => h("li", {}, `${s.name}: `,
+        h("input", { class: "link", readonly: true, value: s.url, "data-seat": s.seat, onfocus: (e) => e.target.select() })))));
+  }
+  root.append(h("p", {}, `${t("lobby.spectator")}: `, h("a", { href: res.spectator_url, id: "spectator" }, res.spectator_url)));
+  root.append(h("a", { href: `/t/${res.id}`, class: "button primary", id: "go" }, mine ? t("lobby.go") : t("lobby.watch")));
+}
+
+async function join(id) {
+  const name = localStorage.getItem("hegemon.name") || null;
+  const res = await api(`/api/tables/${encodeURIComponent(id)}/join`, { method: "POST", body: { name } });
+  localStorage.setItem(`hegemon.seat.${id}`, res.token);
+  location.href = `/t/${id}`;
+}
+
+function seatText(s) {
+  return s.kind === "bot" ? `🤖 ${s.bot}` : s.name + (s.claimed ? "" : " (…)");
+}
+
+async function refresh() {
+  let list = [];
+  try { list = await api("/api/tables"); } catch { return; }
+  const root = clear(document.getElementById("tables"));
+  root.append(h("h2", {}, t("lobby.tables")));
+  if (!list.length) { root.append(h("p", {}, t("lobby.none"))); return; }
+  const rows = list.map((tb) => {
+    const mine = localStorage.getItem(`hegemon.seat.${tb.id}`);
+    const btns = [];
+    if (mine && tb.status !== "finished") btns.push(h("a", { class: "button", href: `/t/${tb.id}` }, t("lobby.open")));
+    else if (tb.open_seats > 0) btns.push(h("button", { type: "button", class: "join", onclick: () => join(tb.id) }, t("lobby.join")));
+    btns.push(h("a", { class: "button", href: `/t/${tb.id}` }, t("lobby.watch")));
+    if (tb.status === "finished") btns.push(h("a", { class: "button", href: `/r/${tb.id}` }, t("lobby.replay")));
+    return h("tr", { "data-table": tb.id },
+      h("td", {}, tb.title), h("td", {}, tb.id), h("td", {}, t(`status.${tb.status}`)),
+      h("td", {}, tb.seats.map(seatText).join(", ")), h("td", { class: "btns" }, btns));
+  });
+  root.append(h("table", { class: "list" }, h("tbody", {}, rows)));
+}
+
+async function main() {
+  document.getElementById("langslot").append(langButton(() => { renderCreate(); refresh(); subtitle(); }));
+  subtitle();
+  const g = await api("/api/games");
+  GAMES = g.games.sort((a, b) => (a.name === "spqrisiko" ? -1 : b.name === "spqrisiko" ? 1 : 0));
+  BOTS = g.bots;
+  renderCreate();
+  refresh();
+  setInterval(refresh, 3000);
+}
+
+function subtitle() {
+  document.getElementById("subtitle").textContent = t("app.title");
+  document.title = t("app.title");
+}
+
+main();

@@ -1,0 +1,289 @@
+// The table page, the same for every game: the websocket of this seat (or a spectator), the header, the log,
+// refusals, the turn timer, the end of the game and the replay viewer. The board and the move controls come
+// from a game module in ./boards/<game>.js (createBoard(root, ctx) → {render, controls, players, describe…}).
+import { api, clear, COLOURS, h, langButton } from "./common.js";
+import { t } from "./i18n.js";
+
+const m = location.pathname.match(/^\/(t|r)\/([A-Za-z0-9_-]+)/);
+const MODE = m ? m[1] : "t";
+const ID = m ? m[2] : "";
+const hash = new URLSearchParams(location.hash.slice(1));
+if (hash.get("seat")) {
+  localStorage.setItem(`hegemon.seat.${ID}`, hash.get("seat"));
+  history.replaceState(null, "", location.pathname);
+}
+const TOKEN = localStorage.getItem(`hegemon.seat.${ID}`);
+
+const el = (id) => document.getElementById(id);
+let board = null;
+let msg = null; // the last state message
+let log = []; // every log entry received
+let ws = null;
+let sentVersion = -1;
+let auto = null;
+let retry = 0;
+let deadline = null;
+let replay = null; // {step, steps}
+
+const ctx = {
+  id: ID,
+  token: TOKEN,
+  t,
+  get msg() { return msg; },
+  send,
+  setAuto(fn) { auto = fn; },
+  seatName,
+  seatColour,
+  odds: (params) => api(`/api/tables/${ID}/odds?${new URLSearchParams(params)}`),
+  rerender: () => render(),
+};
+
+function seatName(i) {
+  if (i === null || i === undefined || i < 0) return t("table.dice");
+  const s = msg && msg.seats && msg.seats[i];
+  if (!s) return `P${i + 1}`;
+  return s.kind === "bot" ? `${board?.seatLabel ? board.seatLabel(i) : `P${i + 1}`} (${s.bot})` : `${board?.seatLabel ? board.seatLabel(i) + " " : ""}${s.name}`;
+}
+
+function seatColour(i) {
+  return board?.colour ? board.colour(i) : COLOURS[i % COLOURS.length];
+}
+
+function myTurn() {
+  return msg && msg.seat !== null && msg.view.legal_actions && msg.view.legal_actions.length > 0 && msg.status === "playing";
+}
+
+function send(action) {
+  if (!ws || ws.readyState !== 1 || !msg) return false;
+  if (sentVersion === msg.version) return false;
+  sentVersion = msg.version;
+  ws.send(JSON.stringify({ version: msg.version, action }));
+  return true;
+}
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const q = TOKEN ? `?token=${encodeURIComponent(TOKEN)}` : "";
+  ws = new WebSocket(`${proto}://${location.host}/ws/tables/${ID}${q}`);
+  el("conn").textContent = retry ? t("table.reconnecting") : t("table.connecting");
+  el("conn").className = "warn";
+  ws.onopen = () => { retry = 0; el("conn").textContent = ""; el("conn").className = ""; };
+  ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
+  ws.onclose = (ev) => {
+    if (ev.code === 4004 || ev.code === 4003) return;
+    retry += 1;
+    el("conn").textContent = t("table.reconnecting");
+    el("conn").className = "warn";
+    setTimeout(connect, Math.min(5000, 300 * retry));
+  };
+}
+
+async function onMessage(data) {
+  if (data.type === "error") return showError(data);
+  if (data.type !== "state") return;
+  if (!board) await loadBoard(data.game);
+  if (data.log.length && data.log[0].i === 0) log = [];
+  for (const e of data.log) if (e.i === log.length) log.push(e);
+  const newLog = data.log;
+  msg = data;
+  sentVersion = -1;
+  deadline = data.seconds_left === null ? null : Date.now() + data.seconds_left * 1000;
+  render(newLog);
+  if (auto && myTurn()) {
+    const a = auto(msg);
+    if (a) send(a);
+    else { auto = null; render(); }
+  } else if (!myTurn()) {
+    auto = null;
+  }
+}
+
+function showError(e) {
+  if (e.code === "stale_version") return; // the new state is on its way
+  auto = null;
+  const box = el("error");
+  clear(box);
+  box.hidden = false;
+  box.append(h("p", { id: "errortext" }, t("table.refused", { code: t(`code.${e.code}`), msg: e.message })));
+  if (e.legal_actions && e.legal_actions.length && board) {
+    const list = e.legal_actions.slice(0, 12).map((a) => board.describe(a)).join(" · ");
+    box.append(h("p", { class: "hint" }, t("table.legal", { list })));
+  }
+  setTimeout(() => { box.hidden = true; }, 8000);
+}
+
+async function loadBoard(game) {
+  const mod = await import(`./boards/${game}.js`);
+  board = await mod.createBoard(el("board"), ctx);
+}
+
+function renderHeader() {
+  const v = msg.view;
+  el("title").textContent = board.title;
+  const parts = [];
+  if (v.round !== undefined && v.round !== null) parts.push(board.roundText ? board.roundText(v) : t("table.round", { n: v.round }));
+  parts.push(t("table.phase", { p: board.phaseText(v.phase) }));
+  parts.push(t(`status.${msg.status}`));
+  el("status").textContent = parts.join(" · ");
+  const banner = el("banner");
+  banner.className = "";
+  if (msg.status === "finished") banner.textContent = t("table.over");
+  else if (msg.status === "waiting") banner.textContent = t("table.waitingjoin");
+  else if (myTurn()) { banner.textContent = t("table.yourturn"); banner.className = "mine"; }
+  else {
+    const cur = board.currentSeat(v);
+    banner.textContent = cur === null ? "" : t("table.turn", { who: seatName(cur) });
+  }
+  if (msg.timed_out !== null && msg.timed_out !== undefined) banner.textContent += ` — ${t("table.timeout")}`;
+  document.body.dataset.version = msg.version;
+  document.body.dataset.status = msg.status;
+  document.body.dataset.myturn = myTurn() ? "1" : "0";
+  document.body.dataset.phase = v.phase;
+}
+
+function logLine(e) {
+  const who = e.actor >= 0 ? seatName(e.actor) : `⚄ ${t("table.dice")}`;
+  const note = e.note ? ` ${t(`note.${e.note}`)}` : "";
+  const li = h("li", { "data-i": e.i, class: e.actor < 0 ? "chance" : "" },
+    h("span", { class: "who", style: e.actor >= 0 ? `color:${seatColour(e.actor)}` : "" }, who),
+    " ", board.describe(e.action, e.actor), note);
+  return li;
+}
+
+function renderLog(entries, upto) {
+  const ol = el("log");
+  el("logtitle").textContent = t("table.log");
+  const shown = upto === undefined ? log : log.slice(0, upto);
+  if (entries === undefined || ol.childElementCount > shown.length || (entries.length && entries[0].i === 0)) {
+    clear(ol);
+    for (const e of shown.slice(-300)) ol.append(logLine(e));
+  } else {
+    for (const e of entries) if (e.i >= (ol.lastElementChild ? Number(ol.lastElementChild.dataset.i) + 1 : 0)) ol.append(logLine(e));
+  }
+  while (ol.childElementCount > 300) ol.removeChild(ol.firstElementChild);
+  ol.scrollTop = ol.scrollHeight;
+}
+
+function renderSeats(root) {
+  root.append(h("p", { class: "seats" }, msg.seats.map((s) => h("span", { class: `seat ${s.connected ? "on" : ""}` },
+    h("i", { class: "dot", style: `background:${seatColour(s.seat)}` }), seatName(s.seat),
+    s.kind === "human" ? ` · ${s.connected ? t("table.online") : t("table.offline")}` : ""))));
+}
+
+function renderActions() {
+  const root = clear(el("actions"));
+  if (MODE === "r") return;
+  if (msg.status === "finished") return renderOver(root);
+  if (msg.seat === null) root.append(h("p", {}, t("table.spectator")));
+  else root.append(h("p", { class: "you" }, t("table.seat", { who: seatName(msg.seat) })));
+  if (myTurn()) {
+    root.append(h("h2", {}, t("table.actions")));
+    board.controls(root, msg);
+    const legal = msg.view.legal_actions;
+    root.append(h("details", { class: "all" }, h("summary", {}, t("table.all")),
+      h("div", { class: "btns" }, legal.slice(0, 200).map((a) => h("button", { type: "button", class: "legal", onclick: () => send(a) }, board.describe(a))))));
+  } else if (msg.status === "playing") {
+    const cur = board.currentSeat(msg.view);
+    if (cur !== null) root.append(h("p", { class: "wait" }, t("table.wait", { who: seatName(cur) })));
+  }
+}
+
+function renderOver(root) {
+  const out = msg.outcome || msg.view.outcome;
+  root.append(h("h2", { id: "gameover" }, t("table.over")));
+  if (out) {
+    root.append(h("p", { class: "winner" }, t("table.winner", { who: out.winners.map(seatName).join(", ") })));
+    root.append(h("h3", {}, t("table.ranking")));
+    root.append(h("ol", { class: "ranking" }, out.ranking.map((grp) => h("li", {},
+      grp.map((p) => `${seatName(p)} — ${out.scores[p]} ${t("table.score")}`).join(" = ")))));
+  }
+  root.append(h("a", { class: "button primary", id: "openreplay", href: `/r/${ID}` }, t("table.openreplay")));
+}
+
+function render(newLog) {
+  if (!msg || !board) return;
+  renderHeader();
+  board.render(msg);
+  renderActions();
+  const pl = clear(el("players"));
+  pl.append(h("h2", {}, t("table.players")));
+  renderSeats(pl);
+  board.players(pl, msg);
+  renderLog(newLog, replay ? replay.step : undefined);
+  el("keys").textContent = t("table.keys");
+}
+
+function tick() {
+  const tm = el("timer");
+  if (deadline === null || !msg || msg.status !== "playing") { tm.textContent = ""; return; }
+  const s = Math.max(0, Math.round((deadline - Date.now()) / 1000));
+  tm.textContent = `⏱ ${t("table.timer", { s })}`;
+  tm.className = s <= 10 ? "warn" : "";
+}
+
+document.addEventListener("keydown", (e) => {
+  if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement || e.ctrlKey || e.metaKey) return;
+  if (MODE === "r") {
+    if (e.key === "ArrowLeft") stepReplay(replay.step - 1);
+    else if (e.key === "ArrowRight") stepReplay(replay.step + 1);
+    else if (e.key === "Home") stepReplay(0);
+    else if (e.key === "End") stepReplay(replay.steps);
+    return;
+  }
+  if (!board || !msg) return;
+  if (e.key === "Escape") { auto = null; board.cancel(); render(); return; }
+  if (!myTurn()) return;
+  if (board.onKey(e.key.toLowerCase(), msg)) e.preventDefault();
+});
+
+// ------------------------------------------------------------------ replay
+
+async function stepReplay(step) {
+  if (!replay) return;
+  step = Math.max(0, Math.min(replay.steps, step));
+  const q = new URLSearchParams({ step });
+  if (TOKEN) q.set("token", TOKEN);
+  const r = await api(`/api/tables/${ID}/replay?${q}`);
+  replay.step = r.step;
+  replay.steps = r.steps;
+  log = r.log;
+  msg = { ...msg, view: r.view, version: r.step, log: [] };
+  el("replaystep").textContent = t("replay.step", { i: r.step, n: r.steps });
+  el("replayrange").max = r.steps;
+  el("replayrange").value = r.step;
+  board.render(msg);
+  const pl = clear(el("players"));
+  pl.append(h("h2", {}, t("table.players")));
+  board.players(pl, msg);
+  el("status").textContent = t("table.phase", { p: board.phaseText(r.view.phase) });
+  clear(el("log"));
+  renderLog(undefined, r.step);
+  document.body.dataset.step = r.step;
+}
+
+async function startReplay() {
+  const detail = await api(`/api/tables/${ID}`);
+  await loadBoard(detail.game);
+  msg = { seats: detail.seats, seat: null, status: detail.status, view: detail.view, version: detail.version, log: [] };
+  el("title").textContent = `${board.title} — ${t("replay.title")}`;
+  const bar = el("replaybar");
+  bar.hidden = false;
+  bar.append(
+    h("button", { type: "button", id: "rfirst", onclick: () => stepReplay(0) }, "⏮ " + t("replay.first")),
+    h("button", { type: "button", id: "rprev", onclick: () => stepReplay(replay.step - 1) }, "◀ " + t("replay.prev")),
+    h("input", { type: "range", id: "replayrange", min: 0, max: detail.version, value: 0, oninput: (e) => stepReplay(Number(e.target.value)) }),
+    h("button", { type: "button", id: "rnext", onclick: () => stepReplay(replay.step + 1) }, t("replay.next") + " ▶"),
+    h("button", { type: "button", id: "rlast", onclick: () => stepReplay(replay.steps) }, t("replay.last") + " ⏭"),
+    h("span", { id: "replaystep" }),
+    h("a", { href: `/t/${ID}`, class: "button" }, t("replay.back")));
+  replay = { step: 0, steps: detail.version };
+  clear(el("actions")).append(h("h2", {}, t("replay.title")), h("p", { class: "hint" }, t("table.keys")));
+  await stepReplay(0);
+}
+
+el("langslot").append(langButton(() => {
+  if (MODE === "r") stepReplay(replay.step);
+  else render();
+}));
+if (MODE === "r") startReplay();
+else { connect(); setInterval(tick, 500); }
