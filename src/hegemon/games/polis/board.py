@@ -544,6 +544,8 @@ def _parse(path: str, raw: dict[str, Any]) -> Board:
         b.card_index[name] = len(b.card_kinds)
         b.card_kinds.append(CardKind(name, fi, pv, cnt))
     b.deck_size = len(cards)
+    if not 2 <= b.hand_size <= b.deck_size // 2:
+        raise ck.fail("constants.battle_hand_size", "a hand needs 2 to deck/2 cards (two are played per exchange)")
 
     # --- projects
     projects = _entries(ck, raw, "projects")

@@ -13,11 +13,6 @@ from hegemon.games.polis.board import load_board
 from hegemon.games.polis.options import PolisOptions
 from hegemon.games.polis.state import PolisState
 
-# upper bounds used by max_actions (see its docstring)
-_PER_TURN = 2 * 40 + 2  # two actions with their atomic steps (a move: 1 + ≤ 25 sources + end) and extras
-_PER_BATTLE = 8 + 9 * 8  # 8 initial draws; ≤ 9 exchanges of 2 retreat choices, play, match, ≤ 4 draws
-_PER_ROUND_END = 40 + 2 * 60 + 2 + 3 + 1 + 10  # supply releases, growth, phoros, draws, event removals
-
 
 class PolisGame:
     """Polis: Fight for the Hegemony — two players, Athens (0) and Sparta (1)."""
@@ -55,16 +50,21 @@ class PolisGame:
         return CODEC.decode(obj)
 
     def max_actions(self, options: Any = None) -> int:
-        """A safe upper bound on atomic actions in one game: per round at most `max_turns_per_round` turns,
-        each with two actions and battles in at most 3 territories (8+ units need 3+ units of each side:
-        ≤ 45 // 3 territories per side → bounded by 15), plus the end of round. With
-        `max_turns_per_round = 0` there is no bound (a round may go on forever, §4.9); 10**9 is returned."""
+        """A safe upper bound on atomic actions in one game. Per round: at most `max_turns_per_round` turns;
+        each turn two actions of at most 40 atomic steps (a move: destination, ≤ 25 sources, end; a siege:
+        ≤ 8 steps) plus the extra resources, then at most one battle per territory; a battle is 2 × hand
+        draws and at most (deck − 2 × hand) / 2 + 1 exchanges of ≤ 8 steps (2 retreat choices, play, match,
+        ≤ 4 draws); then the end of round (releases, growth, phoros, draws, event removals). With
+        `max_turns_per_round = 0` there is no bound (a round may go on forever, §4.9): 10**9 is returned."""
         opts = self.parse_options(options) if not isinstance(options, PolisOptions) else options
         cap = opts.max_turns_per_round
         if not cap:
             return 10**9
-        per_turn = _PER_TURN + 15 * _PER_BATTLE
-        return 4 * (cap * per_turn + _PER_ROUND_END) + 10
+        b = load_board(opts.board)
+        per_battle = 2 * b.hand_size + ((b.deck_size - 2 * b.hand_size) // 2 + 1) * 8
+        per_turn = 2 * 40 + 2 + b.n_terr * per_battle
+        per_round_end = 2 * (b.n_poleis + sum(b.p_growth) + 2) + b.project_offer + 1 + 2 * b.cubes
+        return len(b.round_limit) * (cap * per_turn + per_round_end) + 10
 
 
 GAME = PolisGame()
