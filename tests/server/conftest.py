@@ -1,0 +1,40 @@
+"""Shared helpers of the server tests: a manager with in-memory storage and seeded human/bot tables."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from hegemon.core.game import TERMINAL
+from hegemon.server.protocol import CreateTable
+from hegemon.server.tables import Table, TableManager
+
+
+def humans(n: int) -> list[dict[str, Any]]:
+    return [{"human": True, "name": f"H{i}"} for i in range(n)]
+
+
+def new_table(m: TableManager, game: str = "spqrisiko", n: int = 3, seed: int = 7, **kw: Any) -> Table:
+    """A table whose seats are all people, every seat claimed (so it plays)."""
+    t = m.create(CreateTable(game=game, seed=seed, seats=humans(n), **kw))  # type: ignore[arg-type]
+    for s in t.seats:
+        m.claim(t, s.index)
+    return t
+
+
+def play_random(m: TableManager, t: Table, moves: int, rng: random.Random) -> int:
+    """Play up to `moves` random legal actions through the manager (as the seat on turn)."""
+    done = 0
+    while done < moves and t.state.current_player() != TERMINAL:
+        seat = t.state.current_player()
+        legal = t.view(seat)["legal_actions"]
+        m.act(t, seat, t.version, rng.choice(legal))
+        done += 1
+    return done
+
+
+@pytest.fixture
+def manager() -> TableManager:
+    return TableManager()
