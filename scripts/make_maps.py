@@ -109,6 +109,13 @@ def label(geom: Any, lat: float, lon: float, proj: Proj) -> tuple[float, float]:
     return round(x, 1), round(y, 1)
 
 
+def shift(geom: Any, src: tuple[float, float], dst: tuple[float, float], scale: float) -> Any:
+    """Move a lon/lat geometry from its place (top-left corner `src`) to an inset at `dst`, scaled."""
+    return shapely.transform(
+        geom, lambda xy: np.column_stack(((xy[:, 0] - src[0]) * scale + dst[0], (xy[:, 1] - src[1]) * scale + dst[1]))
+    )
+
+
 def build(
     name: str,
     lands: list[tuple[str, str, float, float]],
@@ -119,14 +126,38 @@ def build(
     sea_radius: float,
     island: float,
     radii: dict[str, float] | None = None,
+    inset: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
+    """The map of one board. `inset`: {"ids": [...], "bounds": (lon0, lon1, lat0, lat1), "at": (lon, lat),
+    "scale": k} draws those land regions from their own frame in a box placed at `at` (a far-off island)."""
     lon0, lon1, lat0, lat1 = bounds
     proj = Proj(lon0, lon1, lat0, lat1)
     frame = box(lon0, lat0, lon1, lat1)
     land = land_polygon(lon0, lon1, lat0, lat1, step).intersection(frame)
     water = frame.difference(land)
-    lcells = cells([(i, la, lo) for i, _, la, lo in lands], land, frame, radius, island, radii)
+    far = set(inset["ids"]) if inset else set()
+    main_lands = [x for x in lands if x[0] not in far]
+    lcells = cells([(i, la, lo) for i, _, la, lo in main_lands], land, frame, radius, island, radii)
+    extra: dict[str, tuple[Any, float, float]] = {}
+    inset_box = None
+    if inset:
+        a0, a1, b0, b1 = inset["bounds"]
+        sub = land_polygon(a0, a1, b0, b1, step)
+        sub_frame = box(a0, b0, a1, b1)
+        far_lands = [x for x in lands if x[0] in far]
+        sub_cells = cells([(i, la, lo) for i, _, la, lo in far_lands], sub, sub_frame, radius, island, radii)
+        k, at = inset["scale"], inset["at"]
+        src = (a0, b1)
+        for pid, _, la, lo in far_lands:
+            pt = shift(Point(lo, la), src, at, k)
+            extra[pid] = (shift(sub_cells[pid], src, at, k), pt.y, pt.x)
+        inset_box = shift(sub_frame, src, at, k)
+        land = land.difference(inset_box).union(shift(sub.intersection(sub_frame), src, at, k).difference(
+            unary_union([g for g, _, _ in extra.values()])))
+        lcells.update({pid: g for pid, (g, _, _) in extra.items()})
     claimed = unary_union(list(lcells.values()))
+    if inset_box is not None:
+        claimed = claimed.union(inset_box)
     scells = cells([(i, la, lo) for i, _, la, lo in seas], water.difference(claimed), frame, sea_radius, island)
     out: dict[str, Any] = {
         "game": name,
@@ -136,13 +167,18 @@ def build(
         "provinces": [],
         "seas": [],
     }
+    if inset_box is not None:
+        out["inset"] = to_path(inset_box, proj)
     for pid, pname, lat, lon in lands:
         g = lcells[pid]
+        if pid in extra:
+            lat, lon = extra[pid][1], extra[pid][2]
         x, y = label(g, lat, lon, proj)
         out["provinces"].append({"id": pid, "name": pname, "d": to_path(g, proj), "x": x, "y": y})
     for sid, sname, lat, lon in seas:
         g = scells[sid]
         x, y = proj.xy(lat, lon)
+        x = min(max(x, 55.0), proj.w - 55.0)  # keep the label inside the map
         out["seas"].append({"id": sid, "name": sname, "d": to_path(g, proj), "x": round(x, 1), "y": round(y, 1)})
     return out
 
@@ -164,8 +200,10 @@ def main() -> None:
     terr = pb.raw["territories"]
     plands = [(t["id"], t["name"], t["lat"], t["lon"]) for t in terr if t["kind"] == "land"]
     pseas = [(t["id"], t["name"], t["lat"], t["lon"]) for t in terr if t["kind"] != "land"]
-    polis = build("polis", plands, pseas, (12.5, 28.5, 35.5, 41.8), 0.03, 1.0, 2.6, 0.12,
-        {"sikelia": 2.0})
+    polis = build(
+        "polis", plands, pseas, (16.6, 28.4, 35.7, 41.5), 0.03, 1.0, 2.6, 0.12, {"sikelia": 2.2},
+        {"ids": ["sikelia"], "bounds": (12.3, 15.8, 36.5, 38.4), "at": (16.75, 41.35), "scale": 0.75},
+    )
     names: dict[str, str] = {}
     for ids, nm in (
         (pb.terr_ids, pb.terr_names), (pb.polis_ids, pb.polis_names), (pb.market_ids, pb.market_names),

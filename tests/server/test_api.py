@@ -69,7 +69,7 @@ def test_create_list_detail_and_private_links(client: TestClient) -> None:
 def test_rest_actions_and_typed_errors(client: TestClient) -> None:
     res = create(client, game="spqrisiko", players=3, seats=[{"human": True}] * 3, seed=2, claim=0)
     tid = res["id"]
-    for s in res["seats"][1:]:
+    for _s in res["seats"][1:]:
         client.post(f"/api/tables/{tid}/join", json={})
     d = client.get(f"/api/tables/{tid}", params={"token": res["seats"][0]["token"]}).json()
     cur = d["view"]["current_player"]

@@ -139,6 +139,8 @@ function renderHeader() {
   document.body.dataset.status = msg.status;
   document.body.dataset.myturn = myTurn() ? "1" : "0";
   document.body.dataset.phase = v.phase;
+  document.body.dataset.round = v.round;
+  document.body.dataset.seat = msg.seat === null ? "" : msg.seat;
 }
 
 function logLine(e) {

@@ -20,6 +20,7 @@ export async function createBoard(root, ctx) {
   const gLab = s("g");
   svg.append(s("rect", { x: 0, y: 0, width: map.width, height: map.height, class: "water" }),
     s("path", { d: map.land, class: "land" }), gArea, gLab);
+  if (map.inset) gArea.append(s("path", { d: map.inset, class: "inset" }));
   const shapes = {};
   const centre = {};
   const unitG = {};
@@ -30,8 +31,8 @@ export async function createBoard(root, ctx) {
     gArea.append(p);
     shapes[a.id] = p;
     centre[a.id] = [a.x, a.y];
-    gLab.append(s("text", { x: a.x, y: a.y - 14, class: a.sea ? "sealabel" : "plabel", text: a.name }));
-    const g = s("g", { class: "units", transform: `translate(${a.x},${a.y + (a.sea ? 0 : 22)})` });
+    gLab.append(s("text", { x: a.x, y: a.y - (a.sea ? 10 : 13), class: a.sea ? "sealabel" : "plabel", text: a.name }));
+    const g = s("g", { class: "units", transform: `translate(${a.x},${a.y + (a.sea ? 4 : 27)})` });
     gLab.append(g);
     unitG[a.id] = g;
   }
@@ -41,15 +42,15 @@ export async function createBoard(root, ctx) {
   for (const [terr, list] of Object.entries(byTerr)) {
     const [cx, cy] = centre[terr] || [0, 0];
     list.forEach((pid, i) => {
-      const dx = (i - (list.length - 1) / 2) * 30;
+      const dx = (i - (list.length - 1) / 2) * 34;
       const g = s("g", { class: "polis", transform: `translate(${cx + dx},${cy})`, "data-id": pid, id: `p-${pid}` });
       g.addEventListener("click", (e) => { e.stopPropagation(); select(pid); });
       const c = s("circle", { r: 8 });
       const pop = s("text", { y: 3, class: "pop", text: "" });
-      const name = s("text", { y: -10, text: nm(pid) });
-      const fort = s("text", { x: 11, y: 10, class: "fort", text: "" });
-      const discs = s("text", { x: -12, y: 10, class: "discs", text: "" });
-      const prox = s("text", { x: 10, y: -3, class: "prox", text: "" });
+      const name = s("text", { y: 19, class: "pname", text: nm(pid) });
+      const fort = s("text", { x: 12, y: 9, class: "fort", text: "" });
+      const discs = s("text", { x: -13, y: 9, class: "discs", text: "" });
+      const prox = s("text", { x: 11, y: -5, class: "prox", text: "" });
       g.append(c, pop, name, fort, discs, prox);
       g.append(s("title", { text: nm(pid) }));
       gLab.append(g);
@@ -79,9 +80,9 @@ export async function createBoard(root, ctx) {
       const g = polisG[p.id];
       if (!g) continue;
       g.c.style.fill = SIDE_COLOUR[p.owner] || "#fff";
-      g.c.setAttribute("r", String(6 + p.fortification * 1.5));
+      g.c.setAttribute("r", String(5.5 + p.fortification));
       g.pop.textContent = p.owner === "neutral" ? "" : String(p.population);
-      g.fort.textContent = "■".repeat(p.fortification);
+      g.fort.textContent = `F${p.fortification}`;
       const d = Object.entries(p.siege_discs || {}).map(([side, n]) => `${side[0].toUpperCase()}${n}`).join(" ");
       g.discs.textContent = d;
       g.g.classList.toggle("clickable", can.has(p.id));

@@ -330,7 +330,7 @@ export async function createBoard(root, ctx) {
     root.append(h("table", { class: "scores" },
       h("thead", {}, h("tr", {}, h("th"), h("th"), h("th", { title: t("spqr.vp") }, t("spqr.vp")),
         h("th", { title: t("spqr.provinces") }, "▦"), h("th", { title: t("spqr.legionaries") }, "⚔"),
-        h("th", { title: t("spqr.triremes") }, "⛵"), h("th", { title: t("spqr.cards") }, "♠"))),
+        h("th", { title: t("spqr.triremes") }, "⚓"), h("th", { title: t("spqr.cards") }, "♠"))),
       h("tbody", {}, rows)));
     if (msg.seat !== null && v.players[msg.seat] && v.players[msg.seat].hand) {
       const hand = v.players[msg.seat].hand;

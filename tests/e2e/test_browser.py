@@ -1,0 +1,280 @@
+"""End-to-end: Debian's Chromium (Playwright) against a real `hegemon serve`. A person plays each game
+against bots by clicking the map, reloads and goes on; two people share a table; the end of a game and its
+replay; Italian; a phone-sized screen. Screenshots for the README are saved under docs/."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from .conftest import DOCS, Server
+
+pytestmark = pytest.mark.e2e
+
+
+def version(page: Page) -> int:
+    return int(page.get_attribute("body", "data-version") or -1)
+
+
+def create_table(page: Page, server: Server, game: str, players: int | None = None,
+                 seats: dict[int, str] | None = None) -> None:  # fmt: skip
+    page.goto(server.url + "/")
+    page.wait_for_selector("#createbtn")
+    page.select_option("#game", game)
+    if players is not None:
+        page.fill("#players", str(players))
+        page.dispatch_event("#players", "change")
+    for i, value in (seats or {}).items():
+        page.select_option(f"#seat-{i}", value)
+    page.click("#createbtn")
+    page.wait_for_selector("#go")
+
+
+def wait_turn(page: Page, timeout: float = 30_000) -> bool:
+    try:
+        page.wait_for_function(
+            "() => document.body.dataset.myturn === '1' || document.body.dataset.status === 'finished'",
+            timeout=timeout,
+        )
+    except Exception:
+        return False
+    return page.get_attribute("body", "data-status") != "finished"
+
+
+def wait_moved(page: Page, v: int, timeout: float = 10_000) -> None:
+    page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=v, timeout=timeout)
+
+
+def visible(page: Page, sel: str) -> bool:
+    return page.locator(sel).count() > 0 and page.locator(sel).first.is_visible()
+
+
+def spqr_move(page: Page, attacks: list[int]) -> str:
+    """One move of the person at S.P.Q.RisiKo!, made as a player would: clicks on the map and the controls."""
+    v = version(page)
+    phase = page.get_attribute("body", "data-phase") or ""
+    did = ""
+    if visible(page, "#confirm"):
+        page.click("#confirm")
+        did = "confirm"
+    elif visible(page, "#autoroll"):
+        page.click("#autoroll")
+        did = "autoroll"
+    elif phase == "land attacks" and attacks[0] < 2 and page.locator("svg .area.clickable").count():
+        page.locator("svg .area.clickable").first.dispatch_event("click")
+        page.locator("svg .area.clickable").first.dispatch_event("click")
+        page.wait_for_selector("#autoattack")
+        assert page.locator("#odds .pwin").count() or page.wait_for_selector("#odds .pwin")
+        page.click("#autoattack")
+        attacks[0] += 1
+        did = "attack"
+    elif phase in ("setup: claim", "setup: neutral group", "reinforcements: place", "reinforcements: card bonus") and \
+            page.locator("svg .area.clickable").count():  # fmt: skip
+        page.locator("svg .area.clickable").first.dispatch_event("click")
+        did = "click"
+    elif visible(page, "#done"):
+        if phase == "land attacks":
+            attacks[0] = 0
+        page.keyboard.press("d")  # the keyboard shortcut of "end phase"
+        did = "done"
+    elif visible(page, "#forgo"):
+        page.click("#forgo")
+        did = "forgo"
+    else:
+        page.click("details.all summary")
+        page.locator("button.legal").first.click()
+        did = "legal"
+    wait_moved(page, v)
+    return did
+
+
+def polis_move(page: Page) -> str:
+    v = version(page)
+    areas = page.locator("svg .area.clickable")
+    if areas.count():
+        areas.first.dispatch_event("click")
+        page.wait_for_selector("#actions button.act")
+    page.locator("#actions button.act").first.click()
+    wait_moved(page, v)
+    return "act"
+
+
+def test_lobby_lists_games_options_and_bots(page: Page, server: Server) -> None:
+    page.goto(server.url + "/")
+    page.wait_for_selector("#createbtn")
+    expect(page.locator("#opt-rules")).to_be_visible()
+    expect(page.locator(".opt small.help").first).not_to_be_empty()
+    page.select_option("#game", "polis")
+    expect(page.locator("#opt-siege")).to_be_visible()
+    assert "random" in page.locator("#seat-1").inner_text()
+
+
+def test_spqrisiko_against_bots_by_clicking_the_map(page: Page, server: Server) -> None:
+    create_table(page, server, "spqrisiko", players=4)
+    page.click("#go")
+    page.wait_for_selector("#map")
+    attacks = [0]
+    kinds: set[str] = set()
+    moves = 0
+    start = time.time()
+    while moves < 400 and time.time() - start < 60:
+        if not wait_turn(page):
+            break
+        kinds.add(spqr_move(page, attacks))
+        moves += 1
+        if int(page.get_attribute("body", "data-round") or 0) >= 3 and "attack" in kinds:
+            break
+    assert int(page.get_attribute("body", "data-round") or 0) >= 2, "played several turns"
+    assert {"click", "done"} <= kinds
+    assert page.locator("#log li").count() > 20
+    assert page.locator("table.scores tbody tr").count() == 4
+    expect(page.locator("#preview")).to_be_visible()
+    page.screenshot(path=str(DOCS / "screenshot-spqrisiko.png"))
+    # reload: the same seat, the same table, and the game goes on
+    v = version(page)
+    page.reload()
+    page.wait_for_selector("#map")
+    page.wait_for_function("v => Number(document.body.dataset.version) >= v", arg=v)
+    assert page.get_attribute("body", "data-seat") == "0"
+    assert page.locator("#log li").count() > 20
+    for _ in range(5):
+        if not wait_turn(page):
+            break
+        spqr_move(page, attacks)
+    assert version(page) > v
+
+
+def test_polis_against_a_bot_by_clicking_the_map(page: Page, server: Server) -> None:
+    create_table(page, server, "polis")
+    page.click("#go")
+    page.wait_for_selector("#map")
+    moves = 0
+    shot = False
+    while moves < 40:
+        if not wait_turn(page):
+            break
+        polis_move(page)
+        moves += 1
+        if moves == 3:
+            page.screenshot(path=str(DOCS / "screenshot-polis.png"))
+            shot = True
+            v = version(page)
+            page.reload()
+            page.wait_for_selector("#map")
+            page.wait_for_function("v => Number(document.body.dataset.version) >= v", arg=v)
+    assert moves >= 3 and shot
+    assert page.locator("#log li").count() >= moves
+    expect(page.locator("#players .side")).to_have_count(2)
+    if page.get_attribute("body", "data-status") == "finished":
+        expect(page.locator("#gameover")).to_be_visible()
+
+
+def test_two_people_at_one_table(browser: Browser, server: Server) -> None:
+    a = browser.new_context(viewport={"width": 1280, "height": 860})
+    b = browser.new_context(viewport={"width": 1280, "height": 860})
+    pa, pb = a.new_page(), b.new_page()
+    create_table(pa, server, "spqrisiko", players=3, seats={1: "human", 2: "bot:random"})
+    pa.fill("#name", "<b>Ada</b>")
+    link = pa.locator("input.link[data-seat='1']").input_value()
+    assert re.search(r"/t/\w+#seat=", link)
+    pa.click("#go")
+    pa.wait_for_selector("#map")
+    pb.goto(link)
+    pb.wait_for_selector("#map")
+    for p in (pa, pb):
+        p.wait_for_function("() => document.body.dataset.status === 'playing'")
+    assert pa.get_attribute("body", "data-seat") == "0" and pb.get_attribute("body", "data-seat") == "1"
+    acted = {0: 0, 1: 0}
+    for _ in range(30):
+        for who, p in ((0, pa), (1, pb)):
+            if p.get_attribute("body", "data-myturn") == "1":
+                v = version(p)
+                spqr_move(p, [9])
+                acted[who] += 1
+                other = pb if p is pa else pa
+                other.wait_for_function("v => Number(document.body.dataset.version) > v", arg=v)
+        if acted[0] >= 3 and acted[1] >= 3:
+            break
+        pa.wait_for_timeout(150)
+    assert acted[0] >= 3 and acted[1] >= 3
+    # both see the same table
+    pa.wait_for_timeout(300)
+    assert abs(version(pa) - version(pb)) <= 3
+    a.close()
+    b.close()
+
+
+def test_game_over_ranking_and_replay(page: Page, server: Server) -> None:
+    r = httpx.post(f"{server.url}/api/tables", json={
+        "game": "spqrisiko", "players": 3, "seats": [{"bot": "random"}] * 3, "seed": 5,
+        "options": {"max_rounds": 2, "vp_target": None}})  # fmt: skip
+    tid = r.json()["id"]
+    deadline = time.time() + 60
+    while time.time() < deadline and httpx.get(f"{server.url}/api/tables/{tid}").json()["status"] != "finished":
+        time.sleep(0.2)
+    page.goto(f"{server.url}/t/{tid}")
+    page.wait_for_selector("#gameover")
+    expect(page.locator("ol.ranking li")).not_to_have_count(0)
+    expect(page.locator(".winner")).to_contain_text("Winner")
+    page.click("#openreplay")
+    page.wait_for_selector("#replaybar")
+    page.wait_for_function("() => document.body.dataset.step === '0'")
+    for _ in range(3):
+        page.click("#rnext")
+    page.wait_for_function("() => document.body.dataset.step === '3'")
+    assert page.locator("#log li").count() == 3
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function("() => document.body.dataset.step === '2'")
+    page.click("#rlast")
+    steps = httpx.get(f"{server.url}/api/tables/{tid}").json()["version"]
+    page.wait_for_function("n => document.body.dataset.step === String(n)", arg=steps)
+
+
+def test_italian_interface_follows_the_browser_and_switches(browser: Browser, server: Server) -> None:
+    ctx = browser.new_context(locale="it-IT", viewport={"width": 1280, "height": 860})
+    p = ctx.new_page()
+    p.goto(server.url + "/")
+    expect(p.locator("#createbtn")).to_have_text("Crea il tavolo")
+    expect(p.locator(".opt small.help").first).to_contain_text("Regolamento")
+    p.click("#createbtn")
+    p.click("#go")
+    p.wait_for_selector("#map")
+    expect(p.locator("#logtitle")).to_have_text("Cronaca")
+    p.wait_for_function("() => document.querySelectorAll('#log li').length > 0")
+    expect(p.locator("#log")).to_contain_text("ordine di gioco")
+    p.click("#lang")
+    expect(p.locator("#logtitle")).to_have_text("Log")
+    expect(p.locator("#log")).to_contain_text("order of play")
+    ctx.close()
+
+
+def test_phone_width(browser: Browser, server: Server) -> None:
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    p = ctx.new_page()
+    p.goto(server.url + "/")
+    p.wait_for_selector("#createbtn")
+    assert p.evaluate("document.documentElement.scrollWidth") <= 392
+    p.screenshot(path=str(DOCS / "screenshot-phone-lobby.png"))
+    p.click("#createbtn")
+    p.click("#go")
+    p.wait_for_selector("#map")
+    p.wait_for_function("() => document.body.dataset.myturn === '1'")
+    assert p.evaluate("document.documentElement.scrollWidth") <= 392
+    box = p.locator("#map").bounding_box()
+    assert box is not None and box["width"] > 300
+    v = version(p)
+    p.locator("svg .area.clickable").first.tap()
+    wait_moved(p, v)
+    p.screenshot(path=str(DOCS / "screenshot-phone-table.png"), full_page=True)
+    ctx.close()
+
+
+def test_lobby_screenshot_with_tables(page: Page, server: Server) -> None:
+    page.goto(server.url + "/")
+    page.wait_for_selector("table.list tr")
+    expect(page.locator("table.list tr").first).to_be_visible()
+    page.screenshot(path=str(DOCS / "screenshot-lobby.png"), full_page=True)
