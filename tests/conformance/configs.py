@@ -16,7 +16,7 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
     for n in (3, 4, 5)
 ] + [
     ("spqrisiko", {"rules": "house-1.2", "players": 3, "random_deal": False, "max_rounds": 30}),
-]
+] + [("polis", {"siege": siege}) for siege in ("classic", "sacrifice", "diceless", "diceless_sacrifice")]
 
 
 def _spqr_perturb(state: State, player: int) -> State | None:
@@ -38,4 +38,25 @@ def _spqr_perturb(state: State, player: int) -> State | None:
     return None
 
 
-PERTURB: dict[str, Callable[[State, int], State | None]] = {"spqrisiko": _spqr_perturb}
+def _polis_perturb(state: State, player: int) -> State | None:
+    """Another Polis state differing only in what `player` cannot see: during a battle, one combat card of
+    the opponent's hand exchanged with a card of another kind from the deck (counts unchanged)."""
+    from tests.games.polis.test_conformance import perturb
+
+    return perturb(state, player)  # type: ignore[arg-type]
+
+
+def _polis_rich(state: State) -> None:
+    """Keep both Polis sides solvent so that random play reaches battles, where the hidden hands matter."""
+    s: Any = state
+    if s.phase_name() != "action" or s.n_actions != 0:
+        return
+    for side in (0, 1):
+        s.res[side] = [max(x, 6) for x in s.res[side]]
+        s.pp[side] = max(s.pp[side], 6)
+
+
+PERTURB: dict[str, Callable[[State, int], State | None]] = {"spqrisiko": _spqr_perturb, "polis": _polis_perturb}
+# games whose hidden information only appears in positions that uniform-random play rarely reaches get a
+# nudge (applied between actions) in the view-leak test
+NUDGE: dict[str, Callable[[State], None]] = {"polis": _polis_rich}

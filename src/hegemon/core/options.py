@@ -4,6 +4,7 @@ from JSON or CLI strings (`ConfigError` names the bad option), with rule-set pre
 from __future__ import annotations
 
 import dataclasses
+import functools
 import types
 import typing
 from collections.abc import Mapping
@@ -100,12 +101,17 @@ def _check(f: dataclasses.Field[Any], value: Any) -> None:
 T = typing.TypeVar("T")
 
 
+@functools.cache
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
 def parse_options(cls: type[T], raw: Mapping[str, Any] | None = None, **overrides: Any) -> T:
     """Build a validated options object from a mapping (JSON or CLI strings); unknown names are errors."""
     data: dict[str, Any] = dict(raw or {})
     data.update(overrides)
     fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
-    hints = typing.get_type_hints(cls)
+    hints = _hints(cls)  # type: ignore[arg-type]
     unknown = sorted(set(data) - set(fields))
     if unknown:
         raise ConfigError(unknown[0], f"unknown option; known options: {', '.join(sorted(fields))}")
