@@ -33,24 +33,33 @@ from hegemon.core.play import sample_chance
 STRENGTHS: dict[str, tuple[int, float]] = {
     "easy": (40, 1.0),
     "normal": (150, 3.0),
-    "hard": (500, 10.0),
+    "hard": (400, 10.0),
 }
 
 
 class Node:
     """Decision statistics: visits, the sum of value vectors, how often the action was available."""
 
-    __slots__ = ("avail", "children", "n", "w")
+    __slots__ = ("avail", "children", "n", "prior", "w")
 
     def __init__(self, players: int) -> None:
         self.children: dict[Action, Node] = {}
+        self.prior: dict[Action, float] | None = None
         self.n = 0
         self.avail = 0
         self.w = [0.0] * players
 
 
 class MctsBot:
-    """IS-MCTS with sampled chance, availability-UCB selection and evaluation at the leaves."""
+    """IS-MCTS with sampled chance, availability-UCB selection, a one-ply prior at the root and evaluation at
+    the leaves.
+
+    At the root every legal action is first scored by the one-ply evaluation (as the greedy bot does, on a
+    determinization); the search then spends its iterations on the `candidates` best of them, with the prior
+    as a progressive bias that fades with visits — so search refines, rather than replaces, the evaluation.
+    Below the root, untried actions are expanded in a random order (the game's default sub-choice first), or —
+    with `inner_prior` — in the order of their own one-ply values, and with `widen` nodes grow progressively
+    (about 1 + sqrt(visits) children). Each game's knowledge module may set these in `MCTS_DEFAULTS`."""
 
     name = "mcts"
 
@@ -59,9 +68,13 @@ class MctsBot:
         seed: int = 0,
         iterations: int = 150,
         time_limit: float | None = 3.0,
-        exploration: float = 0.5,
+        exploration: float = 0.25,
         max_depth: int = 60,
         rollout: int = 0,
+        candidates: int = 16,
+        prior_weight: float = 1.0,
+        widen: bool | None = None,
+        inner_prior: bool | None = None,
     ) -> None:
         self.rng = random.Random(seed)
         self.iterations = iterations
@@ -69,6 +82,10 @@ class MctsBot:
         self.exploration = exploration
         self.max_depth = max_depth
         self.rollout = rollout
+        self.candidates = candidates
+        self.prior_weight = prior_weight
+        self.widen = widen
+        self.inner_prior = inner_prior
         self.last_iterations = 0
         self.last_simulated = 0
 
@@ -77,14 +94,45 @@ class MctsBot:
         if len(actions) == 1:
             return actions[0]
         root = self.search(state, player)
-        best = max(actions, key=lambda a: (root.children[a].n, root.children[a].w[player]) if a in root.children else (-1, 0.0))
-        return best
+
+        def key(a: Action) -> tuple[int, float]:
+            ch = root.children.get(a)
+            return (ch.n, ch.w[player] / ch.n) if ch is not None and ch.n else (-1, 0.0)
+
+        return max(actions, key=key)
+
+    def _one_ply(self, state: Any, player: PlayerId, know: Any, samples: int) -> dict[Action, float]:
+        """One-ply values of `state`'s actions for `player` (chance after them sampled up to `samples` times)."""
+        values: dict[Action, float] = {}
+        for a in state.legal_actions():
+            total, k = 0.0, 0
+            for _ in range(samples):
+                c = state.clone()
+                c.apply(a)
+                random_part = settle(c, know, self.rng, player)
+                total += know.evaluate(c)[player]
+                k += 1
+                if not random_part:
+                    break
+            values[a] = total / k
+        return values
 
     def search(self, state: State, player: PlayerId) -> Node:
         """Run the search from `state` for `player`; the root node with every action's statistics."""
         know = knowledge(state)
         root = Node(state.num_players)
         deadline = None if not self.time_limit else time.perf_counter() + self.time_limit
+        defaults = getattr(know, "MCTS_DEFAULTS", {})
+        self._widen = self.widen if self.widen is not None else bool(defaults.get("widen", False))
+        self._inner = self.inner_prior if self.inner_prior is not None else bool(defaults.get("inner_prior", False))
+        prior = self._one_ply(know.determinize(state, player, self.rng), player, know, 2)
+        ranked = sorted(prior, key=lambda a: -prior[a])
+        keep = ranked[: self.candidates]
+        # the prior as a rank-free bonus in [0, 1] among the candidates
+        lo = min(prior[a] for a in keep)
+        span = max(prior[a] for a in keep) - lo
+        self._bias = {a: ((prior[a] - lo) / span if span > 1e-12 else 0.5) for a in keep}
+        self._root = root
         simulated = 0
         i = 0
         while i < self.iterations:
@@ -100,6 +148,7 @@ class MctsBot:
     def _iterate(self, root: Node, d: Any, know: Any) -> int:
         rng = self.rng
         c = self.exploration
+        bias = self._bias
         node = root
         path = [root]
         steps = 0
@@ -117,6 +166,9 @@ class MctsBot:
                 d.apply(legal[0])
                 steps += 1
                 continue
+            at_root = node is root
+            if at_root:
+                legal = [a for a in legal if a in bias]
             children = node.children
             untried = []
             for a in legal:
@@ -125,19 +177,40 @@ class MctsBot:
                     untried.append(a)
                 else:
                     ch.avail += 1
-            if untried:
-                a = untried[int(rng.random() * len(untried))]
+            widen = at_root or not self._widen or len(children) < 1 + math.isqrt(node.n + 1)
+            if untried and widen:
+                if at_root:
+                    a = max(untried, key=lambda x: bias[x])
+                elif self._inner:
+                    if node.prior is None:
+                        node.prior = self._one_ply(d, p, know, 1)
+                    pr = node.prior
+                    a = max(untried, key=lambda x: pr.get(x, -1.0))
+                else:
+                    auto = know.auto_action(d, p)
+                    a = auto if auto in untried else untried[int(rng.random() * len(untried))]
                 child = children[a] = Node(len(node.w))
                 child.avail = 1
                 d.apply(a)
                 steps += 1
                 path.append(child)
                 break
-            best_a = legal[0]
+            tried = [a for a in legal if a in children]
+            if not tried:
+                break
+            # values are normalised to [0, 1] among the siblings: evaluation differences between moves are
+            # small in absolute terms, and exploration must be relative to them (as in MuZero's min-max Q)
+            qs = [children[a].w[p] / children[a].n for a in tried]
+            lo = min(qs)
+            span = max(qs) - lo
+            scale = 1.0 / span if span > 1e-12 else 0.0
+            best_a = tried[0]
             best_v = -math.inf
-            for a in legal:
+            for a, q in zip(tried, qs, strict=True):
                 ch = children[a]
-                v = ch.w[p] / ch.n + c * math.sqrt(math.log(ch.avail) / ch.n)
+                v = (q - lo) * scale + c * math.sqrt(math.log(ch.avail) / ch.n)
+                if at_root:
+                    v += self.prior_weight * bias[a] / (1 + ch.n)
                 if v > best_v:
                     best_v, best_a = v, a
             node = children[best_a]
@@ -153,8 +226,8 @@ class MctsBot:
             if p == CHANCE:
                 d.apply(sample_chance(d, rng))
             else:
-                legal = d.legal_actions()
-                d.apply(legal[int(rng.random() * len(legal))])
+                moves = d.legal_actions()
+                d.apply(moves[int(rng.random() * len(moves))])
             steps += 1
         value = know.evaluate(d)
         for nd in path:

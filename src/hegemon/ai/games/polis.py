@@ -103,3 +103,7 @@ def auto_action(st: Any, player: PlayerId) -> Action | None:
             return max(steps, key=lambda a: a.count)
         return actions[-1]
     return None
+
+
+# search settings for this game (measured against greedy: plain expansion beats widening here)
+MCTS_DEFAULTS = {"inner_prior": False, "widen": False}

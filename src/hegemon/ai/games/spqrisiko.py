@@ -200,3 +200,8 @@ def auto_action(st: Any, player: PlayerId) -> Action | None:
             actions = [actions[round(i * step)] for i in range(6)]
         return _best_by_eval(st, player, actions)
     return None
+
+
+# search settings for this game: long deterministic chains of own placements make random expansion noisy,
+# so expansions follow the one-ply evaluation and nodes widen progressively
+MCTS_DEFAULTS = {"inner_prior": True, "widen": True}

@@ -1,0 +1,74 @@
+"""Strength table: win rates with 95% Wilson intervals of mcts:hard, greedy and random against each other in
+both games (a lab tournament: every pair on the same seeds, both seat rotations; S.P.Q.RisiKo! with 4
+players, the pair's bots on alternating seats, a win = the winner is one of the bot's seats).
+
+Targets (issue 6): mcts at its default budget beats greedy in at least 65% of games and greedy beats random in
+at least 80%, in both games.
+
+Run: python benchmarks/bench_ai.py [--polis-games 60] [--spqr-games 16] [--jobs 2] [--mcts mcts:hard]
+      [--out /tmp/hegemon-bench-ai] [--json]
+Runs are stored (resumable) under --out: re-running continues them."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from hegemon.lab.run import make_sweep, run_sweep
+
+TARGETS = {("mcts", "greedy"): 0.65, ("greedy", "random"): 0.80}
+
+
+def table(game: str, bots: list[str], games: int, jobs: int, out: Path, players: int | None) -> list[dict[str, Any]]:
+    sweep = make_sweep(game, "tournament", bots, games, seed=2026, players=players)
+    t0 = time.perf_counter()
+    summary = run_sweep(sweep, out / game, jobs=jobs)
+    wall = time.perf_counter() - t0
+    rows = []
+    cross = summary["tournament"]["cross"]
+    for i, a in enumerate(bots):
+        for j, b in enumerate(bots):
+            if i < j and cross[i][j]:
+                r = cross[i][j]
+                target = TARGETS.get((a.split(":")[0], b.split(":")[0]))
+                rows.append({"game": game, "bot": a, "opponent": b, "games": r["n"], "win_rate": r["rate"],
+                             "low": r["low"], "high": r["high"], "target": target,
+                             "met": None if target is None else r["rate"] >= target,
+                             "seat_win_rate": [s["rate"] for s in summary["variants"][0]["seat_win_rate"]],
+                             "wall_seconds": round(wall, 1)})
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--polis-games", type=int, default=60, help="games per pair in Polis")
+    parser.add_argument("--spqr-games", type=int, default=16, help="games per pair in S.P.Q.RisiKo!")
+    parser.add_argument("--players", type=int, default=4, help="S.P.Q.RisiKo! players")
+    parser.add_argument("--mcts", default="mcts:hard")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--out", type=Path, default=Path("/tmp/hegemon-bench-ai"))
+    parser.add_argument("--only", choices=["polis", "spqrisiko"], default=None)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    bots = [args.mcts, "greedy", "random"]
+    rows: list[dict[str, Any]] = []
+    if args.only in (None, "polis"):
+        rows += table("polis", bots, args.polis_games, args.jobs, args.out, None)
+    if args.only in (None, "spqrisiko"):
+        rows += table("spqrisiko", bots, args.spqr_games, args.jobs, args.out, args.players)
+    if args.json:
+        print(json.dumps(rows))
+        return
+    print(f"{'game':10} {'bot':10} {'vs':8} {'games':>5}  {'win rate [95% CI]':24} {'target':>7}  met")
+    for r in rows:
+        tgt = "" if r["target"] is None else f"{r['target']:.0%}"
+        met = "" if r["met"] is None else ("yes" if r["met"] else "NO")
+        print(f"{r['game']:10} {r['bot']:10} {r['opponent']:8} {r['games']:5d}  "
+              f"{r['win_rate']:.1%} [{r['low']:.1%}, {r['high']:.1%}]{'':4} {tgt:>7}  {met}")
+
+
+if __name__ == "__main__":
+    main()
