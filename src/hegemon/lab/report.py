@@ -436,18 +436,22 @@ def plots(summary: dict[str, Any]) -> list[tuple[str, str]]:
     ax.legend(fontsize=7)
     out.append(("How games end", _png(fig)))
 
+    two_sides = summary.get("players") == 2
+    lines = (("seat 0", "-"), ("seat 1", ":")) if two_sides else (("winner", "-"), ("others", ":"))
     for name in sorted({n for v in vs for n in v["curves"]}):
         fig, ax = plt.subplots(figsize=(6, 3.2))
         for v in vs:
             c = v["curves"].get(name, {})
-            for who, style in (("winner", "-"), ("others", ":")):
+            for who, style in lines:
                 ys = c.get(who)
                 if ys:
                     ax.plot(range(1, len(ys) + 1), ys, style, marker=".", label=f"{v['label']} {who}")
         ax.set_xlabel("round")
+        ax.xaxis.get_major_locator().set_params(integer=True)
         ax.set_ylabel(name)
         ax.legend(fontsize=6)
-        out.append((f"{name} by round: the eventual winner (solid) and the mean of the others (dotted)", _png(fig)))
+        what = "seat 0 (solid) and seat 1 (dotted)" if two_sides else "the eventual winner (solid) and the others (dotted)"
+        out.append((f"{name} at the end of each round: {what}; means over the games still running", _png(fig)))
     return out
 
 
