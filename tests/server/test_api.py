@@ -227,3 +227,39 @@ def test_names_are_stored_as_text_without_control_characters(client: TestClient)
     d = client.get(f"/api/tables/{res['id']}").json()
     assert d["seats"][0]["name"] == "<script>alert(1)</script>"
     assert client.get("/").headers["content-type"].startswith("text/html")
+
+
+def test_restart_the_app_on_the_same_database(tmp_path: Path) -> None:
+    """Stop the app, start a new one on the same SQLite file: every table, version, seat and view intact, and
+    the game goes on (writes go through the group-commit writer thread)."""
+    url = f"sqlite:///{tmp_path / 'h.db'}"
+    with TestClient(create_app(url, 0.0)) as c:
+        res = create(c, game="spqrisiko", players=3, seats=[{"human": True}] * 3, seed=31)
+        tid = res["id"]
+        toks = [s["token"] for s in res["seats"]]
+        for _ in toks:
+            c.post(f"/api/tables/{tid}/join", json={})
+        for _ in range(40):
+            d = c.get(f"/api/tables/{tid}").json()
+            cur = d["view"]["current_player"]
+            mine = c.get(f"/api/tables/{tid}", params={"token": toks[cur]}).json()
+            r = c.post(f"/api/tables/{tid}/actions",
+                       json={"token": toks[cur], "version": mine["version"], "action": mine["view"]["legal_actions"][-1]})  # fmt: skip
+            assert r.status_code == 200, r.text
+        bots = create(c, game="polis", seats=[{"bot": "random"}] * 2, seed=3)
+        before = {t: c.get(f"/api/tables/{t}", params={"token": toks[0]} if t == tid else {}).json() for t in (tid,)}
+    with TestClient(create_app(url, 0.0)) as c:
+        d = c.get(f"/api/tables/{tid}", params={"token": toks[0]}).json()
+        assert d["version"] == before[tid]["version"] and d["view"] == before[tid]["view"]
+        assert d["status"] == "playing"
+        assert {t["id"] for t in c.get("/api/tables").json()} == {tid, bots["id"]}
+        cur = d["view"]["current_player"]
+        mine = c.get(f"/api/tables/{tid}", params={"token": toks[cur]}).json()
+        r = c.post(f"/api/tables/{tid}/actions",
+                   json={"token": toks[cur], "version": mine["version"], "action": mine["view"]["legal_actions"][0]})  # fmt: skip
+        assert r.status_code == 200 and r.json()["version"] > d["version"]
+        # the bot table resumed by itself and finishes
+        deadline = time.time() + 20
+        while time.time() < deadline and c.get(f"/api/tables/{bots['id']}").json()["status"] != "finished":
+            time.sleep(0.05)
+        assert c.get(f"/api/tables/{bots['id']}").json()["status"] == "finished"

@@ -13,6 +13,18 @@ FAST_BOTS = ("random",)
 """Bots cheap enough to run on the event loop; others think in a worker thread on a clone of the state."""
 
 
+async def durable(manager: TableManager) -> None:
+    """Return once every write queued so far is committed."""
+    fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def done() -> None:
+        if not fut.done():
+            fut.set_result(None)
+
+    manager.storage.after_commit(done)
+    await fut
+
+
 class BotRunner:
     """Keeps one task per unfinished table that has a bot seat or a turn timer."""
 
@@ -69,6 +81,7 @@ class BotRunner:
                     action = await asyncio.to_thread(bot.choose, clone, seat)
                 if m.bot_act(table, seat, version, action):
                     last_actor = seat
+                    await durable(m)
         finally:
             self.tasks.pop(table.id, None)
             self.events.pop(table.id, None)

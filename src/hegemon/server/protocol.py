@@ -30,6 +30,8 @@ MAX_BOARD_BYTES = 256 * 1024
 """Largest corrected board file accepted at table creation."""
 MAX_NAME = 40
 RATE_PER_SECOND = 20.0
+"""Refused messages per second a connection may send (after a burst of RATE_BURST); all messages: 100 times
+as many (accepted moves are bounded by the game itself: one per turn step)."""
 RATE_BURST = 40.0
 
 

@@ -4,7 +4,12 @@ broadcasts, so an acknowledged action survives a crash. `MemoryStorage` keeps no
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import queue
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -12,6 +17,7 @@ from sqlalchemy import (
     JSON,
     BigInteger,
     Column,
+    Connection,
     Engine,
     Float,
     Integer,
@@ -73,6 +79,7 @@ class Storage(Protocol):
     def create_table(self, t: StoredTable) -> None: ...
     def append_action(self, table_id: str, idx: int, action: dict[str, Any], actor: int, note: str) -> None: ...
     def update_table(self, table_id: str, *, seats: list[dict[str, Any]] | None = None, status: str | None = None) -> None: ...
+    def after_commit(self, callback: Callable[[], None]) -> None: ...
     def load_all(self) -> list[StoredTable]: ...
     def close(self) -> None: ...
 
@@ -88,6 +95,9 @@ class MemoryStorage:
 
     def update_table(self, table_id: str, *, seats: list[dict[str, Any]] | None = None, status: str | None = None) -> None:
         pass
+
+    def after_commit(self, callback: Callable[[], None]) -> None:
+        callback()
 
     def load_all(self) -> list[StoredTable]:
         return []
@@ -105,50 +115,68 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur.close()
 
 
+Write = tuple[str, Any]
+"""A pending write: ("table", StoredTable) | ("action", row dict) | ("update", (table_id, values))."""
+
+
 class SqlStorage:
-    """Tables and actions in a SQL database. One short transaction per write, committed before returning."""
+    """Tables and actions in a SQL database. Each call is one transaction, committed before it returns;
+    `write_batch` commits many writes in one transaction (used by `GroupCommit`)."""
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self.engine: Engine = create_engine(url, future=True)
+        args = {"check_same_thread": False} if url.startswith("sqlite") else {}
+        self.engine: Engine = create_engine(url, connect_args=args)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         metadata.create_all(self.engine)
-        self._conn = self.engine.connect()
-        self._insert_action = insert(actions_t)
+        self._conn: Connection | None = None
+
+    @property
+    def conn(self) -> Connection:
+        if self._conn is None:
+            self._conn = self.engine.connect()
+        return self._conn
+
+    def write_batch(self, writes: list[Write]) -> None:
+        """Every write in order, in one transaction (one commit, one sync of the log)."""
+        conn = self.conn
+        with conn.begin():
+            rows: list[dict[str, Any]] = []
+            for kind, data in writes:
+                if kind == "action":
+                    rows.append(data)
+                    continue
+                if rows:
+                    conn.execute(insert(actions_t), rows)
+                    rows = []
+                if kind == "table":
+                    t = data
+                    conn.execute(
+                        insert(tables_t).values(
+                            id=t.id, game=t.game, game_version=t.game_version, options=t.options, seed=t.seed,
+                            seats=t.seats, created=t.created, turn_timer=t.turn_timer, status=t.status,
+                        )
+                    )  # fmt: skip
+                elif kind == "update":
+                    tid, values = data
+                    conn.execute(update(tables_t).where(tables_t.c.id == tid).values(**values))
+            if rows:
+                conn.execute(insert(actions_t), rows)
 
     def create_table(self, t: StoredTable) -> None:
-        with self._conn.begin():
-            self._conn.execute(
-                insert(tables_t).values(
-                    id=t.id,
-                    game=t.game,
-                    game_version=t.game_version,
-                    options=t.options,
-                    seed=t.seed,
-                    seats=t.seats,
-                    created=t.created,
-                    turn_timer=t.turn_timer,
-                    status=t.status,
-                )
-            )
+        self.write_batch([("table", t)])
 
     def append_action(self, table_id: str, idx: int, action: dict[str, Any], actor: int, note: str) -> None:
-        with self._conn.begin():
-            self._conn.execute(
-                self._insert_action,
-                {"table_id": table_id, "idx": idx, "action": json.dumps(action), "actor": actor, "note": note},
-            )
+        self.write_batch([("action", _row(table_id, idx, action, actor, note))])
 
     def update_table(self, table_id: str, *, seats: list[dict[str, Any]] | None = None, status: str | None = None) -> None:
-        values: dict[str, Any] = {}
-        if seats is not None:
-            values["seats"] = seats
-        if status is not None:
-            values["status"] = status
+        values = _values(seats, status)
         if values:
-            with self._conn.begin():
-                self._conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(**values))
+            self.write_batch([("update", (table_id, values))])
+
+    def after_commit(self, callback: Callable[[], None]) -> None:
+        callback()
 
     def load_all(self) -> list[StoredTable]:
         out: dict[str, StoredTable] = {}
@@ -169,5 +197,88 @@ class SqlStorage:
         return list(out.values())
 
     def close(self) -> None:
-        self._conn.close()
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
         self.engine.dispose()
+
+
+def _row(table_id: str, idx: int, action: dict[str, Any], actor: int, note: str) -> dict[str, Any]:
+    return {"table_id": table_id, "idx": idx, "action": json.dumps(action), "actor": actor, "note": note}
+
+
+def _values(seats: list[dict[str, Any]] | None, status: str | None) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    if seats is not None:
+        values["seats"] = seats
+    if status is not None:
+        values["status"] = status
+    return values
+
+
+class GroupCommit:
+    """Durable writes off the event loop: one writer thread commits everything queued so far in one
+    transaction, then runs the `after_commit` callbacks queued before that point on the event loop. Nobody
+    hears of an action before its commit (callbacks are the broadcasts), and many tables share one sync of
+    the log. Reading (`load_all`) happens at start-up, before the writer starts."""
+
+    def __init__(self, inner: SqlStorage) -> None:
+        self.inner = inner
+        self.queue: queue.SimpleQueue[tuple[str, Any] | None] = queue.SimpleQueue()
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.thread: threading.Thread | None = None
+        self.failed: BaseException | None = None
+
+    def start(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.thread = threading.Thread(target=self._run, name="hegemon-writer", daemon=True)
+        self.thread.start()
+
+    def create_table(self, t: StoredTable) -> None:
+        self.queue.put(("table", t))
+
+    def append_action(self, table_id: str, idx: int, action: dict[str, Any], actor: int, note: str) -> None:
+        self.queue.put(("action", _row(table_id, idx, action, actor, note)))
+
+    def update_table(self, table_id: str, *, seats: list[dict[str, Any]] | None = None, status: str | None = None) -> None:
+        values = _values(seats, status)
+        if values:
+            self.queue.put(("update", (table_id, values)))
+
+    def after_commit(self, callback: Callable[[], None]) -> None:
+        if self.thread is None:
+            callback()
+        else:
+            self.queue.put(("callback", callback))
+
+    def load_all(self) -> list[StoredTable]:
+        return self.inner.load_all()
+
+    def _run(self) -> None:
+        while True:
+            item = self.queue.get()
+            batch = [item]
+            with contextlib.suppress(queue.Empty):
+                while len(batch) < 5000:
+                    batch.append(self.queue.get_nowait())
+            stop = any(x is None for x in batch)
+            writes = [x for x in batch if x is not None and x[0] != "callback"]
+            if writes:
+                try:
+                    self.inner.write_batch(writes)
+                except BaseException as e:  # the process must not acknowledge anything after a failed write
+                    self.failed = e
+                    raise
+            assert self.loop is not None
+            for x in batch:
+                if x is not None and x[0] == "callback":
+                    self.loop.call_soon_threadsafe(x[1])
+            if stop:
+                return
+
+    def close(self) -> None:
+        if self.thread is not None:
+            self.queue.put(None)
+            self.thread.join(timeout=30)
+            self.thread = None
+        self.inner.close()

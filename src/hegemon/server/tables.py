@@ -389,10 +389,14 @@ class TableManager:
             table.deadline = self.clock() + table.turn_timer if (human and table.turn_timer) else None
 
     def _changed(self, table: Table) -> None:
-        for c in list(table.connections):
-            c.wake()
+        """Wake the table's connections once everything written so far is durable; poke its bot task now."""
+        self.storage.after_commit(lambda: self._notify(table))
         if table.on_change is not None:
             table.on_change(table)
+
+    def _notify(self, table: Table) -> None:
+        for c in list(table.connections):
+            c.wake()
 
     # ------------------------------------------------------------------ bots and the turn timer
 

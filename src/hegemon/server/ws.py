@@ -25,11 +25,15 @@ class RateLimit:
         self.tokens = burst
         self.t = time.monotonic()
 
-    def allow(self) -> bool:
+    def available(self) -> bool:
+        """Whether a token is there now (without taking it)."""
         now = time.monotonic()
         self.tokens = min(self.burst, self.tokens + (now - self.t) * self.rate)
         self.t = now
-        if self.tokens >= 1:
+        return self.tokens >= 1
+
+    def allow(self) -> bool:
+        if self.available():
             self.tokens -= 1
             return True
         return False
@@ -66,7 +70,8 @@ def router(manager: TableManager) -> APIRouter:
         wake = asyncio.Event()
         conn = manager.connect(table, seat, wake.set)
         wake.set()
-        limit = RateLimit()
+        limit = RateLimit(RATE_PER_SECOND * 100, RATE_BURST * 50)  # every message
+        refusals = RateLimit()  # refused messages: a client that keeps sending junk is slowed down
 
         async def sender() -> None:
             while True:
@@ -87,11 +92,14 @@ def router(manager: TableManager) -> APIRouter:
                 if text is None:
                     text = data.get("bytes") or b""
                 try:
-                    if not limit.allow():
+                    if not limit.allow() or not refusals.available():
                         raise ServerError("bad_request", "too many messages: slow down")
                     handle_message(manager, table_id, token if seat is not None else None, text)
                 except ServerError as e:
-                    conn.errors.append(e.to_json())
+                    if e.code != "stale_version":
+                        refusals.allow()
+                    if len(conn.errors) < 50:
+                        conn.errors.append(e.to_json())
                     wake.set()
         except WebSocketDisconnect:
             pass
