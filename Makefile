@@ -11,9 +11,9 @@ install-test:
 	$(PIP) install -q -e '.[test,rl]'
 	@command -v chromium >/dev/null 2>&1 || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium)
 
-# The main job. Until the web table lands: a terminal game of S.P.Q.RisiKo! against three random bots.
+# The main job: the web table on http://127.0.0.1:8000 (tables kept in SQLite in the user data directory).
 run: install
-	hegemon play spqrisiko --players 4 --seats human,random,random,random
+	hegemon serve
 
 lint:
 	ruff check src tests benchmarks scripts
