@@ -40,6 +40,8 @@ def code_of(fn, *args) -> str:  # type: ignore[no-untyped-def]
         ({"game": "spqrisiko", "players": 2}, "3-5 players"),
         ({"game": "spqrisiko", "players": 3, "seats": [{"human": True}]}, "3 seats"),
         ({"game": "spqrisiko", "seats": [{"bot": "nobot"}] * 3}, "unknown bot"),
+        ({"game": "spqrisiko", "seats": [{"bot": "external:http://10.0.0.1/"}] * 3}, "unknown bot"),
+        ({"game": "spqrisiko", "seats": [{"bot": "mcts:100000000"}] * 3}, "unknown bot"),
         ({"game": "polis", "options": {"siege": "catapult"}}, "siege"),
         ({"game": "polis", "options": {"board": "/etc/passwd"}}, "board_data"),
     ],

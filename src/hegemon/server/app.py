@@ -16,7 +16,6 @@ from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Res
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from hegemon.ai import bot_names
 from hegemon.games import game_names, get_game
 from hegemon.server import ws
 from hegemon.server.bots import BotRunner, durable
@@ -36,7 +35,7 @@ from hegemon.server.protocol import (
     TableSummary,
 )
 from hegemon.server.storage import GroupCommit, MemoryStorage, SqlStorage, Storage
-from hegemon.server.tables import TITLES, Table, TableManager
+from hegemon.server.tables import TITLES, Table, TableManager, web_bots
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 MAX_BODY = 300 * 1024
@@ -152,7 +151,7 @@ def create_app(
                     "options": [o for o in g.describe_options() if o["name"] != "board"],  # type: ignore[attr-defined]
                 }
             )
-        return {"games": out, "bots": bot_names()}
+        return {"games": out, "bots": web_bots()}
 
     def links(request: Request, t: Table) -> dict[str, Any]:
         base = str(request.base_url).rstrip("/")

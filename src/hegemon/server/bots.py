@@ -9,7 +9,7 @@ import contextlib
 from hegemon.core.actions import Action
 from hegemon.server.tables import Table, TableManager
 
-FAST_BOTS = ("random",)
+FAST_BOTS = ("random", "greedy")
 """Bots cheap enough to run on the event loop; others think in a worker thread on a clone of the state."""
 
 

@@ -35,6 +35,25 @@ TITLES = {"spqrisiko": "S.P.Q.RisiKo!", "polis": "Polis: Fight for the Hegemony"
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
+SERVER_BLOCKED_BOTS = ("external",)
+"""Bot kinds a web client may not seat: `external:URL` would make the server call any address."""
+STRENGTHS = ("easy", "normal", "hard")
+
+
+def web_bots() -> list[str]:
+    """The bot specs offered at the table: every registered kind (new ones appear by themselves) except the
+    blocked ones, search bots at their named strengths only (so nobody can ask for a billion iterations)."""
+    out: list[str] = []
+    for name in bot_names():
+        if name in SERVER_BLOCKED_BOTS:
+            continue
+        if name == "mcts":
+            out.extend(f"{name}:{s}" for s in STRENGTHS)
+        else:
+            out.append(name)
+    return out
+
+
 def clean_name(name: str | None, fallback: str) -> str:
     """A display name without control characters, at most 40 characters (HTML escaping is the client's job)."""
     if not name:
@@ -199,6 +218,12 @@ class TableManager:
                 spec_bot = spec.bot
                 name = spec.name
             if spec_bot is not None:
+                spec_bot = spec_bot.strip().lower()
+                allowed = web_bots()
+                if spec_bot not in allowed:
+                    raise ServerError(
+                        "bad_request", f"seat {i}: unknown bot {spec_bot!r}; this table offers {', '.join(allowed)}"
+                    )
                 try:
                     make_bot(spec_bot, 0)
                 except HegemonError as e:
