@@ -1,4 +1,4 @@
-// Small helpers shared by the lobby and the table. Text is always set with textContent (never innerHTML),
+// Small helpers shared by the lobby and the table. Text is always set with textContent (never as HTML),
 // so names and any other text from the server cannot inject markup.
 import { lang, setLang, t } from "./i18n.js";
 

@@ -158,6 +158,7 @@ export async function createBoard(root, ctx) {
           h("strong", {}, `${active ? "▶ " : ""}${ctx.seatName(i)}`),
           ` — ${side.prestige} ${t("polis.prestige")}${side.passed ? ` · ${t("polis.passed")}` : ""}`),
         h("p", { class: "hint" }, res),
+        side.score ? h("p", { class: "score", "data-total": side.score.total }, t("polis.scoreline", side.score)) : null,
         h("p", { class: "hint" }, `${side.merchants} ${t("polis.merchants")} · ${side.hand_size} ${t("polis.hand")} · ${t("polis.proxenos")}: ${nm(side.proxenos)}`)));
     }
     if (v.hand) root.append(h("p", { id: "hand" }, t("polis.yourhand", { h: v.hand.join(", ") || "—" })));
