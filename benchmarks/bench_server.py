@@ -37,10 +37,28 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(db: Path) -> tuple[subprocess.Popen[bytes], str]:
+def fsync_latency(directory: Path, n: int = 200) -> tuple[float, float]:
+    """p50 and p99 of one small write + fdatasync in `directory` (the floor of a durable commit)."""
+    path = directory / "fsync.probe"
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT)
+    ts = []
+    try:
+        for _ in range(n):
+            os.write(fd, b"x" * 200)
+            t = time.perf_counter()
+            os.fdatasync(fd)
+            ts.append(time.perf_counter() - t)
+    finally:
+        os.close(fd)
+        path.unlink()
+    q = statistics.quantiles(ts, n=100)
+    return q[49], q[98]
+
+
+def start_server(db: Path, sync: str = "full") -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     cmd = [sys.executable, "-m", "hegemon.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-           "--db", f"sqlite:///{db}", "--bot-delay", "0"]  # fmt: skip
+           "--db", f"sqlite:///{db}?synchronous={sync}", "--bot-delay", "0"]  # fmt: skip
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=dict(os.environ))
     url = f"http://127.0.0.1:{port}"
     for _ in range(200):
@@ -125,29 +143,40 @@ def throughput(url: str, tables: int, window: float, seed: int) -> tuple[float, 
     return (b - a) / (t1 - t0), finished
 
 
+def report_latency(url: str, moves: int, seed: int, label: str) -> None:
+    asyncio.run(latency(url, 100, seed + 99))  # warm-up
+    ts = sorted(asyncio.run(latency(url, moves, seed)))
+    q = statistics.quantiles(ts, n=100)
+    print(f"round trip over {len(ts)} moves ({label}): p50 {q[49] * 1e3:.2f} ms  p90 {q[89] * 1e3:.2f} ms  "
+          f"p99 {q[98] * 1e3:.2f} ms  (mean {statistics.fmean(ts) * 1e3:.2f} ms)")  # fmt: skip
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--moves", type=int, default=2000)
     ap.add_argument("--window", type=float, default=5.0)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--sync", choices=("full", "normal", "both"), default="both",
+                    help="SQLite synchronous level of the latency run (full: synced at every commit, the default)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as d:
-        proc, url = start_server(Path(d) / "bench.db")
-        try:
-            print(f"server {url}, SQLite WAL synchronous=FULL, {os.cpu_count()} CPUs")
-            asyncio.run(latency(url, 100, args.seed + 99))  # warm-up
-            ts = sorted(asyncio.run(latency(url, args.moves, args.seed)))
-            q = statistics.quantiles(ts, n=100)
-            print(f"round trip over {len(ts)} moves: p50 {q[49] * 1e3:.2f} ms  p90 {q[89] * 1e3:.2f} ms  "
-                  f"p99 {q[98] * 1e3:.2f} ms  (mean {statistics.fmean(ts) * 1e3:.2f} ms)")  # fmt: skip
-        finally:
-            proc.terminate()
-            proc.wait(timeout=10)
+        f50, f99 = fsync_latency(Path(d))
+        load = os.getloadavg()[0]
+        print(f"{os.cpu_count()} CPUs, load average {load:.2f}; this disk's fdatasync: p50 {f50 * 1e3:.2f} ms, "
+              f"p99 {f99 * 1e3:.2f} ms (the floor of a durable commit)")  # fmt: skip
+        for sync in ("full", "normal") if args.sync == "both" else (args.sync,):
+            proc, url = start_server(Path(d) / f"bench-{sync}.db", sync)
+            try:
+                label = "SQLite WAL, synchronous=FULL" if sync == "full" else "SQLite WAL, synchronous=NORMAL"
+                report_latency(url, args.moves, args.seed, label)
+            finally:
+                proc.terminate()
+                proc.wait(timeout=10)
         for n in (1, 10, 100):
             proc, url = start_server(Path(d) / f"bench-{n}.db")
             try:
                 rate, done = throughput(url, n, args.window, args.seed)
-                print(f"throughput with {n:>3} bot tables: {rate:8.0f} accepted actions/s"
+                print(f"throughput with {n:>3} bot tables (synchronous=FULL): {rate:8.0f} accepted actions/s"
                       + (f"  ({done} tables finished during the window)" if done else ""))  # fmt: skip
             finally:
                 proc.terminate()

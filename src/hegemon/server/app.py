@@ -72,7 +72,9 @@ def create_app(
     if manager is None:
         storage: Storage = GroupCommit(SqlStorage(db_url)) if db_url else MemoryStorage()
         if board_dir is None and db_url and db_url.startswith("sqlite:///"):
-            board_dir = Path(db_url.removeprefix("sqlite:///")).resolve().parent / "boards"
+            from sqlalchemy import make_url
+
+            board_dir = Path(make_url(db_url).database or ".").resolve().parent / "boards"
         manager = TableManager(storage, board_dir=board_dir)
     mgr = manager
     runner: BotRunner | None = None

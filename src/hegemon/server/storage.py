@@ -28,6 +28,7 @@ from sqlalchemy import (
     create_engine,
     event,
     insert,
+    make_url,
     select,
     update,
 )
@@ -106,13 +107,20 @@ class MemoryStorage:
         pass
 
 
-def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
-    cur = dbapi_conn.cursor()
-    cur.execute("PRAGMA journal_mode=WAL")
-    # FULL: the WAL is synced at every commit, so an acknowledged action survives a power cut too.
-    cur.execute("PRAGMA synchronous=FULL")
-    cur.execute("PRAGMA busy_timeout=5000")
-    cur.close()
+SYNC_LEVELS = ("full", "normal")
+
+
+def _sqlite_pragmas(sync: str) -> Callable[[Any, Any], None]:
+    def on_connect(dbapi_conn: Any, _record: Any) -> None:
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        # FULL (default): the WAL is synced to disk at every commit, so an acknowledged action survives a power
+        # cut too. NORMAL: it survives a crash of the server process, not of the machine.
+        cur.execute(f"PRAGMA synchronous={sync.upper()}")
+        cur.execute("PRAGMA busy_timeout=5000")
+        cur.close()
+
+    return on_connect
 
 
 Write = tuple[str, Any]
@@ -124,11 +132,17 @@ class SqlStorage:
     `write_batch` commits many writes in one transaction (used by `GroupCommit`)."""
 
     def __init__(self, url: str) -> None:
+        """`url`: any SQLAlchemy URL; SQLite accepts `?synchronous=full|normal` (default full)."""
         self.url = url
-        args = {"check_same_thread": False} if url.startswith("sqlite") else {}
-        self.engine: Engine = create_engine(url, connect_args=args)
+        u = make_url(url)
+        self.sync = str(u.query.get("synchronous", "full")).lower()
+        if self.sync not in SYNC_LEVELS:
+            raise ValueError(f"synchronous must be one of {', '.join(SYNC_LEVELS)}, not {self.sync!r}")
+        u = u.difference_update_query(["synchronous"])
+        args = {"check_same_thread": False} if u.get_backend_name() == "sqlite" else {}
+        self.engine: Engine = create_engine(u, connect_args=args)
         if self.engine.dialect.name == "sqlite":
-            event.listen(self.engine, "connect", _sqlite_pragmas)
+            event.listen(self.engine, "connect", _sqlite_pragmas(self.sync))
         metadata.create_all(self.engine)
         self._conn: Connection | None = None
 
