@@ -38,8 +38,9 @@ class Server:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self) -> None:
-        self.port = free_port()
+    def start(self, same_port: bool = False) -> None:
+        if not (same_port and self.port):
+            self.port = free_port()
         cmd = [sys.executable, "-m", "hegemon.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
                "--db", f"sqlite:///{self.db}", "--bot-delay", str(self.bot_delay)]  # fmt: skip
         self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=dict(os.environ))

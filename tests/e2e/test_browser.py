@@ -278,3 +278,25 @@ def test_lobby_screenshot_with_tables(page: Page, server: Server) -> None:
     page.wait_for_selector("table.list tr")
     expect(page.locator("table.list tr").first).to_be_visible()
     page.screenshot(path=str(DOCS / "screenshot-lobby.png"), full_page=True)
+
+
+def test_server_restart_the_page_reconnects_and_the_table_is_intact(page: Page, server: Server) -> None:
+    create_table(page, server, "spqrisiko", players=3)
+    page.click("#go")
+    page.wait_for_selector("#map")
+    attacks = [0]
+    for _ in range(3):
+        assert wait_turn(page)
+        spqr_move(page, attacks)
+    assert wait_turn(page)
+    v = version(page)
+    log_lines = page.locator("#log li").count()
+    server.stop()
+    expect(page.locator("#conn")).to_contain_text("reconnecting", timeout=10_000)
+    server.start(same_port=True)
+    expect(page.locator("#conn")).to_have_text("", timeout=15_000)
+    page.wait_for_function("v => Number(document.body.dataset.version) === v", arg=v)
+    assert page.locator("#log li").count() == log_lines
+    assert wait_turn(page)
+    spqr_move(page, attacks)
+    assert version(page) > v

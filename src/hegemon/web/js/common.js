@@ -59,7 +59,7 @@ export const COLOURS = ["#d33c32", "#2f6fd0", "#e3b21b", "#2e9b49", "#9b3fb5"];
 export const COLOUR_NAMES = ["red", "blue", "yellow", "green", "purple"];
 
 export function clear(el) {
-  while (el.firstChild) el.removeChild(el.firstChild);
+  el.replaceChildren();
   return el;
 }
 

@@ -162,7 +162,7 @@ function renderLog(entries, upto) {
   } else {
     for (const e of entries) if (e.i >= (ol.lastElementChild ? Number(ol.lastElementChild.dataset.i) + 1 : 0)) ol.append(logLine(e));
   }
-  while (ol.childElementCount > 300) ol.removeChild(ol.firstElementChild);
+  while (ol.childElementCount > 300) ol.firstElementChild.remove();
   ol.scrollTop = ol.scrollHeight;
 }
 
