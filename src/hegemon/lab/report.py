@@ -374,6 +374,7 @@ def plots(summary: dict[str, Any]) -> list[tuple[str, str]]:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     out: list[tuple[str, str]] = []
     vs = [v for v in summary["variants"] if v.get("games")]
@@ -447,7 +448,7 @@ def plots(summary: dict[str, Any]) -> list[tuple[str, str]]:
                 if ys:
                     ax.plot(range(1, len(ys) + 1), ys, style, marker=".", label=f"{v['label']} {who}")
         ax.set_xlabel("round")
-        ax.xaxis.get_major_locator().set_params(integer=True)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_ylabel(name)
         ax.legend(fontsize=6)
         what = "seat 0 (solid) and seat 1 (dotted)" if two_sides else "the eventual winner (solid) and the others (dotted)"

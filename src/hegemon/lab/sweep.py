@@ -107,6 +107,10 @@ def play_unit(sweep: Sweep, unit: Unit) -> dict[str, Any]:
     seats = sweep.seats(unit, n)
     seed = sweep.game_seed(unit.deal)
     bots = [make_bot(s, derive_seed("lab-bot", sweep.seed, unit.deal, unit.rotation, j)) for j, s in enumerate(seats)]
+    for bot in bots:
+        if getattr(bot, "time_limit", None) is not None:
+            # iteration budgets only, so a game is reproducible on any machine
+            setattr(bot, "time_limit", None)  # noqa: B010
     measures = measures_for(game.name)
     t0 = time.perf_counter()
     # the same loop and chance stream as core.record.run_game, with the measures' hooks
