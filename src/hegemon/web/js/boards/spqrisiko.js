@@ -217,6 +217,8 @@ export async function createBoard(root, ctx) {
 
   function countControls(root, msg, type, label, extraOdds) {
     const acts = legal(msg).filter((a) => a.type === type);
+    const bt = msg.view.battle;
+    if (bt && bt.source && bt.target) root.append(h("p", { class: "sel" }, `${nm(bt.source)} → ${nm(bt.target)}`));
     const counts = acts.map((a) => a.count);
     const lo = Math.min(...counts), hi = Math.max(...counts);
     if (count === null || count < lo || count > hi) count = hi;
