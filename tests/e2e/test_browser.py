@@ -300,3 +300,18 @@ def test_server_restart_the_page_reconnects_and_the_table_is_intact(page: Page, 
     assert wait_turn(page)
     spqr_move(page, attacks)
     assert version(page) > v
+
+
+def test_turn_timer_a_bot_plays_the_turn_and_the_log_says_so(page: Page, server: Server) -> None:
+    page.goto(server.url + "/")
+    page.wait_for_selector("#createbtn")
+    page.fill("#players", "3")
+    page.dispatch_event("#players", "change")
+    page.fill("#timer", "5")
+    page.click("#createbtn")
+    page.click("#go")
+    page.wait_for_selector("#map")
+    assert wait_turn(page)
+    expect(page.locator("#timer")).to_contain_text("s left")
+    # do nothing: after 5 s a bot plays for us
+    expect(page.locator("#log")).to_contain_text("timer: played by a bot", timeout=15_000)

@@ -290,3 +290,28 @@ def test_log_lines_are_json_safe_and_carry_the_actor(manager: TableManager) -> N
     assert [ln["i"] for ln in lines] == list(range(t.version))
     json.dumps(lines)
     assert all(isinstance(ln["text"], str) and ln["text"] for ln in lines)
+
+
+def test_polis_hands_and_draws_stay_with_their_side(manager: TableManager) -> None:
+    from hegemon.ai import make_bot
+
+    seen_draws = 0
+    for seed in range(2):
+        t = new_table(manager, game="polis", n=2, seed=seed)
+        inbox = {seat: _collect(manager, t, seat) for seat in (0, 1, None)}
+        bot = make_bot("greedy", seed)  # greedy play reaches battles (random play rarely does)
+        while not t.finished and t.version < 3000:
+            seat = t.state.current_player()
+            manager.act(t, seat, t.version, bot.choose(t.state, seat).to_json())
+        for seat, msgs in inbox.items():
+            for msg in msgs:
+                for line in msg["log"]:
+                    a = line["action"]
+                    if a["type"] == "draw_card":
+                        seen_draws += 1
+                        assert (a["card"] == "?") == (a["side"] != seat), (seat, a)
+                assert ("hand" in msg["view"]) == (seat is not None)
+        spectator_record = manager.record(t, None) if not t.finished else None
+        if spectator_record is not None:
+            assert all(a["card"] == "?" for a in spectator_record.actions if a["type"] == "draw_card")
+    assert seen_draws > 0, "some game should have had a battle"
