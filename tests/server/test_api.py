@@ -263,3 +263,14 @@ def test_restart_the_app_on_the_same_database(tmp_path: Path) -> None:
         while time.time() < deadline and c.get(f"/api/tables/{bots['id']}").json()["status"] != "finished":
             time.sleep(0.05)
         assert c.get(f"/api/tables/{bots['id']}").json()["status"] == "finished"
+
+
+def test_writes_are_rate_limited_per_client() -> None:
+    with TestClient(create_app(None, 0.0)) as c:
+        codes = [c.post("/api/tables", json={"game": "polis", "seats": [{"human": True}] * 2}).status_code
+                 for _ in range(140)]  # fmt: skip
+        assert codes[:100] == [201] * 100
+        assert 429 in codes[120:]
+        r = c.post("/api/tables", json={"game": "polis"})
+        assert r.status_code == 429 and r.json()["code"] == "bad_request"
+        assert c.get("/api/tables").status_code == 200  # reading is not limited

@@ -36,6 +36,7 @@ from hegemon.server.protocol import (
 )
 from hegemon.server.storage import GroupCommit, MemoryStorage, SqlStorage, Storage
 from hegemon.server.tables import TITLES, Table, TableManager, web_bots
+from hegemon.server.ws import RateLimit
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 MAX_BODY = 300 * 1024
@@ -45,6 +46,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": ErrorBody, "description": "unknown_table"},
     409: {"model": ErrorBody, "description": "stale_version, not_your_turn or game_over"},
     422: {"model": ErrorBody, "description": "illegal_action"},
+    429: {"model": ErrorBody, "description": "bad_request: too many requests"},
 }
 CSP = (
     "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; "
@@ -125,11 +127,29 @@ def create_app(
         code = "unknown_table" if e.status_code == 404 else "bad_request"
         return JSONResponse({"type": "error", "code": code, "message": str(e.detail)}, status_code=e.status_code)
 
+    buckets: dict[tuple[str, bool], RateLimit] = {}
+
+    def allowed(request: Request) -> bool:
+        """Writes per client address: 50 a second (burst 100), of which new tables 2 a second (burst 120)."""
+        if request.method != "POST":
+            return True
+        host = request.client.host if request.client else "?"
+        creating = request.url.path == "/api/tables"
+        key = (host, creating)
+        b = buckets.get(key)
+        if b is None:
+            if len(buckets) > 10_000:
+                buckets.clear()
+            b = buckets[key] = RateLimit(2.0, 120.0) if creating else RateLimit(50.0, 100.0)
+        return b.allow()
+
     @app.middleware("http")
     async def limits(request: Request, call_next: Any) -> Response:
         length = request.headers.get("content-length")
         if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
             return JSONResponse({"type": "error", "code": "bad_request", "message": "request too large"}, 400)
+        if not allowed(request):
+            return JSONResponse({"type": "error", "code": "bad_request", "message": "too many requests"}, 429)
         response: Response = await call_next(request)
         response.headers["Content-Security-Policy"] = CSP
         response.headers["X-Content-Type-Options"] = "nosniff"
