@@ -45,7 +45,7 @@ def wait_turn(page: Page, timeout: float = 30_000) -> bool:
     return page.get_attribute("body", "data-status") != "finished"
 
 
-def wait_moved(page: Page, v: int, timeout: float = 10_000) -> None:
+def wait_moved(page: Page, v: int, timeout: float = 30_000) -> None:
     page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=v, timeout=timeout)
 
 
@@ -108,6 +108,12 @@ def test_lobby_lists_games_options_and_bots(page: Page, server: Server) -> None:
     page.wait_for_selector("#createbtn")
     expect(page.locator("#opt-rules")).to_be_visible()
     expect(page.locator(".opt small.help").first).not_to_be_empty()
+    # choosing the published rules sets the defaults of its switches
+    page.click("#moreoptions summary")
+    expect(page.locator("#opt-garrison")).to_have_value("garrison_first")
+    page.select_option("#opt-rules", "official")
+    expect(page.locator("#opt-garrison")).to_have_value("move_in_first")
+    expect(page.locator("#opt-first_elimination_round")).to_have_value("5")
     page.select_option("#game", "polis")
     expect(page.locator("#opt-siege")).to_be_visible()
     assert "random" in page.locator("#seat-1").inner_text()
@@ -121,7 +127,7 @@ def test_spqrisiko_against_bots_by_clicking_the_map(page: Page, server: Server) 
     kinds: set[str] = set()
     moves = 0
     start = time.time()
-    while moves < 400 and time.time() - start < 60:
+    while moves < 400 and time.time() - start < 150:
         if not wait_turn(page):
             break
         kinds.add(spqr_move(page, attacks))
@@ -274,6 +280,8 @@ def test_phone_width(browser: Browser, server: Server) -> None:
 
 
 def test_lobby_screenshot_with_tables(page: Page, server: Server) -> None:
+    httpx.post(f"{server.url}/api/tables", json={"game": "polis", "seats": [{"human": True, "name": "Pericles"},
+                                                                            {"bot": "greedy"}]})  # fmt: skip
     page.goto(server.url + "/")
     page.wait_for_selector("table.list tr")
     expect(page.locator("table.list tr").first).to_be_visible()
@@ -307,6 +315,7 @@ def test_turn_timer_a_bot_plays_the_turn_and_the_log_says_so(page: Page, server:
     page.wait_for_selector("#createbtn")
     page.fill("#players", "3")
     page.dispatch_event("#players", "change")
+    page.click("#moreoptions summary")
     page.fill("#timer", "5")
     page.click("#createbtn")
     page.click("#go")

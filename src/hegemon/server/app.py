@@ -171,6 +171,8 @@ def create_app(
                     "min_players": g.min_players,
                     "max_players": g.max_players,
                     "options": [o for o in g.describe_options() if o["name"] != "board"],  # type: ignore[attr-defined]
+                    "preset_field": getattr(getattr(g, "options_type", None), "PRESET_FIELD", None),
+                    "presets": getattr(getattr(g, "options_type", None), "PRESETS", {}),
                 }
             )
         return {"games": out, "bots": web_bots()}

@@ -155,6 +155,8 @@ class GameInfo(BaseModel):
     min_players: int
     max_players: int
     options: list[dict[str, Any]]
+    preset_field: str | None = None
+    presets: dict[str, dict[str, Any]] = {}
 
 
 class GamesList(BaseModel):

@@ -420,7 +420,9 @@ class TableManager:
             table.on_change(table)
 
     def _notify(self, table: Table) -> None:
-        for c in list(table.connections):
+        # the seat that must act next hears first, spectators last
+        cur = table.state.current_player()
+        for c in sorted(table.connections, key=lambda c: 0 if c.seat == cur else (1 if c.seat is not None else 2)):
             c.wake()
 
     # ------------------------------------------------------------------ bots and the turn timer

@@ -13,9 +13,27 @@ function optLabel(o) {
   return label === key ? o.name.replace(/_/g, " ") : label;
 }
 
-function optInput(o, gameName) {
+const MAIN_OPTIONS = ["rules", "siege", "vp_target", "max_rounds"];
+
+function applyPreset(game, value) {
+  // a rule set sets the defaults of its switches (those the user has not changed)
+  const preset = (game.presets || {})[value] || {};
+  for (const [name, v] of Object.entries(preset)) {
+    if (touched[name]) continue;
+    const el = document.getElementById(`opt-${name}`);
+    if (!el) continue;
+    if (el.type === "checkbox") el.checked = !!v;
+    else el.value = v === null ? "" : String(v);
+  }
+}
+
+function optInput(o, game) {
+  const gameName = game.name;
   const id = `opt-${o.name}`;
-  const mark = () => { touched[o.name] = true; };
+  const mark = (e) => {
+    touched[o.name] = true;
+    if (o.name === game.preset_field) applyPreset(game, e.target.value);
+  };
   let input;
   if (o.choices) {
     input = h("select", { id, name: o.name, onchange: mark },
@@ -83,9 +101,11 @@ function renderCreate() {
     h("div", { class: "row" }, h("label", { for: "name" }, t("lobby.name")),
       h("input", { id: "name", type: "text", maxlength: 40, value: localStorage.getItem("hegemon.name") || "" })),
     h("fieldset", { class: "seats" }, seatRows(game, n)),
-    h("details", { class: "options", open: true },
+    h("div", { class: "options main" },
+      game.options.filter((o) => MAIN_OPTIONS.includes(o.name)).map((o) => optInput(o, game))),
+    h("details", { class: "options", id: "moreoptions" },
       h("summary", {}, t("lobby.options")),
-      game.options.filter((o) => o.name !== "players").map((o) => optInput(o, game.name)),
+      game.options.filter((o) => o.name !== "players" && !MAIN_OPTIONS.includes(o.name)).map((o) => optInput(o, game)),
       h("div", { class: "opt" }, h("label", { for: "timer" }, t("lobby.timer")),
         h("input", { id: "timer", type: "number", min: 5, max: 86400, placeholder: t("lobby.none_value") })),
       h("div", { class: "opt" }, h("label", { for: "seed" }, t("lobby.seed")),
@@ -155,7 +175,7 @@ async function join(id) {
 }
 
 function seatText(s) {
-  return s.kind === "bot" ? `🤖 ${s.bot}` : s.name + (s.claimed ? "" : " (…)");
+  return s.kind === "bot" ? `${t("table.bot")} ${s.bot}` : s.name + (s.claimed ? "" : " (…)");
 }
 
 async function refresh() {
