@@ -238,6 +238,10 @@ def test_game_over_ranking_and_replay(page: Page, server: Server) -> None:
     page.click("#rlast")
     steps = httpx.get(f"{server.url}/api/tables/{tid}").json()["version"]
     page.wait_for_function("n => document.body.dataset.step === String(n)", arg=steps)
+    # a finished game can be seen by any player: their hand shows
+    expect(page.locator("#hand")).to_have_count(0)
+    page.select_option("#pov", "1")
+    expect(page.locator("#hand")).to_be_visible()
 
 
 def test_italian_interface_follows_the_browser_and_switches(browser: Browser, server: Server) -> None:

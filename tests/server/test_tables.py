@@ -315,3 +315,18 @@ def test_polis_hands_and_draws_stay_with_their_side(manager: TableManager) -> No
         if spectator_record is not None:
             assert all(a["card"] == "?" for a in spectator_record.actions if a["type"] == "draw_card")
     assert seen_draws > 0, "some game should have had a battle"
+
+
+def test_replay_checkpoints_give_the_same_positions(manager: TableManager) -> None:
+    t = new_table(manager, seed=14)
+    play_random(manager, t, 400, random.Random(14))
+    steps = [t.version, 7, 120, 51, 50, 0, t.version - 1, 333]
+    got = [manager.replay_view(t, k, 1)["view"] for k in steps]
+    assert t.replay_checkpoints  # checkpoints were made along the way
+    for k, v in zip(steps, got, strict=True):
+        fresh = get_game("spqrisiko").new_game(t.options, t.seed)
+        for e in t.log[:k]:
+            fresh.apply(e.action)
+        expect = fresh.view(1)
+        expect["legal_actions"] = []
+        assert v == expect, k

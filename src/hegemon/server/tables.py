@@ -32,6 +32,7 @@ from hegemon.server.protocol import CreateTable, SeatSpec, ServerError
 from hegemon.server.storage import MemoryStorage, Storage, StoredTable
 
 TITLES = {"spqrisiko": "S.P.Q.RisiKo!", "polis": "Polis: Fight for the Hegemony"}
+REPLAY_EVERY = 50
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
@@ -125,6 +126,7 @@ class Table:
     deadline: float | None = None
     timed_out: int | None = None
     on_change: Callable[[Table], None] | None = None
+    replay_checkpoints: dict[int, State] = field(default_factory=dict)
     _view_cache: dict[Any, dict[str, Any]] = field(default_factory=dict)
     _view_version: int = -1
 
@@ -558,9 +560,14 @@ class TableManager:
     def replay_view(self, t: Table, upto: int, seat: int | None) -> dict[str, Any]:
         """The position after `upto` actions as `seat` saw it, with the log up to there."""
         upto = max(0, min(upto, t.version))
-        state = t.game.new_game(t.options, t.seed)
-        for e in t.log[:upto]:
-            state.apply(e.action)
+        # start from the nearest checkpoint (every REPLAY_EVERY actions), so stepping costs little
+        cps = t.replay_checkpoints
+        base = max((k for k in cps if k <= upto), default=0)
+        state = cps[base].clone() if base in cps else t.game.new_game(t.options, t.seed)
+        for i in range(base, upto):
+            state.apply(t.log[i].action)
+            if (i + 1) % REPLAY_EVERY == 0 and (i + 1) not in cps:
+                cps[i + 1] = state.clone()
         view = state.view(seat)
         view.setdefault("legal_actions", [])
         view["legal_actions"] = []

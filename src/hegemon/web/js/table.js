@@ -245,11 +245,13 @@ async function stepReplay(step) {
   step = Math.max(0, Math.min(replay.steps, step));
   const q = new URLSearchParams({ step });
   if (TOKEN) q.set("token", TOKEN);
+  if (replay.seat !== null && replay.seat !== undefined && replay.seat !== "") q.set("seat", replay.seat);
   const r = await api(`/api/tables/${ID}/replay?${q}`);
   replay.step = r.step;
   replay.steps = r.steps;
   log = r.log;
-  msg = { ...msg, view: r.view, version: r.step, log: [] };
+  const pov = r.view.you ?? r.view.player ?? null;
+  msg = { ...msg, view: r.view, version: r.step, log: [], seat: pov };
   el("replaystep").textContent = t("replay.step", { i: r.step, n: r.steps });
   el("replayrange").max = r.steps;
   el("replayrange").value = r.step;
@@ -277,8 +279,11 @@ async function startReplay() {
     h("button", { type: "button", id: "rnext", onclick: () => stepReplay(replay.step + 1) }, t("replay.next") + " ▶"),
     h("button", { type: "button", id: "rlast", onclick: () => stepReplay(replay.steps) }, t("replay.last") + " ⏭"),
     h("span", { id: "replaystep" }),
+    detail.status === "finished" ? h("label", {}, `${t("replay.pov")} `, h("select", { id: "pov", onchange: (e) => { replay.seat = e.target.value; stepReplay(replay.step); } },
+      h("option", { value: "" }, t("replay.spectator")),
+      detail.seats.map((st) => h("option", { value: st.seat }, seatName(st.seat))))) : null,
     h("a", { href: `/t/${ID}`, class: "button" }, t("replay.back")));
-  replay = { step: 0, steps: detail.version };
+  replay = { step: 0, steps: detail.version, seat: null };
   clear(el("actions")).append(h("h2", {}, t("replay.title")), h("p", { class: "hint" }, t("table.keys")));
   await stepReplay(0);
 }
