@@ -52,7 +52,7 @@ const en = {
   "table.over": "Game over",
   "table.winner": "Winner: {who}",
   "table.ranking": "Final ranking",
-  "table.score": "score",
+  "table.score": "points",
   "table.openreplay": "Open the replay",
   "table.timer": "{s} s left",
   "table.timeout": "time ran out: a bot plays this turn",
