@@ -49,6 +49,15 @@ tables_t = Table(
     Column("status", String(16), nullable=False),
 )
 
+secrets_t = Table(
+    "table_secrets",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("salt", String(64), nullable=False),
+)
+"""Per-table salt of the chance draws (never sent to a client): even whoever chose the seed cannot foresee a
+die or a card."""
+
 actions_t = Table(
     "actions",
     metadata,
@@ -74,6 +83,7 @@ class StoredTable:
     turn_timer: int | None
     status: str
     actions: list[tuple[dict[str, Any], int, str]] = field(default_factory=list)
+    salt: str = ""
 
 
 class Storage(Protocol):
@@ -172,6 +182,7 @@ class SqlStorage:
                             seats=t.seats, created=t.created, turn_timer=t.turn_timer, status=t.status,
                         )
                     )  # fmt: skip
+                    conn.execute(insert(secrets_t).values(table_id=t.id, salt=t.salt))
                 elif kind == "update":
                     tid, values = data
                     conn.execute(update(tables_t).where(tables_t.c.id == tid).values(**values))
@@ -200,6 +211,9 @@ class SqlStorage:
                     r.id, r.game, r.game_version, dict(r.options), int(r.seed), list(r.seats), r.created,
                     r.turn_timer, r.status,
                 )  # fmt: skip
+            for tid, salt in conn.execute(select(secrets_t.c.table_id, secrets_t.c.salt)):
+                if tid in out:
+                    out[tid].salt = salt
             rows = conn.execute(
                 select(actions_t.c.table_id, actions_t.c.idx, actions_t.c.action, actions_t.c.actor, actions_t.c.note)
                 .order_by(actions_t.c.table_id, actions_t.c.idx)

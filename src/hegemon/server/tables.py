@@ -5,8 +5,9 @@ anyone hears about it, filters what each seat may see, and wakes the connections
 Tests use it directly with `MemoryStorage`.
 
 Chance nodes and decisions with a single legal action are played by the server at once (nobody waits on a
-phase without a choice). Chance is drawn with `random.Random(derive_seed(seed, "chance", version))`, so a
-restarted server continues exactly where it stopped and the generator state never leaves the server."""
+phase without a choice). Chance is drawn with `random.Random(derive_seed(seed, salt, "chance", version))`, so a
+restarted server continues exactly where it stopped; the generator state and the per-table secret salt never
+leave the server, so not even whoever chose the seed can foresee a draw."""
 
 from __future__ import annotations
 
@@ -120,6 +121,7 @@ class Table:
     actions: list[dict[str, Any]] = field(default_factory=list)
     log: list[LogEntry] = field(default_factory=list)
     finished: bool = False
+    salt: str = ""
     connections: set[Connection] = field(default_factory=set)
     bots: dict[int, Bot] = field(default_factory=dict)
     timer_player: int | None = None
@@ -172,11 +174,13 @@ class TableManager:
         board_dir: str | Path | None = None,
         clock: Callable[[], float] = time.monotonic,
         timer_bot: str | None = None,
+        salt: Callable[[], str] = lambda: secrets.token_hex(16),
     ) -> None:
         self.storage: Storage = storage if storage is not None else MemoryStorage()
         self.tables: dict[str, Table] = {}
         self.board_dir = Path(board_dir) if board_dir is not None else None
         self.clock = clock
+        self.new_salt = salt
         names = bot_names()
         self.timer_bot = timer_bot or ("greedy" if "greedy" in names else "random")
 
@@ -240,6 +244,7 @@ class TableManager:
         seed = req.seed if req.seed is not None else secrets.randbits(62)
         tid = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
         table = Table(tid, game, options, seed, seats, time.time(), req.turn_timer, game.new_game(options, seed))
+        table.salt = self.new_salt()
         self.storage.create_table(self._stored(table))
         self.tables[tid] = table
         self._advance(table)
@@ -258,7 +263,7 @@ class TableManager:
     def _stored(self, t: Table) -> StoredTable:
         return StoredTable(
             t.id, t.game.name, t.game.version, t.options.to_json(), t.seed, [s.to_json() for s in t.seats],
-            t.created, t.turn_timer, t.status,
+            t.created, t.turn_timer, t.status, salt=t.salt,
         )  # fmt: skip
 
     def load(self) -> int:
@@ -276,6 +281,7 @@ class TableManager:
                 for i, s in enumerate(st.seats)
             ]
             table = Table(st.id, game, options, st.seed, seats, st.created, st.turn_timer, state)
+            table.salt = st.salt
             for raw, actor, note in st.actions:
                 action = game.decode_action(raw)
                 play(state, action)
@@ -392,7 +398,7 @@ class TableManager:
             if cur == TERMINAL:
                 break
             if cur == CHANCE:
-                rng = derive_rng(table.seed, table.version)
+                rng = derive_rng(table.seed, table.salt, table.version)
                 self._apply(table, sample_chance(state, rng), CHANCE, "")
                 continue
             legal = state.legal_actions()
@@ -574,6 +580,6 @@ class TableManager:
         return {"step": upto, "steps": t.version, "view": view, "log": self.log_json(t, seat)[:upto]}
 
 
-def derive_rng(seed: int, version: int) -> random.Random:
-    """The generator of the chance node at `version` of a table with `seed`."""
-    return random.Random(derive_seed(seed, "chance", version))
+def derive_rng(seed: int, salt: str, version: int) -> random.Random:
+    """The generator of the chance node at `version` of a table with `seed` and its secret `salt`."""
+    return random.Random(derive_seed(seed, salt, "chance", version))
