@@ -153,7 +153,7 @@ def test_unknown_table_and_forged_token_on_the_websocket(client: TestClient) -> 
 def test_a_bot_table_finishes_and_its_record_and_replay_are_served(client: TestClient) -> None:
     res = create(client, game="spqrisiko", players=3, seats=[{"bot": "random"}] * 3, seed=4)
     tid = res["id"]
-    deadline = time.time() + 30
+    deadline = time.time() + 90
     while time.time() < deadline and client.get(f"/api/tables/{tid}").json()["status"] != "finished":
         time.sleep(0.05)
     d = client.get(f"/api/tables/{tid}").json()
@@ -259,7 +259,7 @@ def test_restart_the_app_on_the_same_database(tmp_path: Path) -> None:
                    json={"token": toks[cur], "version": mine["version"], "action": mine["view"]["legal_actions"][0]})  # fmt: skip
         assert r.status_code == 200 and r.json()["version"] > d["version"]
         # the bot table resumed by itself and finishes
-        deadline = time.time() + 20
+        deadline = time.time() + 90
         while time.time() < deadline and c.get(f"/api/tables/{bots['id']}").json()["status"] != "finished":
             time.sleep(0.05)
         assert c.get(f"/api/tables/{bots['id']}").json()["status"] == "finished"
