@@ -374,17 +374,16 @@ class TableManager:
         return table.version
 
     def _apply(self, table: Table, action: Action, actor: int, note: str) -> None:
-        """Play (checked), store durably, then record in memory. Raises before any change if illegal."""
+        """Play a decision with the engine's checked `play` (IllegalActionError before any change) or a chance
+        outcome the engine's own sampler drew, queue its durable write, and record it. Nobody hears of it
+        before the write is committed (see `_changed`)."""
         state = table.state
-        if actor != CHANCE and action not in state.legal_actions():
-            raise IllegalActionError(
-                f"{action} is not legal for player {actor} in phase {state.phase_name()}",
-                phase=state.phase_name(),
-                player=actor,
-            )
+        if actor == CHANCE:
+            state.apply(action)
+        else:
+            play(state, action)
         data = action.to_json()
         self.storage.append_action(table.id, table.version, data, actor, note)
-        state.apply(action)
         table.actions.append(data)
         table.log.append(LogEntry(action, actor, note))
 
