@@ -21,10 +21,12 @@ def version(page: Page) -> int:
 
 
 def create_table(page: Page, server: Server, game: str, players: int | None = None,
-                 seats: dict[int, str] | None = None) -> None:  # fmt: skip
+                 seats: dict[int, str] | None = None, name: str | None = None) -> None:  # fmt: skip
     page.goto(server.url + "/")
     page.wait_for_selector("#createbtn")
     page.select_option("#game", game)
+    if name is not None:
+        page.fill("#name", name)
     if players is not None:
         page.fill("#players", str(players))
         page.dispatch_event("#players", "change")
@@ -183,8 +185,8 @@ def test_two_people_at_one_table(browser: Browser, server: Server) -> None:
     a = browser.new_context(viewport={"width": 1280, "height": 860})
     b = browser.new_context(viewport={"width": 1280, "height": 860})
     pa, pb = a.new_page(), b.new_page()
-    create_table(pa, server, "spqrisiko", players=3, seats={1: "human", 2: "bot:random"})
-    pa.fill("#name", "<b>Ada</b>")
+    create_table(pa, server, "spqrisiko", players=3, seats={1: "human", 2: "bot:random"},
+                 name="<img src=x onerror=alert(1)><b>Ada</b>")  # fmt: skip
     link = pa.locator("input.link[data-seat='1']").input_value()
     assert re.search(r"/t/\w+#seat=", link)
     pa.click("#go")
@@ -194,6 +196,9 @@ def test_two_people_at_one_table(browser: Browser, server: Server) -> None:
     for p in (pa, pb):
         p.wait_for_function("() => document.body.dataset.status === 'playing'")
     assert pa.get_attribute("body", "data-seat") == "0" and pb.get_attribute("body", "data-seat") == "1"
+    # the name is shown as text on the other person's screen, never as markup
+    expect(pb.locator("#players")).to_contain_text("<img src=x onerror=alert(1)><b>Ada</b>")
+    assert pb.locator("#players img, #players b, #log img").count() == 0
     acted = {0: 0, 1: 0}
     for _ in range(30):
         for who, p in ((0, pa), (1, pb)):

@@ -82,6 +82,8 @@ function seatRows(game, n) {
 function renderCreate() {
   const gameSel = document.getElementById("game")?.value || "spqrisiko";
   const prevPlayers = Number(document.getElementById("players")?.value) || 0;
+  const prevName = document.getElementById("name")?.value ?? (localStorage.getItem("hegemon.name") || "");
+  const prevSeats = [...document.querySelectorAll("select.seat")].map((x) => x.value);
   const root = clear(document.getElementById("create"));
   const game = GAMES.find((g) => g.name === gameSel) || GAMES[0];
   const playersOpt = game.options.find((o) => o.name === "players");
@@ -99,7 +101,7 @@ function renderCreate() {
       h("input", { id: "players", type: "number", min: game.min_players, max: game.max_players, value: n,
         disabled: game.min_players === game.max_players, onchange: renderCreate })),
     h("div", { class: "row" }, h("label", { for: "name" }, t("lobby.name")),
-      h("input", { id: "name", type: "text", maxlength: 40, value: localStorage.getItem("hegemon.name") || "" })),
+      h("input", { id: "name", type: "text", maxlength: 40, value: prevName })),
     h("fieldset", { class: "seats" }, seatRows(game, n)),
     h("div", { class: "options main" },
       game.options.filter((o) => MAIN_OPTIONS.includes(o.name)).map((o) => optInput(o, game))),
@@ -116,6 +118,8 @@ function renderCreate() {
     h("button", { id: "createbtn", type: "submit", class: "primary" }, t("lobby.submit")));
   form.addEventListener("submit", (e) => { e.preventDefault(); create(game, n); });
   root.append(form);
+  // keep the seats already chosen when only the number of players changes
+  if (gameSel === game.name) prevSeats.forEach((v, i) => { const el = document.getElementById(`seat-${i}`); if (el) el.value = v; });
 }
 
 async function create(game, n) {
