@@ -79,6 +79,12 @@ function connect() {
 }
 
 async function onMessage(data) {
+  if (data.type === "error" && data.code === "unauthorized" && !msg && TOKEN) {
+    // a token this table does not know (an old link): watch as a spectator instead
+    localStorage.removeItem(`hegemon.seat.${ID}`);
+    location.reload();
+    return;
+  }
   if (data.type === "error") return showError(data);
   if (data.type !== "state") return;
   if (!board) await loadBoard(data.game);
