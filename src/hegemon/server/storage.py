@@ -8,7 +8,9 @@ import asyncio
 import contextlib
 import json
 import queue
+import sys
 import threading
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -294,8 +296,10 @@ class GroupCommit:
             if writes:
                 try:
                     self.inner.write_batch(writes)
-                except BaseException as e:  # the process must not acknowledge anything after a failed write
+                except BaseException as e:  # nothing is acknowledged after a failed write: say so and stop
                     self.failed = e
+                    traceback.print_exc()
+                    print("hegemon: the database write failed; no further action is accepted", file=sys.stderr)
                     raise
             assert self.loop is not None
             for x in batch:

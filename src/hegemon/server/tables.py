@@ -340,6 +340,9 @@ class TableManager:
         return self.act(table, seat, version, raw)
 
     def act(self, table: Table, seat: int, version: Any, raw: Any, note: str = "") -> int:
+        """`seat`'s action on `table` at `version` (see `submit`)."""
+        if getattr(self.storage, "failed", None) is not None:
+            raise ServerError("bad_request", "the server cannot store actions now; try again later")
         if isinstance(version, bool) or not isinstance(version, int):
             raise ServerError("bad_request", "version must be an integer")
         try:
@@ -459,6 +462,8 @@ class TableManager:
     def bot_act(self, table: Table, seat: int, version: int, action: Action) -> bool:
         """Apply a bot's chosen action if the table is still where the bot looked (False otherwise)."""
         if table.finished or table.version != version or table.state.current_player() != seat:
+            return False
+        if getattr(self.storage, "failed", None) is not None:
             return False
         note = "timer" if table.seats[seat].kind == "human" else ""
         try:
