@@ -82,6 +82,8 @@ class BotRunner:
                 if m.bot_act(table, seat, version, action):
                     last_actor = seat
                     await durable(m)
+                else:
+                    await asyncio.sleep(0.05)  # the table moved meanwhile (or cannot store): look again shortly
         finally:
             self.tasks.pop(table.id, None)
             self.events.pop(table.id, None)
