@@ -150,7 +150,7 @@ function renderHeader() {
 }
 
 function logLine(e) {
-  const who = e.actor >= 0 ? seatName(e.actor) : `⚄ ${t("table.dice")}`;
+  const who = e.actor >= 0 ? seatName(e.actor) : "⚄";
   const note = e.note ? ` ${t(`note.${e.note}`)}` : "";
   const li = h("li", { "data-i": e.i, class: e.actor < 0 ? "chance" : "" },
     h("span", { class: "who", style: e.actor >= 0 ? `color:${seatColour(e.actor)}` : "" }, who),
