@@ -177,6 +177,8 @@ def test_polis_against_a_bot_by_clicking_the_map(page: Page, server: Server) -> 
     assert moves >= 3 and shot
     assert page.locator("#log li").count() >= moves
     expect(page.locator("#players .side")).to_have_count(2)
+    expect(page.locator("#players .score")).to_have_count(2)
+    assert int(page.locator("#players .score").first.get_attribute("data-total") or -1) >= 0
     if page.get_attribute("body", "data-status") == "finished":
         expect(page.locator("#gameover")).to_be_visible()
 
