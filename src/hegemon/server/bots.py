@@ -46,6 +46,17 @@ class BotRunner:
         table.on_change = self._poke
         self.tasks[table.id] = asyncio.create_task(self._run(table, ev), name=f"bots-{table.id}")
 
+    @staticmethod
+    def pace(table: Table, seat: int, last_actor: int | None) -> float:
+        """A watchable pace, as a fraction of the delay: a full pause when play passes from a person to a bot,
+        half when it passes between bots, 0.3 between the moves of one bot's turn."""
+        prev = next((e.actor for e in reversed(table.log) if e.actor >= 0 and e.note != "auto"), None)
+        if prev is not None and table.seats[prev].kind == "human" and prev != seat:
+            return 1.0
+        if seat == last_actor == prev:
+            return 0.3
+        return 0.5
+
     def _poke(self, table: Table) -> None:
         ev = self.events.get(table.id)
         if ev is not None:
@@ -63,8 +74,7 @@ class BotRunner:
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(ev.wait(), timeout=None if timeout is None else timeout + 0.01)
                     continue
-                # a watchable pace: a full pause when the turn passes to a bot, shorter ones inside its turn
-                pause = self.delay if seat != last_actor else self.delay * 0.3
+                pause = self.delay * self.pace(table, seat, last_actor)
                 if pause > 0:
                     await asyncio.sleep(pause)
                 else:
