@@ -42,7 +42,8 @@ function seatName(i) {
   if (i === null || i === undefined || i < 0) return t("table.dice");
   const s = msg && msg.seats && msg.seats[i];
   if (!s) return `P${i + 1}`;
-  return s.kind === "bot" ? `${board?.seatLabel ? board.seatLabel(i) : `P${i + 1}`} (${s.bot})` : `${board?.seatLabel ? board.seatLabel(i) + " " : ""}${s.name}`;
+  const name = s.name === `Player ${i + 1}` ? t("table.playern", { n: i + 1 }) : s.name; // the server's default name
+  return s.kind === "bot" ? `${board?.seatLabel ? board.seatLabel(i) : `P${i + 1}`} (${s.bot})` : `${board?.seatLabel ? board.seatLabel(i) + " " : ""}${name}`;
 }
 
 function seatColour(i) {
