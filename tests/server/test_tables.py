@@ -352,3 +352,19 @@ def test_the_seed_alone_does_not_foretell_the_dice() -> None:
         x, y = new_table(TableManager(), seed=seed), new_table(TableManager(), seed=seed)
         differs = differs or x.log[0].action != y.log[0].action
     assert differs
+
+
+def test_bot_pace_is_slow_after_a_person_and_quick_inside_a_bot_turn(manager: TableManager) -> None:
+    t = manager.create(CreateTable(game="spqrisiko", seed=3, seats=[{"human": True}, {"bot": "random"},
+                                                                    {"bot": "random"}]))  # fmt: skip
+    manager.claim(t, 0)
+    from hegemon.server.tables import LogEntry
+
+    def with_last(actor: int) -> None:
+        t.log.append(LogEntry(t.log[0].action, actor, ""))
+
+    with_last(0)
+    assert BotRunner.pace(t, 1, None) == 1.0
+    with_last(1)
+    assert BotRunner.pace(t, 1, 1) == 0.3
+    assert BotRunner.pace(t, 2, 1) == 0.5
