@@ -276,10 +276,9 @@ class GroupCommit:
             self.queue.put(("update", (table_id, values)))
 
     def after_commit(self, callback: Callable[[], None]) -> None:
-        if self.thread is None:
-            callback()
-        else:
-            self.queue.put(("callback", callback))
+        """Run `callback` on the event loop once every write queued before it is committed (writes queued
+        before `start` are committed when the writer starts)."""
+        self.queue.put(("callback", callback))
 
     def load_all(self) -> list[StoredTable]:
         return self.inner.load_all()

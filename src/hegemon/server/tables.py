@@ -122,6 +122,7 @@ class Table:
     log: list[LogEntry] = field(default_factory=list)
     finished: bool = False
     salt: str = ""
+    durable: int = 0  # the version whose actions are all committed: connections are never sent more
     connections: set[Connection] = field(default_factory=set)
     bots: dict[int, Bot] = field(default_factory=dict)
     timer_player: int | None = None
@@ -248,6 +249,7 @@ class TableManager:
         self.storage.create_table(self._stored(table))
         self.tables[tid] = table
         self._advance(table)
+        self._changed(table)
         return table
 
     def _save_board(self, text: str) -> str:
@@ -288,8 +290,10 @@ class TableManager:
                 table.actions.append(action.to_json())
                 table.log.append(LogEntry(action, actor, note))
             table.finished = state.current_player() == TERMINAL
+            table.durable = table.version
             self.tables[st.id] = table
             self._advance(table)
+            self._changed(table)
             n += 1
         return n
 
@@ -425,9 +429,14 @@ class TableManager:
 
     def _changed(self, table: Table) -> None:
         """Wake the table's connections once everything written so far is durable; poke its bot task now."""
-        self.storage.after_commit(lambda: self._notify(table))
+        v = table.version
+        self.storage.after_commit(lambda: self._committed(table, v))
         if table.on_change is not None:
             table.on_change(table)
+
+    def _committed(self, table: Table, version: int) -> None:
+        table.durable = max(table.durable, version)
+        self._notify(table)
 
     def _notify(self, table: Table) -> None:
         # the seat that must act next hears first, spectators last

@@ -79,7 +79,10 @@ def router(manager: TableManager) -> APIRouter:
                 wake.clear()
                 while conn.errors:
                     await websocket.send_text(json.dumps(conn.errors.pop(0)))
-                if conn.version_sent != table.version or conn.log_sent != len(table.log):
+                # only committed positions are sent: a newer one not yet durable comes with its own wake-up
+                if table.durable == table.version and (
+                    conn.version_sent != table.version or conn.log_sent != len(table.log)
+                ):
                     await websocket.send_text(json.dumps(manager.message(conn)))
 
         task = asyncio.create_task(sender())
