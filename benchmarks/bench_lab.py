@@ -94,7 +94,7 @@ def main() -> None:
     if args.json:
         print(json.dumps(result))
         return
-    print(f"cpus {result['cpus']}, load average before/after {result['load_average']}")
+    print(f"cpus {result['cpus']}, load average (1, 5, 15 min) at the end {result['load_average']}")
     print(f"{'game':10} {'bots':15} {'games':>6} {'1 job g/s':>10} {'2 jobs g/s':>11} {'scaling':>8}")
     for r in rows:
         print(f"{r['game']:10} {r['bots']:15} {r['games']:6d} {r['games_per_second']:10.2f} "

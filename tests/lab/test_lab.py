@@ -154,3 +154,14 @@ def test_statistics() -> None:
     assert stats.icc1([[1, 0], [0, 1], [1, 0], [0, 1]])["icc"] == 0.0
     d, lo, hi = stats.newcombe_diff(50, 100, 70, 100)
     assert d == pytest.approx(0.2) and lo < 0.2 < hi and lo > 0
+
+
+def test_paired_difference_interval_agrees_with_mcnemar() -> None:
+    pairs = [(True, True)] * 40 + [(True, False)] * 5 + [(False, True)] * 17 + [(False, False)] * 38
+    d, lo, hi = stats.paired_diff(pairs)
+    assert d == pytest.approx(0.12)
+    assert 0 < lo < d < hi < 0.3
+    assert stats.mcnemar(pairs)["p_value"] < 0.05
+    same = [(True, True)] * 10 + [(True, False)] * 3 + [(False, True)] * 3
+    d, lo, hi = stats.paired_diff(same)
+    assert d == 0 and lo < 0 < hi

@@ -81,7 +81,7 @@ def show(summary: dict[str, Any]) -> None:
     vs = [v for v in summary["variants"] if v.get("games")]
     t = Table(title=f"{summary['game']}: {summary['games']} games ({summary.get('computed', 0)} played now, "
                     f"{summary.get('reused', 0)} reused) → {summary.get('out', '')}")
-    t.add_column("variant")
+    t.add_column("variant", overflow="fold")
     t.add_column("games", justify="right")
     seats = len(vs[0]["seat_win_rate"]) if vs else 0
     for j in range(seats):

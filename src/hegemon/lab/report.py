@@ -9,11 +9,12 @@ Definitions used in the report:
   often it wins (credit > 1/2) — 1/2 means luck decides everything, 1 means skill does;
 - *rank gap*: the distance of the two bots in the `--bots` list (list strongest first to read it as a
   budget gap);
-- *dice share*: ICC(1) of the pair's result over the groups of games that share a chance seed (the seat
-  rotations of one deal): the share of the result's variance explained by the seed — dice, draws, deal — when
-  seats are swapped;
+- *dice share*: ICC(1), over the groups of games that share a chance seed (the two seat rotations of one
+  deal), of the win share of the even seats less its mean per rotation (the mean holds the seat and skill
+  effects): the share of the result's variance explained by the seed — dice, draws, deal — favouring some
+  seats whichever bot sits there;
 - tests compare each variant with the first (the baseline) on the same deals and seats (McNemar's exact test
-  for win/loss results, the paired t-test for numbers), with the Newcombe interval of the difference of rates.
+  for win/loss results, the paired t-test for numbers), with the Agresti-Min interval of the paired difference of rates.
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ class Game:
         sa = a_seats(self.rotation, self.n)
         self.credit_a = credit(rec, sa)
         self.credit_b = credit(rec, [j for j in range(self.n) if j not in sa]) if rec.get("outcome") else 0.0
+        self.even_credit = self.credit_a if self.rotation == 0 else self.credit_b
         out = rec.get("outcome") or {}
         self.winners: list[int] = out.get("winners") or []
         self.termination = out.get("termination") or "unfinished"
@@ -134,9 +136,16 @@ def summarise(records: list[dict[str, Any]], sweep: Sweep) -> dict[str, Any]:
                 continue
             s, w = strong[p]
             won = sum(1 for g in pg if stronger_won(g, s))
+            # the result seen from the seats: the win share of the even seats (bot A's seats in rotation 0,
+            # bot B's in rotation 1), less its mean per rotation (which holds the seat and skill effects); a seed
+            # that favours some seats whoever sits there makes its two replays agree
+            by_rot: dict[int, list[float]] = defaultdict(list)
+            for g in pg:
+                by_rot[g.rotation].append(g.even_credit)
+            rot_mean = {r: sum(x) / len(x) for r, x in by_rot.items()}
             groups: dict[int, list[float]] = defaultdict(list)
             for g in pg:
-                groups[g.deal].append(g.credit_a)
+                groups[g.deal].append(g.even_credit - rot_mean[g.rotation])
             luck.append(
                 {
                     "pair": p,
@@ -240,9 +249,7 @@ def compare_variants(
                 continue
             s = strong[p][0]
             pairs = [(stronger_won(base[k], s), stronger_won(other[k], s)) for k in pk]
-            x1 = sum(1 for a, _ in pairs if a)
-            x2 = sum(1 for _, b in pairs if b)
-            d, lo, hi = stats.newcombe_diff(x1, len(pk), x2, len(pk))
+            d, lo, hi = stats.paired_diff(pairs)
             skill.append(
                 {"pair": p, "stronger": sweep.bots[s], "diff": d, "low": lo, "high": hi, **stats.mcnemar(pairs)}
             )
@@ -250,16 +257,12 @@ def compare_variants(
         seat = []
         for j in range(n_players):
             pairs = [(j in base[k].winners, j in other[k].winners) for k in keys]
-            x1 = sum(1 for a, _ in pairs if a)
-            x2 = sum(1 for _, b in pairs if b)
-            d, lo, hi = stats.newcombe_diff(x1, len(keys), x2, len(keys))
+            d, lo, hi = stats.paired_diff(pairs)
             seat.append({"seat": j, "diff": d, "low": lo, "high": hi, **stats.mcnemar(pairs)})
         entry["seat_win_rate"] = seat
         fp = [(base[k].first_won, other[k].first_won) for k in keys if base[k].first_player is not None]
         if fp:
-            x1 = sum(1 for a, _ in fp if a)
-            x2 = sum(1 for _, b in fp if b)
-            d, lo, hi = stats.newcombe_diff(x1, len(fp), x2, len(fp))
+            d, lo, hi = stats.paired_diff(fp)
             entry["first_player_win_rate"] = {"diff": d, "low": lo, "high": hi, **stats.mcnemar(fp)}
         entry["length"] = stats.paired_t([(base[k].length(), other[k].length()) for k in keys])
         names = [
@@ -491,10 +494,11 @@ def render_html(summary: dict[str, Any]) -> str:
         "<p class='note'>Every variant is played on the same seeds (paired deals) and every pair of bots on "
         "both seat rotations, so seat advantage and dice noise cancel in the comparisons. Rates carry 95% "
         "Wilson intervals, means 95% t-intervals. <b>Skill rate</b>: how often the stronger bot of a pair "
-        "(more wins over the whole sweep) wins. <b>Dice share</b>: ICC(1) of the pair's result over the "
-        "seat-rotated replays of each seed — the share of the result's variance explained by the seed (dice, "
-        "draws, deal). Tests against the first variant: McNemar's exact test on paired win/loss results, the "
-        "paired t-test on numbers; differences of rates with Newcombe's interval.</p>",
+        "(more wins over the whole sweep) wins. <b>Dice share</b>: ICC(1), over the two seat rotations of "
+        "each seed, of the win share of the even seats less its mean per rotation (which holds the seat and "
+        "skill effects) — the share of the result's variance explained by the seed (dice, draws, deal) "
+        "favouring some seats whichever bot sits there. Tests against the first variant: McNemar's exact test on paired win/loss results, the "
+        "paired t-test on numbers; differences of paired rates with the Agresti-Min interval.</p>",
         "<h2>Variants</h2>",
     ]
     seats = len(vs[0]["seat_win_rate"]) if vs else 0

@@ -1,6 +1,6 @@
 """Statistics for the lab: Wilson intervals for rates, t-intervals for means, paired tests between variants
-(McNemar's exact test on paired binary results, the paired t-test on paired measures), the Newcombe interval
-of a difference of rates, and the share of outcome variance explained by the chance seed (ICC(1))."""
+(McNemar's exact test on paired binary results, the paired t-test on paired measures), intervals of a
+difference of rates (Agresti-Min for paired, Newcombe for independent samples), and the share of outcome variance explained by the chance seed (ICC(1))."""
 
 from __future__ import annotations
 
@@ -52,6 +52,22 @@ def newcombe_diff(s1: float, n1: int, s2: float, n2: int) -> tuple[float, float,
     lo = d - math.sqrt((p2 - l2) ** 2 + (u1 - p1) ** 2)
     hi = d + math.sqrt((u2 - p2) ** 2 + (p1 - l1) ** 2)
     return d, lo, hi
+
+
+def paired_diff(pairs: Sequence[tuple[bool, bool]]) -> tuple[float, float, float]:
+    """Difference of two paired proportions (second minus first) with the Agresti-Min 95% interval (a Wald
+    interval after adding 1/2 to each cell of the 2x2 table), the interval that goes with McNemar's test."""
+    n = len(pairs)
+    b = sum(1 for x, y in pairs if x and not y)
+    c = sum(1 for x, y in pairs if y and not x)
+    d = (c - b) / n if n else 0.0
+    a_ = sum(1 for x, y in pairs if x and y) + 0.5
+    d_ = sum(1 for x, y in pairs if not x and not y) + 0.5
+    b_, c_ = b + 0.5, c + 0.5
+    m = a_ + b_ + c_ + d_
+    adj = (c_ - b_) / m
+    se = math.sqrt(max(0.0, (b_ + c_) - (c_ - b_) ** 2 / m)) / m
+    return d, max(-1.0, adj - Z95 * se), min(1.0, adj + Z95 * se)
 
 
 def mcnemar(pairs: Sequence[tuple[bool, bool]]) -> dict[str, Any]:
