@@ -4,6 +4,7 @@ chance and forced moves, hidden information, records, restarts on the same SQLit
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import random
 from pathlib import Path
@@ -256,7 +257,9 @@ def test_a_table_of_bots_plays_to_the_end_by_itself() -> None:
         assert verify(get_game("polis"), m.record(p, None)) == []
         await runner.stop()
 
-    asyncio.run(main())
+    # a fresh thread: the e2e tests' session-wide Playwright keeps an event loop running in this thread
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, main()).result()
 
 
 def test_turn_timer_lets_a_bot_play_the_turn_and_the_log_says_so() -> None:
