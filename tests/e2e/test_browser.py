@@ -74,6 +74,9 @@ def spqr_move(page: Page, attacks: list[int]) -> str:
         page.click("#autoattack")
         attacks[0] += 1
         did = "attack"
+        wait_moved(page, v)
+        # the page rolls by itself until the battle is over: let it finish before the next click
+        page.wait_for_function("() => document.body.dataset.phase !== 'land attack: roll'", timeout=60_000)
     elif phase in ("setup: claim", "setup: neutral group", "reinforcements: place", "reinforcements: card bonus") and \
             page.locator("svg .area.clickable").count():  # fmt: skip
         page.locator("svg .area.clickable").first.dispatch_event("click")
@@ -214,7 +217,12 @@ def test_two_people_at_one_table(browser: Browser, server: Server) -> None:
         if acted[0] >= 3 and acted[1] >= 3:
             break
         pa.wait_for_timeout(150)
-    assert acted[0] >= 3 and acted[1] >= 3
+    tid = pa.url.rsplit("/", 1)[-1]
+    server_side = httpx.get(f"{server.url}/api/tables/{tid}").json()
+    state = {"acted": acted, "versions": (version(pa), version(pb)),
+             "myturn": (pa.get_attribute("body", "data-myturn"), pb.get_attribute("body", "data-myturn")),
+             "server": (server_side["version"], server_side["view"]["current_player"], server_side["view"]["phase"])}  # fmt: skip
+    assert acted[0] >= 3 and acted[1] >= 3, state
     # both see the same table
     pa.wait_for_timeout(300)
     assert abs(version(pa) - version(pb)) <= 3

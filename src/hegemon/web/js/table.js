@@ -233,8 +233,8 @@ function tick() {
 document.addEventListener("keydown", (e) => {
   if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement || e.ctrlKey || e.metaKey) return;
   if (MODE === "r") {
-    if (e.key === "ArrowLeft") stepReplay(replay.step - 1);
-    else if (e.key === "ArrowRight") stepReplay(replay.step + 1);
+    if (e.key === "ArrowLeft") stepReplay(replay.target - 1);
+    else if (e.key === "ArrowRight") stepReplay(replay.target + 1);
     else if (e.key === "Home") stepReplay(0);
     else if (e.key === "End") stepReplay(replay.steps);
     return;
@@ -250,10 +250,12 @@ document.addEventListener("keydown", (e) => {
 async function stepReplay(step) {
   if (!replay) return;
   step = Math.max(0, Math.min(replay.steps, step));
+  replay.target = step; // quick clicks add up even before the answers come back
   const q = new URLSearchParams({ step });
   if (TOKEN) q.set("token", TOKEN);
   if (replay.seat !== null && replay.seat !== undefined && replay.seat !== "") q.set("seat", replay.seat);
   const r = await api(`/api/tables/${ID}/replay?${q}`);
+  if (r.step !== replay.target) return; // a later step was asked for meanwhile
   replay.step = r.step;
   replay.steps = r.steps;
   log = r.log;
@@ -281,22 +283,22 @@ async function startReplay() {
   bar.hidden = false;
   bar.append(
     h("button", { type: "button", id: "rfirst", onclick: () => stepReplay(0) }, "⏮ " + t("replay.first")),
-    h("button", { type: "button", id: "rprev", onclick: () => stepReplay(replay.step - 1) }, "◀ " + t("replay.prev")),
+    h("button", { type: "button", id: "rprev", onclick: () => stepReplay(replay.target - 1) }, "◀ " + t("replay.prev")),
     h("input", { type: "range", id: "replayrange", min: 0, max: detail.version, value: 0, oninput: (e) => stepReplay(Number(e.target.value)) }),
-    h("button", { type: "button", id: "rnext", onclick: () => stepReplay(replay.step + 1) }, t("replay.next") + " ▶"),
+    h("button", { type: "button", id: "rnext", onclick: () => stepReplay(replay.target + 1) }, t("replay.next") + " ▶"),
     h("button", { type: "button", id: "rlast", onclick: () => stepReplay(replay.steps) }, t("replay.last") + " ⏭"),
     h("span", { id: "replaystep" }),
-    detail.status === "finished" ? h("label", {}, `${t("replay.pov")} `, h("select", { id: "pov", onchange: (e) => { replay.seat = e.target.value; stepReplay(replay.step); } },
+    detail.status === "finished" ? h("label", {}, `${t("replay.pov")} `, h("select", { id: "pov", onchange: (e) => { replay.seat = e.target.value; stepReplay(replay.target); } },
       h("option", { value: "" }, t("replay.spectator")),
       detail.seats.map((st) => h("option", { value: st.seat }, seatName(st.seat))))) : null,
     h("a", { href: `/t/${ID}`, class: "button" }, t("replay.back")));
-  replay = { step: 0, steps: detail.version, seat: null };
+  replay = { step: 0, target: 0, steps: detail.version, seat: null };
   clear(el("actions")).append(h("h2", {}, t("replay.title")), h("p", { class: "hint" }, t("table.keys")));
   await stepReplay(0);
 }
 
 el("langslot").append(langButton(() => {
-  if (MODE === "r") stepReplay(replay.step);
+  if (MODE === "r") stepReplay(replay.target);
   else render();
 }));
 if (MODE === "r") startReplay();
