@@ -23,7 +23,8 @@ let sentVersion = -1;
 let auto = null;
 let retry = 0;
 let deadline = null;
-let replay = null; // {step, steps}
+let replay = null; // {step, target, steps, seat}
+let inbox = Promise.resolve();
 
 const ctx = {
   id: ID,
@@ -69,7 +70,8 @@ function connect() {
   el("conn").textContent = retry ? t("table.reconnecting") : t("table.connecting");
   el("conn").className = "warn";
   ws.onopen = () => { retry = 0; el("conn").textContent = ""; el("conn").className = ""; };
-  ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
+  // one message at a time, in order (the first one waits for the board module to load)
+  ws.onmessage = (ev) => { const data = JSON.parse(ev.data); inbox = inbox.then(() => onMessage(data)).catch(console.error); };
   ws.onclose = (ev) => {
     if (ev.code === 4004 || ev.code === 4003) return;
     retry += 1;
@@ -89,6 +91,7 @@ async function onMessage(data) {
   if (data.type === "error") return showError(data);
   if (data.type !== "state") return;
   if (!board) await loadBoard(data.game);
+  if (msg && data.version < msg.version && !(data.log.length && data.log[0].i === 0)) return; // an older position
   if (data.log.length && data.log[0].i === 0) log = [];
   for (const e of data.log) if (e.i === log.length) log.push(e);
   const newLog = data.log;
