@@ -8,7 +8,7 @@ import random
 
 from hegemon.ai.base import register
 from hegemon.ai.games import knowledge
-from hegemon.ai.search import settle
+from hegemon.ai.search import one_ply_values
 from hegemon.core.actions import Action
 from hegemon.core.errors import ConfigError
 from hegemon.core.game import PlayerId, State
@@ -27,20 +27,7 @@ class GreedyBot:
         """Every legal action with its estimated value for `player`."""
         know = knowledge(state)
         base = know.determinize(state, player, self.rng)
-        out = []
-        for a in state.legal_actions():
-            total = 0.0
-            k = 0
-            for _ in range(self.samples):
-                c = base.clone()
-                c.apply(a)
-                random_part = settle(c, know, self.rng, player)
-                total += know.evaluate(c)[player]
-                k += 1
-                if not random_part:
-                    break
-            out.append((a, total / k))
-        return out
+        return one_ply_values(base, player, know, self.rng, self.samples)
 
     def choose(self, state: State, player: PlayerId) -> Action:
         actions = state.legal_actions()

@@ -23,7 +23,7 @@ from typing import Any
 
 from hegemon.ai.base import register
 from hegemon.ai.games import knowledge
-from hegemon.ai.search import settle
+from hegemon.ai.search import one_ply_values, settle
 from hegemon.core.actions import Action
 from hegemon.core.errors import ConfigError
 from hegemon.core.game import CHANCE, TERMINAL, PlayerId, State
@@ -103,19 +103,7 @@ class MctsBot:
 
     def _one_ply(self, state: Any, player: PlayerId, know: Any, samples: int) -> dict[Action, float]:
         """One-ply values of `state`'s actions for `player` (chance after them sampled up to `samples` times)."""
-        values: dict[Action, float] = {}
-        for a in state.legal_actions():
-            total, k = 0.0, 0
-            for _ in range(samples):
-                c = state.clone()
-                c.apply(a)
-                random_part = settle(c, know, self.rng, player)
-                total += know.evaluate(c)[player]
-                k += 1
-                if not random_part:
-                    break
-            values[a] = total / k
-        return values
+        return dict(one_ply_values(state, player, know, self.rng, samples))
 
     def search(self, state: State, player: PlayerId) -> Node:
         """Run the search from `state` for `player`; the root node with every action's statistics."""

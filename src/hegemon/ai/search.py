@@ -30,3 +30,23 @@ def settle(state: Any, know: ModuleType, rng: random.Random, player: PlayerId | 
             break
         state.apply(a)
     return sampled
+
+
+def one_ply_values(
+    state: Any, player: PlayerId, know: ModuleType, rng: random.Random, samples: int
+) -> list[tuple[Any, float]]:
+    """Every legal action of `state` with its one-ply value for `player`: the evaluation after the action,
+    chance that follows sampled up to `samples` times (once when nothing random follows)."""
+    out = []
+    for a in state.legal_actions():
+        total, k = 0.0, 0
+        for _ in range(samples):
+            c = state.clone()
+            c.apply(a)
+            random_part = settle(c, know, rng, player)
+            total += know.evaluate(c)[player]
+            k += 1
+            if not random_part:
+                break
+        out.append((a, total / k))
+    return out

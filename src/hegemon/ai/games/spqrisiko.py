@@ -12,6 +12,7 @@ from hegemon.core.actions import Action
 from hegemon.core.game import PlayerId
 from hegemon.games.spqrisiko import actions as A
 from hegemon.games.spqrisiko import state as S
+from hegemon.games.spqrisiko.scoring import empire_sizes
 
 NEUTRAL = -1
 
@@ -54,23 +55,8 @@ def strengths(st: Any) -> list[float]:
         if worst > a:
             exposed[o] += 1
     # largest land-connected empire of every player, one pass [R 5.6.1]
-    empire = [0] * n
-    seen = [False] * len(owner)
-    for start, o in enumerate(owner):
-        if o < 0 or seen[start]:
-            continue
-        seen[start] = True
-        stack = [start]
-        size = 0
-        while stack:
-            p = stack.pop()
-            size += 1
-            for q in land[p]:
-                if not seen[q] and owner[q] == o:
-                    seen[q] = True
-                    stack.append(q)
-        if size > empire[o]:
-            empire[o] = size
+    sizes = empire_sizes(b, owner)
+    empire = [sizes.get(p, 0) for p in range(n)]
     tri = st.triremes
     fleet = [sum(row) for row in tri]
     seas = [0] * n

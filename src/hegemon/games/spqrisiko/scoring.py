@@ -11,26 +11,33 @@ NEUTRAL = -1
 FREE = -2
 
 
-def largest_empire(board: Board, owner: Sequence[int], who: int) -> int:
-    """Size of `who`'s largest set of provinces connected by land borders [R 5.6.1] (islands never connect)."""
-    seen: set[int] = set()
-    best = 0
+def empire_sizes(board: Board, owner: Sequence[int]) -> dict[int, int]:
+    """The largest set of provinces connected by land borders of every owner on the board, in one pass
+    [R 5.6.1] (islands never connect)."""
+    seen = [False] * len(owner)
+    best: dict[int, int] = {}
     land = board.land
     for start, o in enumerate(owner):
-        if o != who or start in seen:
+        if o == FREE or seen[start]:
             continue
-        seen.add(start)
+        seen[start] = True
         stack = [start]
         size = 0
         while stack:
             p = stack.pop()
             size += 1
             for q in land[p]:
-                if owner[q] == who and q not in seen:
-                    seen.add(q)
+                if not seen[q] and owner[q] == o:
+                    seen[q] = True
                     stack.append(q)
-        best = max(best, size)
+        if size > best.get(o, 0):
+            best[o] = size
     return best
+
+
+def largest_empire(board: Board, owner: Sequence[int], who: int) -> int:
+    """Size of `who`'s largest set of provinces connected by land borders [R 5.6.1]."""
+    return empire_sizes(board, owner).get(who, 0)
 
 
 def sea_controller(triremes: Sequence[Sequence[int]], sea: int) -> int | None:
@@ -61,7 +68,8 @@ def score_turn(
 ) -> dict[str, int]:
     """The VP `who` scores at the start of a turn, by source [R 5.6]; `competitors` are the other parties
     compared (players still in the game, plus the neutrals when they compete, U5)."""
-    empire = {c: largest_empire(board, owner, c) for c in competitors}
+    sizes = empire_sizes(board, owner)
+    empire = {c: sizes.get(c, 0) for c in competitors}
     counts = {c: 0 for c in competitors}
     for o in owner:
         if o in counts:

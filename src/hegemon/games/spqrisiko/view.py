@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from hegemon.core.game import CHANCE, PlayerId
 from hegemon.games.spqrisiko.board import SYMBOLS
-from hegemon.games.spqrisiko.scoring import FREE, NEUTRAL, largest_empire, score_turn, sea_controller
+from hegemon.games.spqrisiko.scoring import FREE, NEUTRAL, empire_sizes, score_turn, sea_controller
 
 if TYPE_CHECKING:
     from hegemon.games.spqrisiko.state import SpqrState
@@ -25,6 +25,7 @@ def view(state: SpqrState, player: PlayerId | None) -> dict[str, Any]:
     b = state.board
     cur = state.current_player()
     players = []
+    empires = empire_sizes(b, state.owner)
     for p in range(state.n):
         entry: dict[str, Any] = {
             "seat": p,
@@ -34,7 +35,7 @@ def view(state: SpqrState, player: PlayerId | None) -> dict[str, Any]:
             "triremes": sum(state.triremes[p]),
             "cards": sum(state.hands[p]),
             "eliminated": state.eliminated[p],
-            "empire": largest_empire(b, state.owner, p),
+            "empire": empires.get(p, 0),
         }
         if p == player:
             entry["hand"] = {SYMBOLS[i]: state.hands[p][i] for i in range(4)}
