@@ -81,7 +81,8 @@ def serve_bot(
             self.wfile.write(data)
 
         def log_message(self, format: str, *args: Any) -> None:
-            pass
+            """Quiet: a bot server does not log every request to stderr."""
+            return None
 
     server = ThreadingHTTPServer((host, port), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()

@@ -19,7 +19,8 @@ class Measures:
         return None
 
     def after(self, state: Any, action: Action, token: Any) -> None:
-        pass
+        """Measures that only look at the final state record nothing per action."""
+        return None
 
     def result(self, state: Any) -> dict[str, Any]:
         return {}

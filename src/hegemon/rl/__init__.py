@@ -159,7 +159,8 @@ class HegemonEnv(AECEnv):
         return str(text.render(self.state_, None))
 
     def close(self) -> None:
-        pass
+        """Nothing to release: the environment holds no files, windows or processes."""
+        return None
 
 
 def make_env(game: str, **options: Any) -> HegemonEnv:

@@ -7,6 +7,7 @@ first, are always present), and encodes a seat's observation as a float32 vector
 
 from __future__ import annotations
 
+import abc
 import itertools
 from typing import Any
 
@@ -15,7 +16,7 @@ import numpy as np
 from hegemon.core.actions import Action
 
 
-class Encoder:
+class Encoder(abc.ABC):
     """A game's action list, its index, and the observation layout [(name, size), …]."""
 
     actions: list[Action]
@@ -36,8 +37,9 @@ class Encoder:
                 m[i] = 1
         return m
 
+    @abc.abstractmethod
     def encode(self, state: Any, seat: int) -> np.ndarray:
-        raise NotImplementedError
+        """The observation vector of `seat` (each game's encoder documents its layout)."""
 
 
 def _onehot(n: int, i: int) -> list[float]:

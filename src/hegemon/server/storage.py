@@ -101,13 +101,16 @@ class MemoryStorage:
     """Keeps nothing: tables live as long as the process."""
 
     def create_table(self, t: StoredTable) -> None:
-        pass
+        """Nothing to store: in memory the table manager already holds every table."""
+        return None
 
     def append_action(self, table_id: str, idx: int, action: dict[str, Any], actor: int, note: str) -> None:
-        pass
+        """Nothing to store: the in-memory table already holds its action log."""
+        return None
 
     def update_table(self, table_id: str, *, seats: list[dict[str, Any]] | None = None, status: str | None = None) -> None:
-        pass
+        """Nothing to store: the in-memory table already holds its seats and status."""
+        return None
 
     def after_commit(self, callback: Callable[[], None]) -> None:
         callback()
@@ -116,7 +119,8 @@ class MemoryStorage:
         return []
 
     def close(self) -> None:
-        pass
+        """Nothing to close: no connection is held."""
+        return None
 
 
 SYNC_LEVELS = ("full", "normal")
