@@ -125,7 +125,7 @@ Board = Annotated[str | None, typer.Option(help="A board data file, or several c
 Players = Annotated[int | None, typer.Option(help="Number of players (S.P.Q.RisiKo!: 3-5)")]
 Jobs = Annotated[int, typer.Option(help="Local worker processes")]
 Dask = Annotated[str | None, typer.Option(help="Run on Dask: a scheduler address (tcp://host:8786) or `local`")]
-Out = Annotated[Path | None, typer.Option(help="Output directory (re-running continues it)")]
+Out = Annotated[Path | None, typer.Option("--out", help="Output directory (re-running continues it)")]
 Chunk = Annotated[int | None, typer.Option(help="Games per task (default: a few tasks per worker)")]
 AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON summary object on stdout")]
 
@@ -141,7 +141,7 @@ def compare(
     players: Players = None,
     jobs: Jobs = 1,
     dask: Dask = None,
-    out_dir: Annotated[Path | None, typer.Option("--out", help="Output directory (re-running continues it)")] = None,
+    out_dir: Out = None,
     chunk: Chunk = None,
     as_json: AsJson = False,
 ) -> None:
@@ -161,7 +161,7 @@ def tournament(
     players: Players = None,
     jobs: Jobs = 1,
     dask: Dask = None,
-    out_dir: Annotated[Path | None, typer.Option("--out", help="Output directory (re-running continues it)")] = None,
+    out_dir: Out = None,
     chunk: Chunk = None,
     as_json: AsJson = False,
 ) -> None:
