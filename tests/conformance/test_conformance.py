@@ -11,6 +11,7 @@ import pytest
 
 from hegemon.ai import RandomBot
 from hegemon.core import CHANCE, TERMINAL, IllegalActionError, play, sample_chance
+from hegemon.core.game import views
 from hegemon.core.play import derive_seed
 from hegemon.core.record import GameRecord, replay, run_game, state_digest, verify
 from hegemon.games import get_game
@@ -171,3 +172,27 @@ def test_play_refuses_illegal_actions_and_changes_nothing(name: str, raw: dict) 
                     play(state, a)
                 assert state_digest(state) == before
         play(state, sample_chance(state, rng) if player == CHANCE else legal[rng.randrange(len(legal))])
+
+
+@pytest.mark.parametrize(("name", "raw"), CONFIGS, ids=IDS)
+def test_views_of_many_seats_at_once_equal_each_seats_own_view(name: str, raw: dict) -> None:
+    """`core.game.views` (the server makes every connected seat's view in one call) gives exactly `view(p)`
+    for each p, spectators included, at every stage of a game — no seat's hand leaks into another's view."""
+    game = get_game(name)
+    state = game.new_game(game.parse_options(raw), 11)
+    rng = random.Random(11)
+    checked = 0
+    n = 0
+    while state.current_player() != TERMINAL:
+        if n % 7 == 0:
+            seats = [None, *range(state.num_players)]
+            together = views(state, seats)
+            assert set(together) == set(seats)
+            for p in seats:
+                assert json.dumps(together[p], sort_keys=True) == json.dumps(state.view(p), sort_keys=True)
+            checked += 1
+        player = state.current_player()
+        legal = None if player == CHANCE else state.legal_actions()
+        state.apply(sample_chance(state, rng) if legal is None else legal[rng.randrange(len(legal))])
+        n += 1
+    assert checked > 3

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
@@ -85,6 +85,15 @@ class State(Protocol):
     def to_json(self) -> dict[str, Any]: ...
     @property
     def num_players(self) -> int: ...
+
+
+def views(state: State, players: Iterable[PlayerId | None]) -> dict[PlayerId | None, dict[str, Any]]:
+    """`state.view(p)` for every p of `players`. A game may define `state.views(players)` to compute the part
+    every player sees only once; otherwise each view is computed on its own."""
+    many = getattr(state, "views", None)
+    if many is not None:
+        return dict(many(players))
+    return {p: state.view(p) for p in players}
 
 
 @runtime_checkable

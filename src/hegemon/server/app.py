@@ -34,7 +34,7 @@ from hegemon.server.protocol import (
     TableDetail,
     TableSummary,
 )
-from hegemon.server.storage import GroupCommit, MemoryStorage, SqlStorage, Storage
+from hegemon.server.storage import GroupCommit, LoopCommit, MemoryStorage, SqlStorage, Storage
 from hegemon.server.tables import TITLES, Table, TableManager, web_bots
 from hegemon.server.ws import RateLimit
 
@@ -72,7 +72,7 @@ def create_app(
     """The application. `db_url` None: tables in memory only (tests); "sqlite:///path" or a PostgreSQL URL:
     durable tables, rebuilt from their actions at start-up."""
     if manager is None:
-        storage: Storage = GroupCommit(SqlStorage(db_url)) if db_url else MemoryStorage()
+        storage: Storage = durable_storage(db_url) if db_url else MemoryStorage()
         if board_dir is None and db_url and db_url.startswith("sqlite:///"):
             from sqlalchemy import make_url
 
@@ -85,7 +85,7 @@ def create_app(
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         nonlocal runner
         mgr.load()
-        if isinstance(mgr.storage, GroupCommit):
+        if isinstance(mgr.storage, (GroupCommit, LoopCommit)):
             mgr.storage.start(asyncio.get_running_loop())
         runner = BotRunner(mgr, bot_delay)
         for t in list(mgr.tables.values()):
@@ -311,13 +311,20 @@ def create_app(
     return app
 
 
+def durable_storage(db_url: str) -> Storage:
+    """SQLite commits on the event loop at the end of each turn of the loop (a local sync is short, and a thread
+    hand-off would cost more than it saves); other databases commit in a writer thread, off the loop."""
+    inner = SqlStorage(db_url)
+    return LoopCommit(inner) if inner.engine.dialect.name == "sqlite" else GroupCommit(inner)
+
+
 def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, bot_delay: float = 0.8) -> None:
     """Serve the web table (the `hegemon serve` command)."""
     import uvicorn
 
     url = db or default_db_url()
-    # The writer thread needs the GIL for a moment after each commit: a short switch interval lets it have it
-    # at once instead of after up to 5 ms of event-loop work (this halves the round trip of a move).
+    # Bots that search think in worker threads (and PostgreSQL commits in a writer thread): a short switch
+    # interval hands the GIL back to the event loop at once instead of after up to 5 ms of their work.
     sys.setswitchinterval(0.0002)
     app = create_app(url, bot_delay)
     print(f"hegemon web table on http://{host}:{port}  (database: {url})", flush=True)

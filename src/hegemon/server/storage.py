@@ -161,6 +161,11 @@ class SqlStorage:
             event.listen(self.engine, "connect", _sqlite_pragmas(self.sync))
         metadata.create_all(self.engine)
         self._conn: Connection | None = None
+        # the action insert, compiled once for this database: rows go to the driver as they are (the per-move
+        # write is the hot path; SQLAlchemy's statement cache would still build a cache key per execution)
+        compiled = insert(actions_t).compile(dialect=self.engine.dialect)
+        self._insert_sql = str(compiled)
+        self._insert_keys = tuple(compiled.positiontup or ()) if compiled.positional else None
 
     @property
     def conn(self) -> Connection:
@@ -178,7 +183,7 @@ class SqlStorage:
                     rows.append(data)
                     continue
                 if rows:
-                    conn.execute(insert(actions_t), rows)
+                    self._insert_actions(conn, rows)
                     rows = []
                 if kind == "table":
                     t = data
@@ -193,7 +198,12 @@ class SqlStorage:
                     tid, values = data
                     conn.execute(update(tables_t).where(tables_t.c.id == tid).values(**values))
             if rows:
-                conn.execute(insert(actions_t), rows)
+                self._insert_actions(conn, rows)
+
+    def _insert_actions(self, conn: Connection, rows: list[dict[str, Any]]) -> None:
+        keys = self._insert_keys
+        params: Any = rows if keys is None else [tuple(r[k] for k in keys) for r in rows]
+        conn.exec_driver_sql(self._insert_sql, params if len(params) > 1 else params[0])
 
     def create_table(self, t: StoredTable) -> None:
         self.write_batch([("table", t)])
@@ -316,4 +326,70 @@ class GroupCommit:
             self.queue.put(None)
             self.thread.join(timeout=30)
             self.thread = None
+        self.inner.close()
+
+
+class LoopCommit:
+    """Durable writes on the event loop: everything queued during one turn of the loop is committed in one
+    transaction at the end of that turn (`call_soon`), then the `after_commit` callbacks queued before it run.
+    No thread hand-off, so a lone move pays only its own sync; many tables still share one sync of the log."""
+
+    def __init__(self, inner: SqlStorage) -> None:
+        self.inner = inner
+        self.pending: list[tuple[str, Any]] = []
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.failed: BaseException | None = None
+        self._scheduled = False
+
+    def start(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self._schedule()
+
+    def _put(self, item: tuple[str, Any]) -> None:
+        self.pending.append(item)
+        self._schedule()
+
+    def _schedule(self) -> None:
+        if not self._scheduled and self.loop is not None and self.pending:
+            self._scheduled = True
+            self.loop.call_soon(self.flush)
+
+    def create_table(self, t: StoredTable) -> None:
+        self._put(("table", t))
+
+    def append_action(self, table_id: str, idx: int, action: dict[str, Any], actor: int, note: str) -> None:
+        self._put(("action", _row(table_id, idx, action, actor, note)))
+
+    def update_table(self, table_id: str, *, seats: list[dict[str, Any]] | None = None, status: str | None = None) -> None:
+        values = _values(seats, status)
+        if values:
+            self._put(("update", (table_id, values)))
+
+    def after_commit(self, callback: Callable[[], None]) -> None:
+        self._put(("callback", callback))
+
+    def load_all(self) -> list[StoredTable]:
+        return self.inner.load_all()
+
+    def flush(self) -> None:
+        """Commit everything pending, then run the callbacks queued with it."""
+        self._scheduled = False
+        batch, self.pending = self.pending, []
+        if self.failed is not None:
+            return
+        writes = [x for x in batch if x[0] != "callback"]
+        if writes:
+            try:
+                self.inner.write_batch(writes)
+            except Exception as e:  # nothing is acknowledged after a failed write: say so and stop
+                self.failed = e
+                traceback.print_exc()
+                print("hegemon: the database write failed; no further action is accepted", file=sys.stderr)
+                return
+        for kind, cb in batch:
+            if kind == "callback":
+                cb()
+
+    def close(self) -> None:
+        self.flush()
         self.inner.close()

@@ -25,7 +25,7 @@ from hegemon.ai import bot_names, make_bot
 from hegemon.ai.base import Bot
 from hegemon.core.actions import Action
 from hegemon.core.errors import HegemonError, IllegalActionError
-from hegemon.core.game import CHANCE, TERMINAL, Game, State
+from hegemon.core.game import CHANCE, TERMINAL, Game, State, views
 from hegemon.core.play import derive_seed, play, sample_chance
 from hegemon.core.record import GameRecord, state_digest
 from hegemon.games import get_game
@@ -150,15 +150,18 @@ class Table:
         return "playing"
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """`state.view(seat)`, cached for the current version (many spectators cost one view)."""
+        """`state.view(seat)`, cached for the current version (many spectators cost one view). On a miss, the
+        views of every connected seat are made together (the game computes their public part once)."""
         if self._view_version != self.version:
             self._view_cache.clear()
             self._view_version = self.version
         v = self._view_cache.get(seat)
         if v is None:
-            v = self.state.view(seat)
-            v.setdefault("legal_actions", [])
-            self._view_cache[seat] = v
+            wanted = {seat} | {c.seat for c in self.connections if c.seat not in self._view_cache}
+            for p, pv in views(self.state, wanted).items():
+                pv.setdefault("legal_actions", [])
+                self._view_cache[p] = pv
+            v = self._view_cache[seat]
         return v
 
     def seconds_left(self, now: float) -> float | None:

@@ -10,6 +10,7 @@ import json
 import time
 from typing import Any
 
+import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from hegemon.server.protocol import MAX_MESSAGE_BYTES, RATE_BURST, RATE_PER_SECOND, ServerError
@@ -37,6 +38,11 @@ class RateLimit:
             self.tokens -= 1
             return True
         return False
+
+
+def dumps(msg: dict[str, Any]) -> str:
+    """One outgoing message as JSON text (orjson: the views are the server's largest per-move cost)."""
+    return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def handle_message(manager: TableManager, table_id: str, token: str | None, text: str | bytes) -> None:
@@ -78,12 +84,12 @@ def router(manager: TableManager) -> APIRouter:
                 await wake.wait()
                 wake.clear()
                 while conn.errors:
-                    await websocket.send_text(json.dumps(conn.errors.pop(0)))
+                    await websocket.send_text(dumps(conn.errors.pop(0)))
                 # only committed positions are sent: a newer one not yet durable comes with its own wake-up
                 if table.durable == table.version and (
                     conn.version_sent != table.version or conn.log_sent != len(table.log)
                 ):
-                    await websocket.send_text(json.dumps(manager.message(conn)))
+                    await websocket.send_text(dumps(manager.message(conn)))
 
         task = asyncio.create_task(sender())
         try:

@@ -65,10 +65,13 @@ def score_turn(
     power_centre: Sequence[bool],
     who: int,
     competitors: Sequence[int],
+    sizes: dict[int, int] | None = None,
 ) -> dict[str, int]:
     """The VP `who` scores at the start of a turn, by source [R 5.6]; `competitors` are the other parties
-    compared (players still in the game, plus the neutrals when they compete, U5)."""
-    sizes = empire_sizes(board, owner)
+    compared (players still in the game, plus the neutrals when they compete, U5). `sizes`: the
+    `empire_sizes` of `owner` when the caller has them already."""
+    if sizes is None:
+        sizes = empire_sizes(board, owner)
     empire = {c: sizes.get(c, 0) for c in competitors}
     counts = {c: 0 for c in competitors}
     for o in owner:

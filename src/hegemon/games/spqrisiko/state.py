@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+from collections.abc import Iterable
 from typing import Any
 
 from hegemon.core.actions import Action
@@ -974,3 +975,9 @@ class SpqrState:
         from hegemon.games.spqrisiko.view import view
 
         return view(self, player)
+
+    def views(self, players: Iterable[PlayerId | None]) -> dict[PlayerId | None, dict[str, Any]]:
+        """`view` for several players at once (the public part computed once)."""
+        from hegemon.games.spqrisiko.view import views
+
+        return views(self, players)

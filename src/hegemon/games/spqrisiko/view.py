@@ -3,6 +3,7 @@ and only that player's own hand. The deck is a count; deck order does not exist 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from hegemon.core.game import CHANCE, PlayerId
@@ -22,24 +23,55 @@ def owner_json(o: int) -> int | str | None:
 def view(state: SpqrState, player: PlayerId | None) -> dict[str, Any]:
     """A JSON-ready dict of exactly what `player` (None: a spectator) may see, with the legal actions when
     it is that player's turn."""
+    return views(state, [player])[player]
+
+
+def views(state: SpqrState, players: Iterable[PlayerId | None]) -> dict[PlayerId | None, dict[str, Any]]:
+    """`view(state, p)` for every p of `players`, the public part computed once (a server sends every seat
+    its view after each move)."""
+    public, empires = _public(state)
+    cur = state.current_player()
+    out: dict[PlayerId | None, dict[str, Any]] = {}
+    for player in players:
+        v = dict(public)
+        v["you"] = player
+        if player is not None and 0 <= player < state.n:
+            ps = v["players"] = list(public["players"])
+            ps[player] = ps[player] | {"hand": {SYMBOLS[i]: state.hands[player][i] for i in range(4)}}
+            if not state.eliminated[player] and state.order:
+                comp = [p for p in range(state.n) if not state.eliminated[p]]
+                if state.opts.neutrals_compete:
+                    comp.append(NEUTRAL)
+                b = state.board
+                v["score_preview"] = score_turn(
+                    b, state.owner, state.triremes, state.power_centre, player, comp, empires
+                )
+        v["legal_actions"] = (
+            [a.to_json() for a in state.legal_actions()] if player is not None and cur == player else []
+        )
+        out[player] = v
+    return out
+
+
+def _public(state: SpqrState) -> tuple[dict[str, Any], dict[int, int]]:
+    """What everybody sees (every view shares it), and the empire sizes."""
     b = state.board
     cur = state.current_player()
     players = []
     empires = empire_sizes(b, state.owner)
     for p in range(state.n):
-        entry: dict[str, Any] = {
-            "seat": p,
-            "vp": state.vp[p],
-            "provinces": state.owner.count(p),
-            "legionaries": sum(a for a, o in zip(state.armies, state.owner, strict=True) if o == p),
-            "triremes": sum(state.triremes[p]),
-            "cards": sum(state.hands[p]),
-            "eliminated": state.eliminated[p],
-            "empire": empires.get(p, 0),
-        }
-        if p == player:
-            entry["hand"] = {SYMBOLS[i]: state.hands[p][i] for i in range(4)}
-        players.append(entry)
+        players.append(
+            {
+                "seat": p,
+                "vp": state.vp[p],
+                "provinces": state.owner.count(p),
+                "legionaries": sum(a for a, o in zip(state.armies, state.owner, strict=True) if o == p),
+                "triremes": sum(state.triremes[p]),
+                "cards": sum(state.hands[p]),
+                "eliminated": state.eliminated[p],
+                "empire": empires.get(p, 0),
+            }
+        )
     seas = []
     for s in range(b.n_seas):
         seas.append(
@@ -60,9 +92,9 @@ def view(state: SpqrState, player: PlayerId | None) -> dict[str, Any]:
         }
         for p in range(b.n_provinces)
     ]
-    out: dict[str, Any] = {
+    public: dict[str, Any] = {
         "game": "spqrisiko",
-        "you": player,
+        "you": None,
         "round": state.round,
         "phase": state.phase_name(),
         "current_player": None if cur < 0 else cur,
@@ -82,15 +114,7 @@ def view(state: SpqrState, player: PlayerId | None) -> dict[str, Any]:
         "options": state.opts.to_json(),
         "outcome": state.terminal.to_json() if state.terminal else None,
     }
-    if player is not None and 0 <= player < state.n and not state.eliminated[player] and state.order:
-        comp = [p for p in range(state.n) if not state.eliminated[p]]
-        if state.opts.neutrals_compete:
-            comp.append(NEUTRAL)
-        out["score_preview"] = score_turn(b, state.owner, state.triremes, state.power_centre, player, comp)
-    out["legal_actions"] = (
-        [a.to_json() for a in state.legal_actions()] if player is not None and cur == player else []
-    )
-    return out
+    return public, empires
 
 
 def battle_json(state: SpqrState) -> dict[str, Any] | None:
