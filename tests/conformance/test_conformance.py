@@ -196,3 +196,39 @@ def test_views_of_many_seats_at_once_equal_each_seats_own_view(name: str, raw: d
         state.apply(sample_chance(state, rng) if legal is None else legal[rng.randrange(len(legal))])
         n += 1
     assert checked > 3
+
+
+@pytest.mark.parametrize(("name", "raw"), CONFIGS, ids=IDS)
+def test_every_refusal_names_the_rule_it_breaks(name: str, raw: dict) -> None:
+    """Actions seen anywhere in a game, tried where they are not legal: `play` refuses each with a rule named
+    (the games' `explain_illegal`), a reason, and no change to the state — the explanation never crashes."""
+    game = get_game(name)
+    state = game.new_game(game.parse_options(raw), 5)
+    rng = random.Random(5)
+    seen: list = []
+    refusals = 0
+    n = 0
+    while state.current_player() != TERMINAL and n < 3000:
+        player = state.current_player()
+        if player == CHANCE:
+            state.apply(sample_chance(state, rng))
+            continue
+        legal = state.legal_actions()
+        if n % 5 == 0 and seen:
+            before = state_digest(state)
+            for a in rng.sample(seen, min(6, len(seen))):
+                if a in legal:
+                    continue
+                with pytest.raises(IllegalActionError) as e:
+                    play(state, a)
+                assert e.value.rule, str(e.value)
+                reason = str(e.value).split(f"[{e.value.rule}] ", 1)[1]
+                assert len(reason) > 8
+                refusals += 1
+            assert state_digest(state) == before
+        action = legal[rng.randrange(len(legal))]
+        if action not in seen:
+            seen.append(action)
+        state.apply(action)
+        n += 1
+    assert refusals > 20

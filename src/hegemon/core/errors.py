@@ -33,13 +33,15 @@ class InvalidActionError(HegemonError):
 
 
 class IllegalActionError(HegemonError):
-    """A well-formed action that is not legal in the current position (phase and player named)."""
+    """A well-formed action that is not legal in the current position (phase and player named, and the rule it
+    breaks when the game can say: `rule`, e.g. "R 13.6" or "§4.3")."""
 
     code = "illegal_action"
 
-    def __init__(self, message: str, *, phase: str = "", player: int | None = None) -> None:
+    def __init__(self, message: str, *, phase: str = "", player: int | None = None, rule: str = "") -> None:
         self.phase = phase
         self.player = player
+        self.rule = rule
         super().__init__(message)
 
 

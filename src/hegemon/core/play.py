@@ -25,12 +25,26 @@ def play(state: State, action: Action) -> None:
                 player=player,
             )
     elif action not in state.legal_actions():
+        rule, reason = why_illegal(state, action)
+        where = f"[{rule}] " if rule else ""
         raise IllegalActionError(
-            f"{action} is not legal for player {player} in phase {state.phase_name()}",
+            f"{action} is not legal for player {player} in phase {state.phase_name()}: {where}{reason}",
             phase=state.phase_name(),
             player=player,
+            rule=rule,
         )
     state.apply(action)
+
+
+def why_illegal(state: State, action: Action) -> tuple[str, str]:
+    """(rule, reason) for an action that is not legal now: the game's own `explain_illegal` when it has one,
+    else what kinds of action are legal instead."""
+    explain = getattr(state, "explain_illegal", None)
+    if explain is not None:
+        rule, reason = explain(action)
+        return str(rule), str(reason)
+    kinds = sorted({a.kind for a in state.legal_actions()})
+    return "", "legal now: " + (", ".join(kinds) or "nothing")
 
 
 def sample_chance(state: State, rng: random.Random) -> Action:

@@ -144,9 +144,17 @@ class Joined(BaseModel):
 
 
 class ErrorBody(BaseModel):
+    """A refusal. `illegal_action` also carries the phase, the rule the action breaks (e.g. "R 13.6", "§4.3";
+    empty when the game cannot name one) and the legal actions of the seat; `stale_version` the table's
+    version."""
+
     type: Literal["error"] = "error"
     code: ErrorCode
     message: str
+    phase: str | None = None
+    rule: str | None = None
+    legal_actions: list[dict[str, Any]] | None = None
+    version: int | None = None
 
 
 class GameInfo(BaseModel):

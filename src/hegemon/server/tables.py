@@ -377,7 +377,7 @@ class TableManager:
         except IllegalActionError as e:
             legal = table.view(seat)["legal_actions"]
             raise ServerError(
-                "illegal_action", f"{e} (phase: {e.phase})", phase=e.phase, legal_actions=legal
+                "illegal_action", str(e), phase=e.phase, rule=e.rule, legal_actions=legal
             ) from None
         self._advance(table)
         self._changed(table)

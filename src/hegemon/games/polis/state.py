@@ -285,6 +285,12 @@ class PolisState:
             out["pend"] = [list(x) if isinstance(x, tuple) else x for x in out["pend"]]
         return out
 
+    def explain_illegal(self, action: Action) -> tuple[str, str]:
+        """(rule, reason) for an action that is not legal now: the rule it breaks, named."""
+        from hegemon.games.polis.explain import explain
+
+        return explain(self, action)
+
     def view(self, player: int | None) -> dict[str, Any]:
         from hegemon.games.polis.view import view
 

@@ -976,6 +976,12 @@ class SpqrState:
 
         return view(self, player)
 
+    def explain_illegal(self, action: Action) -> tuple[str, str]:
+        """(rule, reason) for an action that is not legal now: the rule it breaks, named."""
+        from hegemon.games.spqrisiko.explain import explain
+
+        return explain(self, action)
+
     def views(self, players: Iterable[PlayerId | None]) -> dict[PlayerId | None, dict[str, Any]]:
         """`view` for several players at once (the public part computed once)."""
         from hegemon.games.spqrisiko.view import views

@@ -1,0 +1,194 @@
+"""Why an action is refused, with the rule it breaks named: `explain(state, action)` -> (rule, reason).
+
+Only used on the error path (`core.play` asks when an action is not among `legal_actions()`), so it may be
+slow and thorough; it never decides legality itself. The reason is written for the player on turn and never
+mentions hidden information (other hands, the deck order)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from hegemon.core.actions import Action
+from hegemon.games.spqrisiko import state as S
+from hegemon.games.spqrisiko.scoring import FREE, NEUTRAL
+
+if TYPE_CHECKING:
+    from hegemon.games.spqrisiko.state import SpqrState
+
+PHASE_RULES = {
+    S.SETUP_ORDER: "R 2", S.SETUP_DEAL: "R 2", S.SETUP_CLAIM: "R 2", S.SETUP_NEUTRAL: "R 2",
+    S.CARDS: "R 8", S.CARD_BONUS: "R 8", S.REINFORCE: "R 6", S.CONVERT: "R 7",
+    S.NAVAL_MOVE: "R 9", S.NAVAL_COMBAT: "R 11", S.NAVAL_BATTLE: "R 11",
+    S.SEA_ATTACK: "R 12", S.DECLARE: "R 12.3", S.SEA_BATTLE: "R 12.3",
+    S.LAND_ATTACK: "R 13", S.LAND_BATTLE: "R 10", S.MOVE_IN: "R 13.3",
+    S.STRATEGIC: "R 15", S.STRATEGIC_COUNT: "R 15", S.DRAW: "R 17", S.OVER: "R 18",
+}  # fmt: skip
+"""The rule of each phase (numbers of the 2005 rulebook, as in `spqrisiko.md`)."""
+
+KIND_PHASE = {
+    "claim": "setup: claim", "claim_neutral": "setup: neutral group", "trade_set": "reinforcements: cards",
+    "place_trireme": "reinforcements: card bonus", "place_power_centre": "reinforcements: card bonus",
+    "forgo": "reinforcements: card bonus", "reinforce": "reinforcements: place", "build": "reinforcements: navy",
+    "disband": "reinforcements: navy", "naval_move": "naval movement", "naval_attack": "naval combat",
+    "sea_attack": "sea attacks", "declare": "sea attack: declare", "attack": "land attacks",
+    "roll_dice": "a battle", "withdraw": "a land or naval battle", "move_in": "land attack: move in",
+    "fortify": "strategic move", "move": "strategic move: count",
+}  # fmt: skip
+
+
+def explain(st: SpqrState, action: Action) -> tuple[str, str]:
+    """(rule, reason) for an action that is not legal now (the caller has checked that)."""
+    ph = st.phase
+    rule = PHASE_RULES.get(ph, "")
+    if st.terminal is not None:
+        return "R 18", "the game is over"
+    legal = st.legal_actions()
+    kinds = sorted({a.kind for a in legal})
+    if action.kind not in kinds:
+        where = KIND_PHASE.get(action.kind)
+        now = ", ".join(k.replace("_", " ") for k in kinds) or "nothing (the dice or the cards are next)"
+        if where is not None:
+            return rule, f"{action.kind.replace('_', ' ')} belongs to {where}; now, in {st.phase_name()}, you may: {now}"
+        return rule, f"in {st.phase_name()} you may: {now}"
+    why = _specific(st, action)
+    if why is not None:
+        return why
+    return rule, f"not one of the {sum(a.kind == action.kind for a in legal)} legal choices of this kind now"
+
+
+def _specific(st: SpqrState, a: Any) -> tuple[str, str] | None:
+    b = st.board
+    me = st.order[st.turn] if st.order else 0
+    pidx, sidx = b.province_index, b.sea_index
+    kind = a.kind
+
+    def prov(name: str) -> int | None:
+        return pidx.get(name)
+
+    def sea(name: str) -> int | None:
+        return sidx.get(name)
+
+    def whose(p: int) -> str:
+        o = st.owner[p]
+        if o == me:
+            return "yours"
+        if o == NEUTRAL:
+            return "neutral"
+        if o == FREE:
+            return "free"
+        return f"player {o}'s"
+
+    if kind in ("claim", "claim_neutral"):
+        p = prov(a.province)
+        if p is None:
+            return "R 2", f"there is no province {a.province!r}"
+        return "R 2", f"{b.province_names[p]} is taken already ({whose(p)})"
+    if kind == "reinforce":
+        p = prov(a.province)
+        if p is None:
+            return "R 6", f"there is no province {a.province!r}"
+        return "R 6", f"reinforcements go to your own provinces; {b.province_names[p]} is {whose(p)}"
+    if kind == "trade_set":
+        return "R 8", "you do not hold those cards, or they are not a set (three alike or three different)"
+    if kind == "place_power_centre":
+        p = prov(a.province)
+        if p is None:
+            return "R 16.4", f"there is no province {a.province!r}"
+        if st.owner[p] != me:
+            return "R 16.4", f"a power centre goes in a province of yours; {b.province_names[p]} is {whose(p)}"
+        if st.pcs_built >= st.opts.power_centres:
+            return "R 16.4", "every power centre is on the board already"
+        return "R 16.4", f"{b.province_names[p]} has a power centre, or a land neighbour has one"
+    if kind == "place_trireme":
+        return "R 8", "a bonus trireme goes in a sea area bordering one of your provinces"
+    if kind == "build":
+        p = prov(a.province)
+        s = sea(a.sea)
+        if p is None or s is None:
+            return "R 7", "unknown province or sea area"
+        if st.owner[p] != me:
+            return "R 7.1", f"the 3 legionaries come from a province of yours; {b.province_names[p]} is {whose(p)}"
+        if s not in b.coasts[p]:
+            return "R 7.1", f"{b.province_names[p]} does not border {b.sea_names[s]}"
+        return "R 7.2", (
+            f"{b.province_names[p]} has {st.armies[p]} legionaries: a trireme takes 3 and the province must keep its "
+            "garrison [R 14.1]"
+        )
+    if kind == "disband":
+        if st.built:
+            return "R 7", "you have built a trireme this turn; disbanding is no longer allowed"
+        return "R 7", "you may disband only your own trireme into a province of yours on that sea (limit per turn)"
+    if kind == "naval_move":
+        if st.moved_group:
+            return "R 9.3", "one naval move per turn: you have moved already"
+        s, t = sea(a.source), sea(a.dest)
+        if s is None or t is None:
+            return "R 9", "unknown sea area"
+        if t not in b.sea_links[s]:
+            return "R 9.4", f"{b.sea_names[t]} is not next to {b.sea_names[s]}: one step only"
+        return "R 9.3", f"you have {st.triremes[me][s]} trireme(s) that may move in {b.sea_names[s]}, not {a.count}"
+    if kind == "naval_attack":
+        s = sea(a.sea)
+        if s is None:
+            return "R 11", f"there is no sea area {a.sea!r}"
+        if st.naval_fought[s]:
+            return "R 11.4", f"at most one naval combat per sea area per turn: {b.sea_names[s]} has had its combat"
+        mine = st.triremes[me][s]
+        theirs = st.triremes[a.opponent][s] if 0 <= a.opponent < st.n and a.opponent != me else 0
+        if not mine or not theirs:
+            return "R 11.1", f"both fleets must be in {b.sea_names[s]}"
+        return "R 10.13", f"you may not roll fewer dice than the defender ({min(3, mine)} against {min(3, theirs)})"
+    if kind in ("attack", "sea_attack"):
+        s, t = prov(a.source), prov(a.target)
+        rule = "R 13" if kind == "attack" else "R 12"
+        if s is None or t is None:
+            return rule, "unknown province"
+        sn, tn = b.province_names[s], b.province_names[t]
+        if st.owner[s] != me:
+            return rule + ".1", f"attacks start from a province of yours; {sn} is {whose(s)}"
+        if st.owner[t] == me:
+            return rule + ".1", f"{tn} is yours already"
+        if st._protected(t):
+            return "R 18.4", f"{tn} is its owner's only province, which cannot be attacked before round {st.opts.first_elimination_round}"
+        if kind == "attack":
+            if t not in b.land[s]:
+                return "R 13.6", f"{sn} and {tn} share no land border (across the sea it is a sea attack, R 12)"
+            if st.armies[s] < 2:
+                return "R 14.1", f"{sn} has {st.armies[s]} legionary: the last one never attacks"
+            return "R 10.13", (
+                f"{sn} cannot roll as many dice as {tn}'s {min(3, st.armies[t])} defender(s) while keeping its garrison"
+            )
+        bridge = [sea_ for q, sea_ in b.bridges[s] if q == t]
+        if not bridge:
+            return "R 12.1", f"{sn} and {tn} do not border the same sea area"
+        if st.attacked_by_sea[t]:
+            return "R 12.6", f"{tn} has been attacked by sea this turn already"
+        if st.sea_conquered[s]:
+            return "R 12.7", f"{sn} was conquered by sea this turn: it may attack by land, not by sea"
+        sa = sea(a.sea)
+        if sa is not None and sa in bridge:
+            o = st.owner[t]
+            theirs = st.triremes[o][sa] if o >= 0 else 0
+            if st.triremes[me][sa] <= theirs:
+                return "R 12.2", (
+                    f"you need strictly more triremes than the defender in {b.sea_names[sa]} "
+                    f"({st.triremes[me][sa]} against {theirs})"
+                )
+        return "R 14.3", f"{sn} cannot spare enough legionaries for the defender's dice while keeping its garrison"
+    if kind == "fortify":
+        s, t = prov(a.source), prov(a.dest)
+        if s is None or t is None:
+            return "R 15", "unknown province"
+        sn, tn = b.province_names[s], b.province_names[t]
+        if st.owner[s] != me or st.owner[t] != me:
+            return "R 15.1", "the strategic move goes from one of your provinces to another of yours"
+        if t not in b.land[s]:
+            return "R 15.2", f"{sn} and {tn} share no land border and no sea area you control"
+        return "R 14.2", f"{sn} must keep its garrison"
+    if kind in ("roll_dice", "declare", "move_in", "move"):
+        counts = [x for x in st.legal_actions() if x.kind == kind]
+        vals = [getattr(x, "dice", getattr(x, "count", 0)) for x in counts]
+        rule = {"roll_dice": "R 10", "declare": "R 12.3", "move_in": "R 13.3", "move": "R 15"}[kind]
+        if vals:
+            return rule, f"choose between {min(vals)} and {max(vals)}"
+    return None
