@@ -163,11 +163,13 @@ def test_hidden_information_never_reaches_another_seat(manager: TableManager) ->
 
 
 def test_record_withholds_hidden_parts_while_running_and_verifies_when_over(tmp_path: Path) -> None:
-    m = TableManager()
+    m = TableManager(salt=lambda: "pepper")  # a fixed salt: the same draws every run (the game is still running)
     t = new_table(m, seed=9)
     play_random(m, t, 400, random.Random(9))
+    assert not t.finished
     running = m.record(t, None)
     assert running.outcome is None and running.digest is None and running.seed == 0
+    assert any(a["type"] == "draw" for a in running.actions)
     assert all(a["card"] == "?" for a in running.actions if a["type"] == "draw")
     mine = m.record(t, 1)
     assert all(a["card"] == "?" for a in mine.actions if a["type"] == "draw" and a["player"] != 1)

@@ -260,42 +260,71 @@ def _values(seats: list[dict[str, Any]] | None, status: str | None) -> dict[str,
     return values
 
 
-class GroupCommit:
-    """Durable writes off the event loop: one writer thread commits everything queued so far in one
-    transaction, then runs the `after_commit` callbacks queued before that point on the event loop. Nobody
-    hears of an action before its commit (callbacks are the broadcasts), and many tables share one sync of
-    the log. Reading (`load_all`) happens at start-up, before the writer starts."""
+class QueuedWrites:
+    """Writes queued for a commit strategy (`_put`), acknowledged through `after_commit` callbacks once
+    committed; subclasses decide where and when the commit happens. `failed` holds the error of a failed commit:
+    nothing is acknowledged after it and the table manager accepts no more actions."""
 
     def __init__(self, inner: SqlStorage) -> None:
         self.inner = inner
-        self.queue: queue.SimpleQueue[tuple[str, Any] | None] = queue.SimpleQueue()
         self.loop: asyncio.AbstractEventLoop | None = None
-        self.thread: threading.Thread | None = None
         self.failed: BaseException | None = None
+
+    def _put(self, item: tuple[str, Any]) -> None:
+        raise NotImplementedError
+
+    def create_table(self, t: StoredTable) -> None:
+        self._put(("table", t))
+
+    def append_action(self, table_id: str, idx: int, action: dict[str, Any], actor: int, note: str) -> None:
+        self._put(("action", _row(table_id, idx, action, actor, note)))
+
+    def update_table(self, table_id: str, *, seats: list[dict[str, Any]] | None = None, status: str | None = None) -> None:
+        values = _values(seats, status)
+        if values:
+            self._put(("update", (table_id, values)))
+
+    def after_commit(self, callback: Callable[[], None]) -> None:
+        """Run `callback` on the event loop once every write queued before it is committed (writes queued
+        before `start` are committed when the strategy starts)."""
+        self._put(("callback", callback))
+
+    def load_all(self) -> list[StoredTable]:
+        return self.inner.load_all()
+
+    def _commit(self, batch: list[tuple[str, Any]]) -> bool:
+        """Commit the writes of `batch` in one transaction; False (and `failed` set, the error printed) if the
+        commit failed."""
+        writes = [x for x in batch if x[0] != "callback"]
+        if writes:
+            try:
+                self.inner.write_batch(writes)
+            except Exception as e:  # nothing is acknowledged after a failed write: say so and stop
+                self.failed = e
+                traceback.print_exc()
+                print("hegemon: the database write failed; no further action is accepted", file=sys.stderr)
+                return False
+        return True
+
+
+class GroupCommit(QueuedWrites):
+    """Durable writes off the event loop (for databases behind a network, e.g. PostgreSQL): one writer thread
+    commits everything queued so far in one transaction, then runs the `after_commit` callbacks queued before
+    that point on the event loop. Nobody hears of an action before its commit (callbacks are the broadcasts),
+    and many tables share one commit. Reading (`load_all`) happens at start-up, before the writer starts."""
+
+    def __init__(self, inner: SqlStorage) -> None:
+        super().__init__(inner)
+        self.queue: queue.SimpleQueue[tuple[str, Any] | None] = queue.SimpleQueue()
+        self.thread: threading.Thread | None = None
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
         self.thread = threading.Thread(target=self._run, name="hegemon-writer", daemon=True)
         self.thread.start()
 
-    def create_table(self, t: StoredTable) -> None:
-        self.queue.put(("table", t))
-
-    def append_action(self, table_id: str, idx: int, action: dict[str, Any], actor: int, note: str) -> None:
-        self.queue.put(("action", _row(table_id, idx, action, actor, note)))
-
-    def update_table(self, table_id: str, *, seats: list[dict[str, Any]] | None = None, status: str | None = None) -> None:
-        values = _values(seats, status)
-        if values:
-            self.queue.put(("update", (table_id, values)))
-
-    def after_commit(self, callback: Callable[[], None]) -> None:
-        """Run `callback` on the event loop once every write queued before it is committed (writes queued
-        before `start` are committed when the writer starts)."""
-        self.queue.put(("callback", callback))
-
-    def load_all(self) -> list[StoredTable]:
-        return self.inner.load_all()
+    def _put(self, item: tuple[str, Any]) -> None:
+        self.queue.put(item)
 
     def _run(self) -> None:
         while True:
@@ -305,19 +334,13 @@ class GroupCommit:
                 while len(batch) < 5000:
                     batch.append(self.queue.get_nowait())
             stop = any(x is None for x in batch)
-            writes = [x for x in batch if x is not None and x[0] != "callback"]
-            if writes:
-                try:
-                    self.inner.write_batch(writes)
-                except BaseException as e:  # nothing is acknowledged after a failed write: say so and stop
-                    self.failed = e
-                    traceback.print_exc()
-                    print("hegemon: the database write failed; no further action is accepted", file=sys.stderr)
-                    raise
+            items = [x for x in batch if x is not None]
+            if not self._commit(items):
+                return
             assert self.loop is not None
-            for x in batch:
-                if x is not None and x[0] == "callback":
-                    self.loop.call_soon_threadsafe(x[1])
+            for kind, cb in items:
+                if kind == "callback":
+                    self.loop.call_soon_threadsafe(cb)
             if stop:
                 return
 
@@ -329,16 +352,15 @@ class GroupCommit:
         self.inner.close()
 
 
-class LoopCommit:
-    """Durable writes on the event loop: everything queued during one turn of the loop is committed in one
-    transaction at the end of that turn (`call_soon`), then the `after_commit` callbacks queued before it run.
-    No thread hand-off, so a lone move pays only its own sync; many tables still share one sync of the log."""
+class LoopCommit(QueuedWrites):
+    """Durable writes on the event loop (for SQLite): everything queued during one turn of the loop is
+    committed in one transaction at the end of that turn (`call_soon`), then the `after_commit` callbacks
+    queued with it run. No thread hand-off, so a lone move pays only its own sync, and many tables still share
+    one sync of the log."""
 
     def __init__(self, inner: SqlStorage) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.pending: list[tuple[str, Any]] = []
-        self.loop: asyncio.AbstractEventLoop | None = None
-        self.failed: BaseException | None = None
         self._scheduled = False
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
@@ -354,38 +376,12 @@ class LoopCommit:
             self._scheduled = True
             self.loop.call_soon(self.flush)
 
-    def create_table(self, t: StoredTable) -> None:
-        self._put(("table", t))
-
-    def append_action(self, table_id: str, idx: int, action: dict[str, Any], actor: int, note: str) -> None:
-        self._put(("action", _row(table_id, idx, action, actor, note)))
-
-    def update_table(self, table_id: str, *, seats: list[dict[str, Any]] | None = None, status: str | None = None) -> None:
-        values = _values(seats, status)
-        if values:
-            self._put(("update", (table_id, values)))
-
-    def after_commit(self, callback: Callable[[], None]) -> None:
-        self._put(("callback", callback))
-
-    def load_all(self) -> list[StoredTable]:
-        return self.inner.load_all()
-
     def flush(self) -> None:
         """Commit everything pending, then run the callbacks queued with it."""
         self._scheduled = False
         batch, self.pending = self.pending, []
-        if self.failed is not None:
+        if self.failed is not None or not self._commit(batch):
             return
-        writes = [x for x in batch if x[0] != "callback"]
-        if writes:
-            try:
-                self.inner.write_batch(writes)
-            except Exception as e:  # nothing is acknowledged after a failed write: say so and stop
-                self.failed = e
-                traceback.print_exc()
-                print("hegemon: the database write failed; no further action is accepted", file=sys.stderr)
-                return
         for kind, cb in batch:
             if kind == "callback":
                 cb()

@@ -5,14 +5,11 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
-from hegemon.core.errors import IllegalActionError
 from hegemon.core.game import CHANCE
 from hegemon.core.play import play, sample_chance
-from hegemon.core.record import state_digest
 from hegemon.games.polis import actions as A
 from hegemon.games.polis.game import GAME
+from tests.helpers import refused
 
 
 def start(siege: str = "classic") -> object:
@@ -22,13 +19,6 @@ def start(siege: str = "classic") -> object:
         st.apply(sample_chance(st, rng))
     return st
 
-
-def refused(st: object, action: object) -> IllegalActionError:
-    before = state_digest(st)  # type: ignore[arg-type]
-    with pytest.raises(IllegalActionError) as e:
-        play(st, action)  # type: ignore[arg-type]
-    assert state_digest(st) == before  # type: ignore[arg-type]
-    return e.value
 
 
 def test_units_are_created_in_ones_own_polis_and_galleys_need_a_port() -> None:

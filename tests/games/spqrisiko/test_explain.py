@@ -3,21 +3,10 @@ breaks, named"): `play` raises IllegalActionError with `rule` and a reason a pla
 
 from __future__ import annotations
 
-import pytest
-
-from hegemon.core.errors import IllegalActionError
 from hegemon.core.play import play
-from hegemon.core.record import state_digest
 from hegemon.games.spqrisiko import actions as A
 from tests.games.spqrisiko.fixtures import goto, scenario
-
-
-def refused(st: object, action: object) -> IllegalActionError:
-    before = state_digest(st)  # type: ignore[arg-type]
-    with pytest.raises(IllegalActionError) as e:
-        play(st, action)  # type: ignore[arg-type]
-    assert state_digest(st) == before  # type: ignore[arg-type]
-    return e.value
+from tests.helpers import refused
 
 
 def test_a_land_attack_across_the_sea_breaks_r_13_6() -> None:
