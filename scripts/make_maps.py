@@ -64,7 +64,11 @@ def land_polygon(lon0: float, lon1: float, lat0: float, lat1: float, step: float
 def to_path(geom: Any, proj: Proj) -> str:
     """SVG path data of a (multi)polygon in lon/lat."""
     parts = []
-    polys = [geom] if isinstance(geom, Polygon) else [g for g in getattr(geom, "geoms", []) if isinstance(g, Polygon)]
+    polys = (
+        [geom]
+        if isinstance(geom, Polygon)
+        else [g for g in getattr(geom, "geoms", []) if isinstance(g, Polygon)]
+    )
     for poly in polys:
         for ring in [poly.exterior, *poly.interiors]:
             pts = [proj.xy(lat, lon) for lon, lat in ring.coords]
@@ -81,16 +85,24 @@ def cells(
     radius: float,
     island: float,
     radii: dict[str, float] | None = None,
+    band: Any = None,
 ) -> dict[str, Any]:
     """Voronoi cell of each (id, lat, lon) clipped to `region` (plus a small disc so islands always show),
-    bounded to `radius` degrees around the point."""
+    bounded to `radius` degrees around the point and, if given, to `band` (the coastal land: an inland edge
+    that follows the coast reads as a border, a circle's arc across open land does not)."""
     mp = MultiPoint([(lon, lat) for _, lat, lon in points])
     vor = shapely.voronoi_polygons(mp, extend_to=frame)
     out: dict[str, Any] = {}
     for pid, lat, lon in points:
         pt = Point(lon, lat)
         cell = next(g for g in vor.geoms if g.covers(pt))
-        area = region.union(pt.buffer(island)).intersection(cell).intersection(pt.buffer((radii or {}).get(pid, radius)))
+        area = (
+            region.union(pt.buffer(island))
+            .intersection(cell)
+            .intersection(pt.buffer((radii or {}).get(pid, radius)))
+        )
+        if band is not None:
+            area = area.intersection(band.union(pt.buffer(island)))
         if area.geom_type == "GeometryCollection":
             area = unary_union([g for g in area.geoms if g.geom_type in ("Polygon", "MultiPolygon")])
         # keep the part holding the point (and any other piece of real size)
@@ -112,7 +124,10 @@ def label(geom: Any, lat: float, lon: float, proj: Proj) -> tuple[float, float]:
 def shift(geom: Any, src: tuple[float, float], dst: tuple[float, float], scale: float) -> Any:
     """Move a lon/lat geometry from its place (top-left corner `src`) to an inset at `dst`, scaled."""
     return shapely.transform(
-        geom, lambda xy: np.column_stack(((xy[:, 0] - src[0]) * scale + dst[0], (xy[:, 1] - src[1]) * scale + dst[1]))
+        geom,
+        lambda xy: np.column_stack(
+            ((xy[:, 0] - src[0]) * scale + dst[0], (xy[:, 1] - src[1]) * scale + dst[1])
+        ),
     )
 
 
@@ -127,9 +142,11 @@ def build(
     island: float,
     radii: dict[str, float] | None = None,
     inset: dict[str, Any] | None = None,
+    coast: float | None = None,
 ) -> dict[str, Any]:
     """The map of one board. `inset`: {"ids": [...], "bounds": (lon0, lon1, lat0, lat1), "at": (lon, lat),
-    "scale": k} draws those land regions from their own frame in a box placed at `at` (a far-off island)."""
+    "scale": k} draws those land regions from their own frame in a box placed at `at` (a far-off island).
+    `coast`: land regions reach at most this many degrees inland from the sea."""
     lon0, lon1, lat0, lat1 = bounds
     proj = Proj(lon0, lon1, lat0, lat1)
     frame = box(lon0, lat0, lon1, lat1)
@@ -137,7 +154,11 @@ def build(
     water = frame.difference(land)
     far = set(inset["ids"]) if inset else set()
     main_lands = [x for x in lands if x[0] not in far]
-    lcells = cells([(i, la, lo) for i, _, la, lo in main_lands], land, frame, radius, island, radii)
+    band = None
+    if coast is not None:
+        # the frame's edges are not a coast: measure from the water inside the map only
+        band = water.buffer(coast).intersection(land)
+    lcells = cells([(i, la, lo) for i, _, la, lo in main_lands], land, frame, radius, island, radii, band)
     extra: dict[str, tuple[Any, float, float]] = {}
     inset_box = None
     if inset:
@@ -152,13 +173,18 @@ def build(
             pt = shift(Point(lo, la), src, at, k)
             extra[pid] = (shift(sub_cells[pid], src, at, k), pt.y, pt.x)
         inset_box = shift(sub_frame, src, at, k)
-        land = land.difference(inset_box).union(shift(sub.intersection(sub_frame), src, at, k).difference(
-            unary_union([g for g, _, _ in extra.values()])))
+        land = land.difference(inset_box).union(
+            shift(sub.intersection(sub_frame), src, at, k).difference(
+                unary_union([g for g, _, _ in extra.values()])
+            )
+        )
         lcells.update({pid: g for pid, (g, _, _) in extra.items()})
     claimed = unary_union(list(lcells.values()))
     if inset_box is not None:
         claimed = claimed.union(inset_box)
-    scells = cells([(i, la, lo) for i, _, la, lo in seas], water.difference(claimed), frame, sea_radius, island)
+    scells = cells(
+        [(i, la, lo) for i, _, la, lo in seas], water.difference(claimed), frame, sea_radius, island
+    )
     out: dict[str, Any] = {
         "game": name,
         "width": round(proj.w, 1),
@@ -179,7 +205,9 @@ def build(
         g = scells[sid]
         x, y = proj.xy(lat, lon)
         x = min(max(x, 55.0), proj.w - 55.0)  # keep the label inside the map
-        out["seas"].append({"id": sid, "name": sname, "d": to_path(g, proj), "x": round(x, 1), "y": round(y, 1)})
+        out["seas"].append(
+            {"id": sid, "name": sname, "d": to_path(g, proj), "x": round(x, 1), "y": round(y, 1)}
+        )
     return out
 
 
@@ -201,8 +229,17 @@ def main() -> None:
     plands = [(t["id"], t["name"], t["lat"], t["lon"]) for t in terr if t["kind"] == "land"]
     pseas = [(t["id"], t["name"], t["lat"], t["lon"]) for t in terr if t["kind"] != "land"]
     polis = build(
-        "polis", plands, pseas, (16.6, 28.4, 35.7, 41.5), 0.03, 1.0, 2.6, 0.12, {"sikelia": 2.2},
+        "polis",
+        plands,
+        pseas,
+        (16.6, 28.4, 35.7, 41.5),
+        0.03,
+        1.6,
+        2.6,
+        0.12,
+        {"sikelia": 2.2, "kerkyra": 0.3},
         {"ids": ["sikelia"], "bounds": (12.3, 15.8, 36.5, 38.4), "at": (16.75, 41.35), "scale": 0.75},
+        coast=0.55,
     )
     names: dict[str, str] = {}
     for ids, nm in (

@@ -43,7 +43,9 @@ class Server:
             self.port = free_port()
         cmd = [sys.executable, "-m", "hegemon.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
                "--db", f"sqlite:///{self.db}", "--bot-delay", str(self.bot_delay)]  # fmt: skip
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=dict(os.environ))
+        self.proc = subprocess.Popen(
+            cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=dict(os.environ)
+        )
         deadline = time.time() + 20
         while time.time() < deadline:
             try:

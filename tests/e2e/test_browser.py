@@ -4,12 +4,16 @@ replay; Italian; a phone-sized screen. Screenshots for the README are saved unde
 
 from __future__ import annotations
 
+import json
 import re
 import time
+from pathlib import Path
 
 import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
+
+from hegemon.games.spqrisiko.board import load_board as spqr_board
 
 from .conftest import DOCS, Server
 
@@ -62,6 +66,9 @@ def spqr_move(page: Page, attacks: list[int]) -> str:
     did = ""
     if visible(page, "#confirm"):
         page.click("#confirm")
+        did = "confirm"
+    elif visible(page, "#actions .count-btn"):
+        page.locator("#actions .count-btn").last.click()
         did = "confirm"
     elif visible(page, "#autoroll"):
         page.click("#autoroll")
@@ -236,7 +243,9 @@ def test_game_over_ranking_and_replay(page: Page, server: Server) -> None:
         "options": {"max_rounds": 2, "vp_target": None}})  # fmt: skip
     tid = r.json()["id"]
     deadline = time.time() + 60
-    while time.time() < deadline and httpx.get(f"{server.url}/api/tables/{tid}").json()["status"] != "finished":
+    while (
+        time.time() < deadline and httpx.get(f"{server.url}/api/tables/{tid}").json()["status"] != "finished"
+    ):
         time.sleep(0.2)
     page.goto(f"{server.url}/t/{tid}")
     page.wait_for_selector("#gameover")
@@ -296,6 +305,25 @@ def test_phone_width(browser: Browser, server: Server) -> None:
     p.locator("svg .area.clickable").first.tap()
     wait_moved(p, v)
     p.screenshot(path=str(DOCS / "screenshot-phone-table.png"), full_page=True)
+    # Polis on a phone: the map pans in its box, the controls are on the first screen, a button shows it whole
+    create_table(p, server, "polis")
+    p.click("#go")
+    p.wait_for_selector("#map")
+    p.wait_for_function("() => document.body.dataset.myturn === '1'")
+    assert p.evaluate("document.documentElement.scrollWidth") <= 392
+    actions = p.locator("#actions").bounding_box()
+    assert actions is not None and actions["y"] < 844 - 100, actions
+    p.locator("#a-attika").dispatch_event("click")
+    btn = p.locator(".group[data-type='create_galleys'] button.confirm")
+    expect(btn).to_be_visible()
+    box = btn.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    zoomed = p.locator("#map").bounding_box()
+    assert zoomed is not None and zoomed["width"] > 600  # readable: wider than the screen, it pans
+    p.click("#mapzoom")
+    p.wait_for_function("() => document.body.classList.contains('fitmap')")
+    assert (p.locator("#map").bounding_box() or {"width": 999})["width"] <= 390
+    p.screenshot(path=str(DOCS / "screenshot-phone-polis.png"), full_page=True)
     ctx.close()
 
 
@@ -344,3 +372,192 @@ def test_turn_timer_a_bot_plays_the_turn_and_the_log_says_so(page: Page, server:
     expect(page.locator("#timer")).to_contain_text("s left")
     # do nothing: after 5 s a bot plays for us
     expect(page.locator("#log")).to_contain_text("timer: played by a bot", timeout=15_000)
+
+
+# ------------------------------------------------------------------ count choices, translations, glyphs
+
+I18N = (Path(__file__).resolve().parents[2] / "src" / "hegemon" / "web" / "js" / "i18n.js").read_text()
+IT = dict(
+    re.findall(
+        r'"([^"]+)":\s*"((?:[^"\\]|\\.)*)"',
+        I18N[I18N.index("const it = {") : I18N.index("export const DICTS")],
+    )
+)
+
+
+def test_count_choice_offers_only_the_legal_values_and_works_by_keyboard(page: Page, server: Server) -> None:
+    """The shared control: 2-4 counts are buttons; more are a slider over the listed values only (a gap in
+    them is skipped), ←/→ change it, Enter plays the action of the value shown."""
+    page.goto(server.url + "/")
+    page.wait_for_selector("#createbtn")
+    result = page.evaluate("""async () => {
+      const { countChoice } = await import("/static/js/common.js");
+      const picked = [];
+      const items = [1, 2, 3, 5, 8, 9].map((n) => ({ value: n, action: { type: "move", count: n } }));
+      const root = document.createElement("div");
+      root.id = "probe";
+      document.body.prepend(root);
+      root.append(countChoice({ key: "probe", id: "probe-count", label: "How many", items, confirmText: "OK",
+        onPick: (a) => picked.push(a.count) }));
+      const few = countChoice({ key: "few", id: "few", items: items.slice(0, 3), onPick: (a) => picked.push(a.count) });
+      root.append(few);
+      window.__picked = picked;
+      return { buttons: few.querySelectorAll("button.count-btn").length, range: root.querySelectorAll("input[type=range]").length };
+    }""")
+    assert result == {"buttons": 3, "range": 1}
+    slider = page.locator("#probe-count")
+    expect(page.locator("#probe output.count-value")).to_have_text("9")  # the largest by default
+    slider.focus()
+    for _ in range(2):
+        page.keyboard.press("ArrowLeft")
+    expect(page.locator("#probe output.count-value")).to_have_text("5")
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#probe output.count-value")).to_have_text("3")  # 4 is not legal: skipped
+    page.keyboard.press("Enter")
+    page.locator("#probe button.count-btn[data-count='2']").click()
+    page.locator("#probe button.step").last.click()
+    expect(page.locator("#probe output.count-value")).to_have_text("5")
+    page.locator("#probe button.confirm").click()
+    assert page.evaluate("window.__picked") == [3, 2, 5]
+
+
+def play_rest(server: Server, tid: str, token: str, choose: object, until: object, limit: float = 90) -> dict:
+    """Play the seat of `token` through the REST API (bots play the others) until `until(detail)`."""
+    deadline = time.time() + limit
+    while time.time() < deadline:
+        d = httpx.get(f"{server.url}/api/tables/{tid}", params={"token": token}).json()
+        if until(d):  # type: ignore[operator]
+            return d
+        legal = d["view"].get("legal_actions") or []
+        if d["status"] != "playing" or not legal:
+            time.sleep(0.05)
+            continue
+        a = choose(d["view"], legal)  # type: ignore[operator]
+        httpx.post(
+            f"{server.url}/api/tables/{tid}/actions",
+            json={"token": token, "version": d["version"], "action": a},
+        )
+    raise AssertionError("the position was not reached")
+
+
+def test_spqrisiko_strategic_move_count_with_the_slider(page: Page, server: Server) -> None:
+    def armies(view: dict, pid: str) -> int:
+        return next(p["armies"] for p in view["provinces"] if p["id"] == pid)
+
+    def big_fortify(d: dict) -> dict | None:
+        legal = d["view"].get("legal_actions") or []
+        ok = [a for a in legal if a["type"] == "fortify" and armies(d["view"], a["source"]) >= 7]
+        return ok[0] if ok else None
+
+    b = spqr_board(None)
+
+    def mine_next_door(view: dict, pid: str) -> bool:
+        owner = {p["id"]: p["owner"] for p in view["provinces"]}
+        return any(owner[b.province_ids[n]] == 0 for n in b.land[b.province_index[pid]])
+
+    def choose(view: dict, legal: list[dict]) -> dict:
+        re_ = [a for a in legal if a["type"] == "reinforce"]
+        if re_:  # everything on one province, one that can move to another of ours
+            return max(
+                re_,
+                key=lambda a: (
+                    mine_next_door(view, a["province"]),
+                    armies(view, a["province"]),
+                    a["province"],
+                ),
+            )
+        for kind in ("done", "forgo"):
+            for a in legal:
+                if a["type"] == kind:
+                    return a
+        return legal[0]
+
+    # the person piles every legionary on one province and only ends phases, until a strategic move from it
+    # has at least 5 counts (1 to armies - 2; the random bots may get in the way: then a new table)
+    for attempt in range(4):
+        r = httpx.post(f"{server.url}/api/tables", json={
+            "game": "spqrisiko", "players": 3, "seed": 11 + attempt, "claim": 0,
+            "seats": [{"human": True, "name": "Ada"}, {"bot": "random"}, {"bot": "random"}]}).json()  # fmt: skip
+        tid, token = r["id"], r["seats"][0]["token"]
+        try:
+            d = play_rest(server, tid, token, choose, big_fortify, limit=40)
+            break
+        except AssertionError:
+            continue
+    fort = big_fortify(d)
+    assert fort is not None
+    page.goto(f"{server.url}/t/{tid}#seat={token}")
+    page.wait_for_selector("#map")
+    assert wait_turn(page)
+    v = version(page)
+    page.locator(f"#a-{fort['source']}").dispatch_event("click")
+    page.locator(f"#a-{fort['dest']}").dispatch_event("click")
+    wait_moved(page, v)
+    names = {
+        p["id"]: p["name"] for p in httpx.get(f"{server.url}/static/maps/spqrisiko.json").json()["provinces"]
+    }
+    expect(page.locator("#log li", has_text="Ada strategic move").last).to_contain_text(
+        f"{names[fort['source']]} → {names[fort['dest']]}"
+    )
+    expect(page.locator("#actions p.sel")).to_have_text(f"{names[fort['source']]} → {names[fort['dest']]}")
+    expect(page.locator("#count[type=range]")).to_be_visible()  # many counts: a slider, not a row of buttons
+    assert page.locator("#actions .count-btn").count() == 0
+    v = version(page)
+    top = int(page.locator("#actions output.count-value").inner_text())
+    page.locator("#count").focus()
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#actions output.count-value")).to_have_text(str(top - 2))
+    page.keyboard.press("Enter")
+    wait_moved(page, v)
+    rec = json.loads(
+        httpx.get(f"{server.url}/api/tables/{tid}/record", params={"token": token}).text.splitlines()[0]
+    )
+    moves = [a for a in rec["actions"] if a["type"] == "move"]
+    assert moves[-1] == {"type": "move", "count": top - 2}
+    expect(page.locator("#log li", has_text="Ada moves").last).to_have_text(f"Ada moves {top - 2}")
+
+
+def test_polis_counts_in_italian_with_translated_game_terms(browser: Browser, server: Server) -> None:
+    ctx = browser.new_context(locale="it-IT", viewport={"width": 1400, "height": 900})
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    create_table(page, server, "polis")
+    expect(page.locator("label[for='seat-0']")).to_have_text("Atene")
+    page.click("#go")
+    page.wait_for_selector("#map")
+    assert wait_turn(page)
+    # the round's event and the log use the Italian card names
+    tid = page.url.rsplit("/", 1)[-1]
+    event = httpx.get(f"{server.url}/api/tables/{tid}").json()["view"]["event"]
+    it_name = IT["event.no_event" if event.startswith("no_event") else f"event.{event}"]
+    expect(page.locator("#event")).to_have_text(f"Evento: {it_name}")
+    expect(page.locator("#log")).to_contain_text(f"evento: {it_name}")
+    # the event may first ask for a choice (a unit to remove): make it, until the action phase
+    while page.get_attribute("body", "data-phase") != "action":
+        v = version(page)
+        page.locator("#actions button.act").first.click()
+        wait_moved(page, v)
+        assert wait_turn(page)
+    # "Other actions" offers a labelled button, never a raw kind or a log line
+    expect(page.locator("#actions button.act[data-type='pass']")).to_have_text(
+        "Passa (nessun'altra azione in questo round)"
+    )
+    # creating galleys: how many (buttons), the price shown, then confirm
+    page.locator("#a-attika").dispatch_event("click")
+    group = page.locator(".group[data-type='create_galleys']")
+    expect(group).to_be_visible()
+    group.locator("button.count-btn[data-count='2']").click()
+    expect(group.locator("button.confirm")).to_have_text("Conferma: Crea 2 galee a Athinae — paga 2 legno")
+    v = version(page)
+    group.locator("button.confirm").click()
+    wait_moved(page, v)
+    expect(page.locator("#log")).to_contain_text("crea 2 galee a Athinae (2 legno)")
+    page.screenshot(path=str(DOCS / "screenshot-polis-it.png"))
+    # nothing on the page is an untranslated id
+    text = page.locator("body").inner_text()
+    for raw in ("act.polis", "do.polis", "polis.", "_", "event."):
+        assert raw not in text, raw
+    ctx.close()
+    assert not errors, errors

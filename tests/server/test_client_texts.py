@@ -10,9 +10,11 @@ import pytest
 
 from hegemon.games import get_game
 from hegemon.games.polis.actions import CODEC as POLIS_CODEC
+from hegemon.games.polis.board import load_board as polis_board
 from hegemon.games.polis.rules.common import PHASE_NAMES as POLIS_PHASES
 from hegemon.games.spqrisiko.actions import CODEC as SPQR_CODEC
 from hegemon.games.spqrisiko.state import PHASE_NAMES as SPQR_PHASES
+from hegemon.server.tables import web_bots
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "hegemon" / "web"
 SOURCE = (WEB / "js" / "i18n.js").read_text()
@@ -55,4 +57,56 @@ def test_every_phase_and_option_has_a_label() -> None:
 def test_client_never_writes_html_from_data() -> None:
     for path in (WEB / "js").rglob("*.js"):
         text = path.read_text()
-        assert "innerHTML" not in text and "insertAdjacentHTML" not in text and "document.write" not in text, path
+        assert (
+            "innerHTML" not in text and "insertAdjacentHTML" not in text and "document.write" not in text
+        ), path
+
+
+@pytest.mark.parametrize("game, codec", [("spqrisiko", SPQR_CODEC), ("polis", POLIS_CODEC)])
+def test_every_action_kind_has_a_button_label_in_both_languages(game: str, codec: object) -> None:
+    """Buttons say what you can do ("Pass"), log lines what someone did ("passes"): both exist for every kind."""
+    for kind in codec.classes:  # type: ignore[attr-defined]
+        for d in (EN, IT):
+            assert f"do.{game}.{kind}" in d and f"act.{game}.{kind}" in d, kind
+    assert EN["do.polis.pass"] != EN["act.polis.pass"]
+
+
+def test_polis_game_terms_are_translated() -> None:
+    """Combat cards (land and sea names), events and projects have Italian names; places are not in here."""
+    b = polis_board(None)
+    for f in b.formation_ids:
+        assert f"card.{f}" in EN and f"card.{f}" in IT and f"card.{f}.sea" in IT, f
+        assert EN[f"card.{f}"] != IT[f"card.{f}"]
+    for e in b.event_ids:
+        key = "event.no_event" if e.startswith("no_event") else f"event.{e}"
+        assert key in EN and key in IT, e
+    for p in b.project_ids:
+        assert f"project.{p}" in EN and f"project.{p}" in IT, p
+    translated = [k for k in EN if k.startswith(("event.", "project.")) and EN[k] != IT[k]]
+    assert len(translated) > 40
+
+
+def test_option_choices_and_bots_have_labels() -> None:
+    for game in ("spqrisiko", "polis"):
+        for o in get_game(game).describe_options():  # type: ignore[attr-defined]
+            for c in o.get("choices") or []:
+                assert f"choice.{o['name']}.{c}" in EN and f"choice.{o['name']}.{c}" in IT, (o["name"], c)
+    for kind in web_bots():
+        name, _, level = kind.partition(":")
+        assert f"bot.{name}" in EN and f"bot.{name}" in IT, kind
+        if level:
+            assert f"level.{level}" in EN and f"level.{level}" in IT, kind
+
+
+# Typography every font has (DejaVu, Liberation): accents, dashes, dots, arrows, the minus sign.
+ALLOWED = set("àèéìòùÀÈÉÌÒÙ·—–…←→−×") | {"\u2019"}
+
+
+def test_no_emoji_or_symbol_glyphs_in_the_shipped_client() -> None:
+    """Icons are inline SVG: Debian's Chromium has no emoji font and shows such characters as empty boxes."""
+    bad = {}
+    for path in [*WEB.rglob("*.js"), *WEB.rglob("*.html"), *WEB.rglob("*.css")]:
+        odd = {c for c in path.read_text() if ord(c) > 127 and c not in ALLOWED}
+        if odd:
+            bad[path.name] = sorted(odd)
+    assert not bad, bad

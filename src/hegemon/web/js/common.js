@@ -1,6 +1,6 @@
 // Small helpers shared by the lobby and the table. Text is always set with textContent (never as HTML),
 // so names and any other text from the server cannot inject markup.
-import { lang, setLang, t } from "./i18n.js";
+import { has, lang, setLang, t } from "./i18n.js";
 
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -65,4 +65,109 @@ export function clear(el) {
 
 export function pct(x) {
   return `${(100 * x).toFixed(1)}%`;
+}
+
+// ------------------------------------------------------------------ icons
+// Small inline SVG icons instead of emoji or symbol characters: Debian's Chromium has no emoji font, and an
+// icon drawn from a path looks the same in every browser. Each is a 16×16 drawing in the text colour.
+const ICONS = {
+  die: "M3 1.5h10A1.5 1.5 0 0 1 14.5 3v10a1.5 1.5 0 0 1-1.5 1.5H3A1.5 1.5 0 0 1 1.5 13V3A1.5 1.5 0 0 1 3 1.5zM4.8 3.6a1.2 1.2 0 1 0 0 2.4a1.2 1.2 0 1 0 0-2.4zM11.2 3.6a1.2 1.2 0 1 0 0 2.4a1.2 1.2 0 1 0 0-2.4zM8 6.8a1.2 1.2 0 1 0 0 2.4a1.2 1.2 0 1 0 0-2.4zM4.8 10a1.2 1.2 0 1 0 0 2.4a1.2 1.2 0 1 0 0-2.4zM11.2 10a1.2 1.2 0 1 0 0 2.4a1.2 1.2 0 1 0 0-2.4z",
+  clock: "M8 1.5a6.5 6.5 0 1 1 0 13a6.5 6.5 0 1 1 0-13zM8 3a5 5 0 1 0 0 10a5 5 0 1 0 0-10zM7.3 4.5h1.4v3.2l2.3 1.6l-.8 1.1l-2.9-2z",
+  first: "M2.5 3h1.8v10H2.5zM13.5 3v10L5.5 8z",
+  prev: "M12 3v10L4 8z",
+  next: "M4 3v10l8-5z",
+  last: "M11.7 3h1.8v10h-1.8zM2.5 3v10l8-5z",
+  turn: "M5 3v10l7-5z",
+  grid: "M2 2h5.2v5.2H2zM8.8 2H14v5.2H8.8zM2 8.8h5.2V14H2zM8.8 8.8H14V14H8.8z",
+  sword: "M13.8 1.2l1 1l-7.6 7.6l1.2 1.2l-1 1l-1.1-1.1l-2.6 2.6l.5.5l-1 1l-2.6-2.6l1-1l.5.5l2.6-2.6l-1.1-1.1l1-1l1.2 1.2z",
+  anchor: "M8 1a1.9 1.9 0 0 1 .8 3.6V6H11v1.4H8.8v5.5a4.6 4.6 0 0 0 3.9-3.5l-1.3.3l2.2-2.6l.9 3.3l-.9-.8A6.2 6.2 0 0 1 8 14.8A6.2 6.2 0 0 1 2.4 9.6l-.9.8l.9-3.3l2.2 2.6l-1.3-.3a4.6 4.6 0 0 0 3.9 3.5V7.4H5V6h2.2V4.6A1.9 1.9 0 0 1 8 1zm0 1.3a.6.6 0 1 0 0 1.2a.6.6 0 1 0 0-1.2z",
+  cards: "M5.2 1.5l7.6 1.3l-1.9 11.7l-7.6-1.3zM2.3 4.1l1.4.2l-1.3 8.1l5 .9l-.2 1.3l-6.4-1.1z",
+  star: "M8 1l2 4.6l5 .5l-3.8 3.3l1.1 4.9L8 11.8l-4.3 2.5l1.1-4.9L1 6.1l5-.5z",
+  bot: "M7.3 1h1.4v2H12a2 2 0 0 1 2 2v6a2 2 0 0 1-2 2H4a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h3.3zM5.8 6.2a1.2 1.2 0 1 0 0 2.4a1.2 1.2 0 1 0 0-2.4zM10.2 6.2a1.2 1.2 0 1 0 0 2.4a1.2 1.2 0 1 0 0-2.4zM5.5 10.2v1.2h5v-1.2zM0 6.5h1.3v3H0zM14.7 6.5H16v3h-1.3z",
+};
+
+export function icon(name, title) {
+  const el = s("svg", { class: `icon icon-${name}`, viewBox: "0 0 16 16", width: 16, height: 16, "aria-hidden": title ? null : "true", role: title ? "img" : null },
+    title ? s("title", { text: title }) : null, s("path", { d: ICONS[name], fill: "currentColor", "fill-rule": "evenodd" }));
+  return el;
+}
+
+// ------------------------------------------------------------------ count choices
+// A compound move's count (how many to move, create, declare…): buttons when there are 2 to 4 legal counts,
+// otherwise a slider over the legal values only, with the number shown, ←/→ to change it and Enter (or the
+// confirm button) to play it. `items`: [{value, action}] — only actions the server listed, so nothing else can
+// be sent. Remembers the last value per `key` across re-renders.
+const remembered = new Map();
+
+export function countChoice({ key, id, label, items, fmt = String, onPick, onChange, onEnter, confirmText, confirmId, preferred = "max", extra }) {
+  const list = [...items].sort((a, b) => a.value - b.value);
+  const values = list.map((x) => x.value);
+  let idx = values.indexOf(remembered.get(key));
+  if (idx < 0) idx = preferred === "min" ? 0 : values.length - 1;
+  const wrap = h("div", { class: "count", "data-key": key });
+  const extraSlot = h("div", { class: "count-extra" });
+  const pick = () => {
+    if (onChange) { if (onEnter) onEnter(); return; }
+    remembered.delete(key);
+    onPick(list[idx].action, list[idx].value);
+  };
+  const changed = () => {
+    remembered.set(key, values[idx]);
+    if (onChange) onChange(values[idx]);
+    if (extra) clear(extraSlot).append(extra(values[idx]) || "");
+  };
+  if (label) wrap.append(h("span", { class: "count-label", id: `${id}-label` }, label));
+  if (list.length <= 4) {
+    // a few counts: one button each (that plays it, or with onChange only selects it)
+    const btns = list.map((x, i) => h("button", {
+      type: "button", class: `count-btn${onChange && i === idx ? " on" : ""}`, "data-count": x.value,
+      "aria-describedby": label ? `${id}-label` : null, "aria-pressed": onChange ? String(i === idx) : null,
+      onclick: () => {
+        idx = i;
+        if (!onChange) return pick();
+        btns.forEach((b, j) => { b.classList.toggle("on", j === i); b.setAttribute("aria-pressed", String(j === i)); });
+        changed();
+      },
+      onmouseenter: extra && !onChange ? () => { idx = i; changed(); } : null,
+      onfocus: extra && !onChange ? () => { idx = i; changed(); } : null,
+    }, fmt(x.value)));
+    wrap.append(h("span", { class: "btns" }, btns));
+    if (extra) wrap.append(extraSlot);
+    changed();
+    return wrap;
+  }
+  const out = h("output", { for: id, class: "count-value" }, fmt(values[idx]));
+  const inp = h("input", {
+    type: "range", id, min: 0, max: list.length - 1, step: 1, value: idx, "data-countfocus": "1",
+    "aria-labelledby": label ? `${id}-label` : null, "aria-valuetext": fmt(values[idx]),
+  });
+  const sync = () => {
+    inp.value = String(idx);
+    out.textContent = fmt(values[idx]);
+    inp.setAttribute("aria-valuetext", fmt(values[idx]));
+    changed();
+  };
+  inp.addEventListener("input", () => { idx = Number(inp.value); sync(); });
+  inp.addEventListener("keydown", (e) => {
+    if (e.key === "Enter") { e.preventDefault(); pick(); }
+  });
+  const step = (d) => h("button", { type: "button", class: "step", "aria-label": d < 0 ? "−1" : "+1",
+    onclick: () => { idx = Math.max(0, Math.min(list.length - 1, idx + d)); sync(); } }, d < 0 ? "−" : "+");
+  wrap.append(h("span", { class: "slider" }, step(-1), inp, step(1), out));
+  if (extra) wrap.append(extraSlot);
+  if (!onChange) wrap.append(h("button", { type: "button", class: "primary confirm", id: confirmId || null, "data-count-confirm": key, onclick: pick }, confirmText || "OK"));
+  changed();
+  // keyboard first: the slider takes the focus unless the user is somewhere else on the page
+  requestAnimationFrame(() => {
+    const a = document.activeElement;
+    if (inp.isConnected && (!a || a === document.body || (a.dataset && a.dataset.countfocus))) inp.focus({ preventScroll: true });
+  });
+  return wrap;
+}
+
+/** A bot kind as a person reads it: "mcts:hard" → "search bot (hard)". */
+export function botLabel(kind) {
+  const [name, level] = String(kind).split(":");
+  const base = has(`bot.${name}`) ? t(`bot.${name}`) : name;
+  return level ? `${base} (${has(`level.${level}`) ? t(`level.${level}`) : level})` : base;
 }

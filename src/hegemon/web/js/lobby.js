@@ -1,7 +1,7 @@
 // The lobby: create a table (game, rule options with their one-line explanations, seats), get the private
 // seat links, list the open and running tables, join or watch one.
-import { api, clear, h, langButton } from "./common.js";
-import { lang, t } from "./i18n.js";
+import { api, botLabel, clear, h, langButton } from "./common.js";
+import { has, lang, t } from "./i18n.js";
 
 let GAMES = null;
 let BOTS = [];
@@ -37,7 +37,7 @@ function optInput(o, game) {
   let input;
   if (o.choices) {
     input = h("select", { id, name: o.name, onchange: mark },
-      o.choices.map((c) => h("option", { value: c, selected: c === o.default }, c)));
+      o.choices.map((c) => h("option", { value: c, selected: c === o.default }, has(`choice.${o.name}.${c}`) ? t(`choice.${o.name}.${c}`) : c)));
   } else if (o.type === "bool") {
     input = h("input", { id, name: o.name, type: "checkbox", checked: !!o.default, onchange: mark });
   } else if (o.type === "int") {
@@ -72,8 +72,8 @@ function seatRows(game, n) {
     const sel = h("select", { id: `seat-${i}`, class: "seat" },
       h("option", { value: "you", selected: i === 0 }, t("lobby.you")),
       h("option", { value: "human" }, t("lobby.person")),
-      BOTS.map((b) => h("option", { value: `bot:${b}`, selected: i > 0 && b === "random" }, t("lobby.bot", { name: b }))));
-    const label = game.name === "polis" ? (i === 0 ? "Athens" : "Sparta") : t("lobby.seat", { n: i + 1 });
+      BOTS.map((b) => h("option", { value: `bot:${b}`, selected: i > 0 && b === "random" }, t("lobby.bot", { name: botLabel(b) }))));
+    const label = game.name === "polis" ? t(i === 0 ? "polis.athens" : "polis.sparta") : t("lobby.seat", { n: i + 1 });
     rows.push(h("div", { class: "seatrow" }, h("label", { for: `seat-${i}` }, label), sel));
   }
   return rows;
@@ -179,7 +179,7 @@ async function join(id) {
 }
 
 function seatText(s) {
-  return s.kind === "bot" ? `${t("table.bot")} ${s.bot}` : s.name + (s.claimed ? "" : " (…)");
+  return s.kind === "bot" ? `${t("table.bot")} ${botLabel(s.bot)}` : s.name + (s.claimed ? "" : " (…)");
 }
 
 async function refresh() {

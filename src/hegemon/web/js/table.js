@@ -1,7 +1,7 @@
 // The table page, the same for every game: the websocket of this seat (or a spectator), the header, the log,
 // refusals, the turn timer, the end of the game and the replay viewer. The board and the move controls come
 // from a game module in ./boards/<game>.js (createBoard(root, ctx) → {render, controls, players, describe…}).
-import { api, clear, COLOURS, h, langButton } from "./common.js";
+import { api, botLabel, clear, COLOURS, h, icon, langButton } from "./common.js";
 import { t } from "./i18n.js";
 
 const m = location.pathname.match(/^\/(t|r)\/([A-Za-z0-9_-]+)/);
@@ -44,7 +44,7 @@ function seatName(i) {
   const s = msg && msg.seats && msg.seats[i];
   if (!s) return `P${i + 1}`;
   const name = s.name === `Player ${i + 1}` ? t("table.playern", { n: i + 1 }) : s.name; // the server's default name
-  return s.kind === "bot" ? `${board?.seatLabel ? board.seatLabel(i) : `P${i + 1}`} (${s.bot})` : `${board?.seatLabel ? board.seatLabel(i) + " " : ""}${name}`;
+  return s.kind === "bot" ? `${board?.seatLabel ? board.seatLabel(i) : `P${i + 1}`} (${botLabel(s.bot)})` : `${board?.seatLabel ? board.seatLabel(i) + " " : ""}${name}`;
 }
 
 function seatColour(i) {
@@ -116,7 +116,7 @@ function showError(e) {
   box.hidden = false;
   box.append(h("p", { id: "errortext" }, t("table.refused", { code: t(`code.${e.code}`), msg: e.message })));
   if (e.legal_actions && e.legal_actions.length && board) {
-    const list = e.legal_actions.slice(0, 12).map((a) => board.describe(a)).join(" · ");
+    const list = e.legal_actions.slice(0, 12).map((a) => board.label(a)).join(" · ");
     box.append(h("p", { class: "hint" }, t("table.legal", { list })));
   }
   setTimeout(() => { box.hidden = true; }, 8000);
@@ -125,6 +125,14 @@ function showError(e) {
 async function loadBoard(game) {
   const mod = await import(`./boards/${game}.js`);
   board = await mod.createBoard(el("board"), ctx);
+  // phones: the map pans at a readable scale (centred at first); a button shows it whole
+  const b = el("board");
+  b.scrollLeft = (b.scrollWidth - b.clientWidth) / 2;
+  const zoom = h("button", { type: "button", class: "mapzoom", id: "mapzoom", onclick: () => {
+    document.body.classList.toggle("fitmap");
+    zoom.textContent = t(document.body.classList.contains("fitmap") ? "table.zoommap" : "table.fitmap");
+  } }, t("table.fitmap"));
+  el("boardwrap").append(zoom);
 }
 
 function renderHeader() {
@@ -154,7 +162,7 @@ function renderHeader() {
 }
 
 function logLine(e) {
-  const who = e.actor >= 0 ? seatName(e.actor) : "⚄";
+  const who = e.actor >= 0 ? seatName(e.actor) : icon("die", t("table.dice"));
   const note = e.note ? ` ${t(`note.${e.note}`)}` : "";
   const li = h("li", { "data-i": e.i, class: e.actor < 0 ? "chance" : "" },
     h("span", { class: "who", style: e.actor >= 0 ? `color:${seatColour(e.actor)}` : "" }, who),
@@ -178,7 +186,7 @@ function renderLog(entries, upto) {
 
 function renderSeats(root) {
   root.append(h("p", { class: "seats" }, msg.seats.map((s) => h("span", { class: `seat ${s.connected ? "on" : ""}` },
-    h("i", { class: "dot", style: `background:${seatColour(s.seat)}` }), seatName(s.seat),
+    h("i", { class: "dot", style: `background:${seatColour(s.seat)}` }), s.kind === "bot" ? [icon("bot", t("table.bot")), " "] : null, seatName(s.seat),
     s.kind === "human" ? ` · ${s.connected ? t("table.online") : t("table.offline")}` : ""))));
 }
 
@@ -193,7 +201,7 @@ function renderActions() {
     board.controls(root, msg);
     const legal = msg.view.legal_actions;
     root.append(h("details", { class: "all" }, h("summary", {}, t("table.all")),
-      h("div", { class: "btns" }, legal.slice(0, 200).map((a) => h("button", { type: "button", class: "legal", onclick: () => send(a) }, board.describe(a))))));
+      h("div", { class: "btns" }, legal.slice(0, 200).map((a) => h("button", { type: "button", class: "legal", onclick: () => send(a) }, board.label(a))))));
   } else if (msg.status === "playing") {
     const cur = board.currentSeat(msg.view);
     if (cur !== null) root.append(h("p", { class: "wait" }, t("table.wait", { who: seatName(cur) })));
@@ -222,14 +230,15 @@ function render(newLog) {
   renderSeats(pl);
   board.players(pl, msg);
   renderLog(newLog, replay ? replay.step : undefined);
-  el("keys").textContent = t("table.keys");
+  el("keys").textContent = board.keys ? board.keys() : t("table.keys");
+  if (el("mapzoom")) el("mapzoom").textContent = t(document.body.classList.contains("fitmap") ? "table.zoommap" : "table.fitmap");
 }
 
 function tick() {
   const tm = el("timer");
   if (deadline === null || !msg || msg.status !== "playing") { tm.textContent = ""; return; }
   const s = Math.max(0, Math.round((deadline - Date.now()) / 1000));
-  tm.textContent = `⏱ ${t("table.timer", { s })}`;
+  clear(tm).append(icon("clock"), " ", t("table.timer", { s }));
   tm.className = s <= 10 ? "warn" : "";
 }
 
@@ -285,18 +294,18 @@ async function startReplay() {
   const bar = el("replaybar");
   bar.hidden = false;
   bar.append(
-    h("button", { type: "button", id: "rfirst", onclick: () => stepReplay(0) }, "⏮ " + t("replay.first")),
-    h("button", { type: "button", id: "rprev", onclick: () => stepReplay(replay.target - 1) }, "◀ " + t("replay.prev")),
+    h("button", { type: "button", id: "rfirst", onclick: () => stepReplay(0) }, icon("first"), " ", t("replay.first")),
+    h("button", { type: "button", id: "rprev", onclick: () => stepReplay(replay.target - 1) }, icon("prev"), " ", t("replay.prev")),
     h("input", { type: "range", id: "replayrange", min: 0, max: detail.version, value: 0, oninput: (e) => stepReplay(Number(e.target.value)) }),
-    h("button", { type: "button", id: "rnext", onclick: () => stepReplay(replay.target + 1) }, t("replay.next") + " ▶"),
-    h("button", { type: "button", id: "rlast", onclick: () => stepReplay(replay.steps) }, t("replay.last") + " ⏭"),
+    h("button", { type: "button", id: "rnext", onclick: () => stepReplay(replay.target + 1) }, t("replay.next"), " ", icon("next")),
+    h("button", { type: "button", id: "rlast", onclick: () => stepReplay(replay.steps) }, t("replay.last"), " ", icon("last")),
     h("span", { id: "replaystep" }),
     detail.status === "finished" ? h("label", {}, `${t("replay.pov")} `, h("select", { id: "pov", onchange: (e) => { replay.seat = e.target.value; stepReplay(replay.target); } },
       h("option", { value: "" }, t("replay.spectator")),
       detail.seats.map((st) => h("option", { value: st.seat }, seatName(st.seat))))) : null,
     h("a", { href: `/t/${ID}`, class: "button" }, t("replay.back")));
   replay = { step: 0, target: 0, steps: detail.version, seat: null };
-  clear(el("actions")).append(h("h2", {}, t("replay.title")), h("p", { class: "hint" }, t("table.keys")));
+  clear(el("actions")).append(h("h2", {}, t("replay.title")), h("p", { class: "hint" }, t("replay.keys")));
   await stepReplay(0);
 }
 

@@ -1,8 +1,8 @@
 // Polis board: the drawn Greek map (territories and seas), each polis with its owner, population,
 // fortification, siege discs and the proxenos; hoplites and galleys of both sides; each side's resources,
 // prestige and hand. Clicking a territory, polis or sea lists the legal actions there; sieges show the odds.
-import { clear, h, pct, s } from "../common.js";
-import { t } from "../i18n.js";
+import { clear, countChoice, h, icon, pct, s } from "../common.js";
+import { has, t } from "../i18n.js";
 
 const SIDE_COLOUR = { athens: "#2f6fd0", sparta: "#d33c32", neutral: "#8d8778" };
 const SIDES = ["athens", "sparta"];
@@ -50,7 +50,8 @@ export async function createBoard(root, ctx) {
       const name = s("text", { y: 19, class: "pname", text: nm(pid) });
       const fort = s("text", { x: 12, y: 9, class: "fort", text: "" });
       const discs = s("text", { x: -13, y: 9, class: "discs", text: "" });
-      const prox = s("text", { x: 11, y: -5, class: "prox", text: "" });
+      const prox = icon("star");
+      for (const [k, val] of Object.entries({ x: 6, y: -13, width: 9, height: 9, class: "prox" })) prox.setAttribute(k, val);
       g.append(c, pop, name, fort, discs, prox);
       g.append(s("title", { text: nm(pid) }));
       gLab.append(g);
@@ -89,10 +90,10 @@ export async function createBoard(root, ctx) {
       g.c.style.strokeWidth = can.has(p.id) ? "2.5" : "1";
       g.c.dataset.owner = p.owner;
     }
-    for (const pid of Object.keys(polisG)) polisG[pid].prox.textContent = "";
+    for (const pid of Object.keys(polisG)) polisG[pid].prox.style.display = "none";
     for (const side of v.sides) if (side.proxenos && polisG[side.proxenos]) {
-      polisG[side.proxenos].prox.textContent = "✦";
-      polisG[side.proxenos].prox.style.fill = SIDE_COLOUR[side.side];
+      polisG[side.proxenos].prox.style.display = "";
+      polisG[side.proxenos].prox.style.color = SIDE_COLOUR[side.side];
     }
     const tint = {};
     v.sides.forEach((side) => { for (const terr of Object.keys(side.hoplites)) tint[terr] = tint[terr] ? "both" : side.side; });
@@ -128,24 +129,200 @@ export async function createBoard(root, ctx) {
     return box;
   }
 
+  // ------------------------------------------------------------------ names of game terms
+  const seaIds = new Set(map.seas.map((x) => x.id));
+  function atSea() {
+    const bt = ctx.msg && ctx.msg.view && ctx.msg.view.battle;
+    return !!(bt && seaIds.has(bt.territory));
+  }
+  /** "phalanx:2" → "Phalanx 2" (at sea the formation's naval name: "Kyklos 2"); "" → none. */
+  function cardName(c) {
+    if (!c) return t("polis.nocard");
+    if (c === "?") return "";
+    const [f, pv] = String(c).split(":");
+    const key = atSea() ? `card.${f}.sea` : `card.${f}`;
+    return t("polis.card", { f: has(key) ? t(key) : f, p: pv });
+  }
+  const eventName = (id) => {
+    const key = `event.${String(id).replace(/^no_event_.*/, "no_event")}`;
+    return has(key) ? t(key) : nm(id);
+  };
+  const projectName = (id) => (has(`project.${id}`) ? t(`project.${id}`) : nm(id));
+  const UNIT_RES = { create_hoplites: "metal", create_galleys: "wood", create_merchants: "wood" };
+  function cost(a) {
+    const parts = [];
+    if (a.count - a.silver) parts.push(`${a.count - a.silver} ${t(`res.${UNIT_RES[a.type]}`)}`);
+    if (a.silver) parts.push(`${a.silver} ${t("res.silver")}`);
+    return parts.join(" + ");
+  }
+
+  function vars(a) {
+    const out = {};
+    for (const [k, val] of Object.entries(a)) {
+      if (k === "type") continue;
+      if (k === "side") out[k] = ctx.seatName(val);
+      else if (k === "resource") out[k] = t(`res.${val}`);
+      else if (k === "card") out[k] = val === "?" ? "" : ` (${cardName(val)})`;
+      else if (k === "first" || k === "second") out[k] = cardName(val);
+      else if (k === "event") out[k] = eventName(val);
+      else if (k === "project") out[k] = projectName(val);
+      else if (typeof val === "string") out[k] = nm(val);
+      else out[k] = val;
+    }
+    if (a.type === "trade") out.how = t(a.purchase ? "polis.purchase" : "polis.exchange");
+    if (UNIT_RES[a.type]) out.cost = cost(a);
+    return out;
+  }
+  function kind(a) {
+    return a.type === "garrison" && !a.yes ? "garrison_no" : a.type;
+  }
+  /** A log line: what someone did. */
+  const describe = (a) => t(`act.polis.${kind(a)}`, vars(a));
+  /** A button: what you can do. */
+  const label = (a) => t(`do.polis.${kind(a)}`, vars(a)) + (UNIT_RES[a.type] ? ` — ${t("polis.pay", { cost: cost(a) })}` : "");
+
+  // ------------------------------------------------------------------ controls
+  const NUMERIC = ["count", "silver", "amount"];
+  const groupKey = (a) => JSON.stringify(Object.entries(a).filter(([k]) => !NUMERIC.includes(k)));
+
+  function groups(acts) {
+    const out = new Map();
+    for (const a of acts) {
+      const k = groupKey(a);
+      if (!out.has(k)) out.set(k, []);
+      out.get(k).push(a);
+    }
+    return [...out.values()];
+  }
+
+  function actButton(a, primary) {
+    return h("button", { type: "button", class: `act${primary ? " primary" : ""}`, "data-type": a.type, title: describe(a), onclick: () => ctx.send(a) }, label(a));
+  }
+
+  let uid = 0;
+  /** The control of one group of actions that differ only by their numbers: a button, a count choice, or
+   * (to create units) how many plus how much of the price in silver. */
+  function groupControl(list) {
+    const a0 = list[0];
+    if (list.length === 1) return actButton(a0, false);
+    const key = `polis:${groupKey(a0)}`;
+    const id = `count-${++uid}`;
+    const box = h("div", { class: "group", "data-type": a0.type });
+    box.append(h("p", { class: "grouptitle" }, t(`grp.polis.${a0.type}`, vars(a0))));
+    if (UNIT_RES[a0.type]) {
+      const counts = [...new Set(list.map((a) => a.count))];
+      let chosen = null;
+      const silverSlot = h("div");
+      const go = h("button", { type: "button", class: "primary confirm", "data-type": a0.type });
+      const pickSilver = (c) => {
+        const opts = list.filter((a) => a.count === c);
+        const cheapest = opts.reduce((x, y) => (y.silver < x.silver ? y : x));
+        chosen = cheapest;
+        const update = () => { go.textContent = `${t("polis.confirm")}: ${label(chosen)}`; };
+        clear(silverSlot);
+        if (opts.length > 1) {
+          silverSlot.append(countChoice({
+            key: `${key}:silver:${c}`, id: `${id}-silver`, label: t("polis.silver_part"), preferred: "min",
+            items: opts.map((a) => ({ value: a.silver, action: a })),
+            onChange: (sv) => { chosen = opts.find((a) => a.silver === sv); update(); },
+            onEnter: () => go.click(),
+          }));
+        }
+        update();
+      };
+      box.append(countChoice({
+        key: `${key}:count`, id, label: t("polis.how_many"), items: counts.map((c) => ({ value: c, action: null })),
+        onChange: (c) => pickSilver(c),
+        onEnter: () => go.click(),
+      }), silverSlot);
+      go.addEventListener("click", () => { if (chosen) ctx.send(chosen); });
+      box.append(go);
+      return box;
+    }
+    const field = NUMERIC.find((k) => typeof a0[k] === "number");
+    if (field && list.every((a) => NUMERIC.every((k) => k === field || a[k] === a0[k]))) {
+      box.append(countChoice({
+        key, id, label: t(field === "amount" ? "polis.how_much" : "polis.how_many"), items: list.map((a) => ({ value: a[field], action: a })),
+        confirmText: t("polis.confirm"), preferred: a0.type === "phoros" ? "min" : "max",
+        onPick: (a) => ctx.send(a),
+      }));
+      return box;
+    }
+    box.append(h("div", { class: "btns" }, list.map((a) => actButton(a, false))));
+    return box;
+  }
+
+  function placeInfo(id) {
+    const v = ctx.msg.view;
+    const p = v.poleis.find((x) => x.id === id);
+    if (p) {
+      const owner = p.owner === "neutral" ? t("polis.neutral") : t(`polis.${p.owner}`);
+      const projects = (p.projects || []).filter(Boolean).map(projectName).join(", ");
+      return h("p", { class: "hint placeinfo" }, `${owner} · ${t("polis.pop", { p: p.population, m: p.max_population, f: p.fortification })}${projects ? ` · ${projects}` : ""}`);
+    }
+    const units = v.sides.map((sd) => [sd.side, (sd.hoplites[id] || 0) + (sd.galleys[id] || 0)]).filter(([, n]) => n);
+    if (!units.length) return null;
+    return h("p", { class: "hint placeinfo" }, units.map(([sd, n]) => `${t(`polis.${sd}`)}: ${n} ${t(seaIds.has(id) ? "polis.galleys" : "polis.hoplites")}`).join(" · "));
+  }
+
+  function battlePanel(root, v) {
+    const bt = v.battle;
+    if (!bt) return;
+    const box = h("div", { class: "odds battle", id: "battle" },
+      h("strong", {}, t(atSea() ? "polis.seabattle" : "polis.battle", { territory: nm(bt.territory) })), h("br"),
+      t("polis.attacker", { side: t(`polis.${bt.attacker}`) }));
+    if (bt.played) box.append(h("br"), t("polis.played", { first: cardName(bt.played[0]), second: cardName(bt.played[1]) }));
+    root.append(box);
+  }
+
   function controls(root, msg) {
+    const v = msg.view;
     const acts = legal(msg);
     const located = acts.filter((a) => places(a).length);
     const other = acts.filter((a) => !places(a).length);
-    if (located.length) root.append(h("p", { class: "hint" }, t("polis.click")));
-    if (sel) {
-      const here = located.filter((a) => places(a).includes(sel));
-      if (here.length) {
+    battlePanel(root, v);
+    if (has(`polis.hint.${v.phase}`)) root.append(h("p", { class: "hint" }, t(`polis.hint.${v.phase}`)));
+    if (v.phase !== "action") {
+      // few choices, all tied to the map: list them by place right away (the map still works)
+      const byPlace = new Map();
+      for (const a of located) {
+        const pl = places(a)[0];
+        if (!byPlace.has(pl)) byPlace.set(pl, []);
+        byPlace.get(pl).push(a);
+      }
+      for (const [pl, list] of byPlace) {
+        const gs = groups(list);
+        if (gs.length === 1 && gs[0].length === 1) { root.append(h("div", { class: "btns" }, actButton(gs[0][0], false))); continue; }
+        root.append(h("div", { class: `placegroup${sel === pl ? " selected" : ""}` }, h("h3", {}, nm(pl)), gs.map(groupControl)));
+      }
+    } else {
+      if (located.length) root.append(h("p", { class: "hint" }, t("polis.click")));
+      if (sel) {
+        const here = located.filter((a) => places(a).includes(sel));
         root.append(h("h3", {}, t("polis.here", { place: nm(sel) })));
+        const info = placeInfo(sel);
+        if (info) root.append(info);
+        if (!here.length) root.append(h("p", { class: "hint" }, t("polis.nothing")));
         const sieges = new Set(here.filter((a) => ["besiege", "start_siege", "continue_siege"].includes(a.type)).map((a) => a.polis));
         for (const pid of sieges) root.append(siegeOdds(pid));
-        root.append(h("div", { class: "btns" }, here.map((a) => h("button", { type: "button", class: "act", "data-type": a.type, onclick: () => { ctx.send(a); } }, describe(a)))));
+        const gs = groups(here);
+        root.append(h("div", { class: "btns" }, gs.filter((g) => g.length === 1).map((g) => actButton(g[0], false))));
+        for (const g of gs.filter((x) => x.length > 1)) root.append(groupControl(g));
       }
     }
     if (other.length) {
-      root.append(h("h3", {}, t("polis.other")),
-        h("div", { class: "btns" }, other.map((a) => h("button", { type: "button", class: "act", "data-type": a.type, onclick: () => ctx.send(a) }, describe(a)))));
+      const gs = groups(other);
+      root.append(h("h3", {}, t(v.phase === "action" ? "polis.other" : "polis.choose")));
+      const end = ["end_move", "end_growth", "stand", "pay_supply", "stop_forcing"];
+      root.append(h("div", { class: "btns" }, gs.filter((g) => g.length === 1).map((g) => actButton(g[0], end.includes(g[0].type)))));
+      for (const g of gs.filter((x) => x.length > 1)) root.append(groupControl(g));
     }
+  }
+
+  function handText(hand) {
+    const n = {};
+    for (const c of hand) n[c] = (n[c] || 0) + 1;
+    return Object.entries(n).map(([c, k]) => (k > 1 ? `${k} × ${cardName(c)}` : cardName(c))).join(", ");
   }
 
   function players(root, msg) {
@@ -155,36 +332,22 @@ export async function createBoard(root, ctx) {
       const active = v.current_player === i;
       root.append(h("div", { class: `side ${active ? "active" : ""}`, "data-seat": i },
         h("p", {}, h("i", { class: "dot", style: `background:${SIDE_COLOUR[side.side]}` }),
-          h("strong", {}, `${active ? "▶ " : ""}${ctx.seatName(i)}`),
+          active ? icon("turn", t("table.active")) : null,
+          h("strong", {}, ctx.seatName(i)),
           ` — ${side.prestige} ${t("polis.prestige")}${side.passed ? ` · ${t("polis.passed")}` : ""}`),
         h("p", { class: "hint" }, res),
         side.score ? h("p", { class: "score", "data-total": side.score.total }, t("polis.scoreline", side.score)) : null,
         h("p", { class: "hint" }, `${side.merchants} ${t("polis.merchants")} · ${side.hand_size} ${t("polis.hand")} · ${t("polis.proxenos")}: ${nm(side.proxenos)}`)));
     }
-    if (v.hand) root.append(h("p", { id: "hand" }, t("polis.yourhand", { h: v.hand.join(", ") || "—" })));
-    if (v.event) root.append(h("p", { class: "hint" }, t("polis.event", { e: nm(v.event) })));
-  }
-
-  function describe(a, actor) {
-    const vars = {};
-    for (const [k, val] of Object.entries(a)) {
-      if (k === "type") continue;
-      if (k === "side") vars[k] = ctx.seatName(val);
-      else if (k === "resource") vars[k] = t(`res.${val}`);
-      else if (k === "card") vars[k] = val === "?" ? "" : ` (${val})`;
-      else if (typeof val === "string") vars[k] = nm(val);
-      else vars[k] = val;
-    }
-    let txt = t(`act.polis.${a.type}`, vars);
-    if (a.silver) txt += ` (+${a.silver} ${t("res.silver")})`;
-    if (a.type === "trade" && a.purchase !== undefined) txt += a.purchase ? " ($)" : "";
-    return txt;
+    if (v.hand) root.append(h("p", { id: "hand" }, t("polis.yourhand", { h: handText(v.hand) || "—" })));
+    if (v.event) root.append(h("p", { class: "hint", id: "event" }, t("polis.event", { e: eventName(v.event) })));
+    if (v.project_offer && v.project_offer.length) root.append(h("p", { class: "hint", id: "offer" }, t("polis.offer", { p: v.project_offer.map(projectName).join(", ") })));
   }
 
   function onKey(key, msg) {
     const acts = legal(msg);
-    if (key === "d" || key === "p") {
-      const a = acts.find((x) => ["end_move", "end_growth", "pass", "stand", "pay_supply"].includes(x.type));
+    if (key === "d") {
+      const a = acts.find((x) => ["end_move", "end_growth", "stand", "pay_supply", "stop_forcing"].includes(x.type));
       if (a) { ctx.send(a); return true; }
     }
     return false;
@@ -196,7 +359,9 @@ export async function createBoard(root, ctx) {
     controls,
     players,
     describe,
+    label,
     onKey,
+    keys: () => t("polis.keys"),
     cancel: () => { sel = null; },
     colour: (i) => SIDE_COLOUR[SIDES[i]] || "#888",
     seatLabel: (i) => t(`polis.${SIDES[i]}`),

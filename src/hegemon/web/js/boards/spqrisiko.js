@@ -1,7 +1,7 @@
 // S.P.Q.RisiKo! board: the drawn map (provinces coloured by owner with legionaries and power centres, sea
 // areas with each player's triremes), clicking on the map to act, and controls for the compound moves:
 // reinforcement counter, odds before attacks, auto-roll until…, sliders for declare / move-in / move counts.
-import { clear, COLOURS, h, pct, s } from "../common.js";
+import { clear, COLOURS, countChoice, h, icon, pct, s } from "../common.js";
 import { t } from "../i18n.js";
 
 const NEUTRAL = "#8d8778";
@@ -32,7 +32,6 @@ export async function createBoard(root, ctx) {
   let pending = null; // complete actions waiting for a choice or a confirmation
   let perClick = 1;
   let stopAt = null;
-  let count = null;
   let oddsToken = 0;
 
   // ------------------------------------------------------------------ drawing
@@ -66,7 +65,9 @@ export async function createBoard(root, ctx) {
     g.addEventListener("click", () => click(pr.id));
     const c = s("circle", { r: 8 });
     const tx = s("text", { y: 3.5, text: "" });
-    const star = s("text", { x: 10, y: 4, class: "pc", text: "" });
+    const star = icon("star");
+    for (const [k, val] of Object.entries({ x: 7, y: -6, width: 11, height: 11, class: "pc" })) star.setAttribute(k, val);
+    star.style.display = "none";
     g.append(c, tx, star);
     gLab.append(g);
     badges[pr.id] = { g, c, tx, star };
@@ -111,7 +112,7 @@ export async function createBoard(root, ctx) {
       b.tx.textContent = p.armies ? String(p.armies) : "";
       b.c.style.display = p.armies ? "" : "none";
       b.c.style.fill = p.owner === null ? "#fff" : colour(p.owner);
-      b.star.textContent = p.power_centre ? "★" : "";
+      b.star.style.display = p.power_centre ? "" : "none";
       sh.dataset.owner = p.owner === null ? "" : String(p.owner);
       sh.dataset.armies = String(p.armies);
     }
@@ -137,7 +138,7 @@ export async function createBoard(root, ctx) {
     if (bt) for (const id of [bt.source, bt.target, bt.sea]) if (id && shapes[id]) shapes[id].classList.add("battle");
   }
 
-  function reset() { sel = []; pending = null; stopAt = null; count = null; }
+  function reset() { sel = []; pending = null; stopAt = null; }
 
   function click(id) {
     const msg = ctx.msg;
@@ -192,9 +193,10 @@ export async function createBoard(root, ctx) {
     return box;
   }
 
-  function slider(id, lo, hi, value, onChange) {
+  function slider(id, lo, hi, value, onChange, onEnter) {
     const out = h("output", { for: id }, String(value));
-    const inp = h("input", { type: "range", id, min: lo, max: hi, value, oninput: (e) => { out.textContent = e.target.value; onChange(Number(e.target.value)); } });
+    const inp = h("input", { type: "range", id, min: lo, max: hi, value, oninput: (e) => { out.textContent = e.target.value; onChange(Number(e.target.value)); },
+      onkeydown: (e) => { if (e.key === "Enter" && onEnter) { e.preventDefault(); onEnter(); } } });
     return h("span", { class: "slider" }, inp, out);
   }
 
@@ -219,16 +221,11 @@ export async function createBoard(root, ctx) {
     const acts = legal(msg).filter((a) => a.type === type);
     const bt = msg.view.battle;
     if (bt && bt.source && bt.target) root.append(h("p", { class: "sel" }, `${nm(bt.source)} → ${nm(bt.target)}`));
-    const counts = acts.map((a) => a.count);
-    const lo = Math.min(...counts), hi = Math.max(...counts);
-    if (count === null || count < lo || count > hi) count = hi;
-    const oddsSlot = h("div");
-    const refresh = () => { if (extraOdds) clear(oddsSlot).append(extraOdds(count)); };
-    root.append(h("div", { class: "row" }, h("label", { for: "count" }, label),
-      slider("count", lo, hi, count, (v) => { count = v; refresh(); })));
-    refresh();
-    root.append(oddsSlot, h("button", { type: "button", class: "primary", id: "confirm",
-      onclick: () => { const a = acts.find((x) => x.count === count); reset(); ctx.send(a); } }, t("spqr.confirm")));
+    root.append(countChoice({
+      key: `spqr:${type}:${msg.version}`, id: "count", label, items: acts.map((a) => ({ value: a.count, action: a })),
+      confirmText: t("spqr.confirm"), confirmId: "confirm", extra: extraOdds,
+      onPick: (a) => { reset(); ctx.send(a); },
+    }));
   }
 
   function controls(root, msg) {
@@ -247,7 +244,8 @@ export async function createBoard(root, ctx) {
         const refresh = () => clear(oddsSlot).append(oddsBox({ kind: "land", source: a0.source, target: a0.target, stop_at: stopAt }, "land"));
         root.append(h("p", { class: "sel" }, t("spqr.battle", { src: nm(a0.source), tgt: nm(a0.target) })));
         root.append(h("div", { class: "row" }, h("label", { for: "stopat" }, t("spqr.stopat")),
-          slider("stopat", 1, Math.max(1, src.armies - 1), stopAt, (x) => { stopAt = x; refresh(); })));
+          slider("stopat", 1, Math.max(1, src.armies - 1), stopAt, (x) => { stopAt = x; refresh(); },
+            () => { const limit = stopAt; ctx.setAuto(autoRoll(a0.source, limit)); reset(); ctx.send(a0); })));
         refresh();
         root.append(oddsSlot,
           h("button", { type: "button", class: "primary", id: "autoattack", onclick: () => {
@@ -258,14 +256,14 @@ export async function createBoard(root, ctx) {
       }
       root.append(h("p", { class: "sel" }, sel.map(nm).join(" → ")));
       if (a0.type === "naval_move") {
-        pending.sort((x, y) => x.count - y.count);
-        const lo = pending[0].count, hi = pending[pending.length - 1].count;
-        if (count === null || count < lo || count > hi) count = hi;
-        root.append(h("div", { class: "row" }, h("label", { for: "count" }, t("spqr.count")), slider("count", lo, hi, count, (x) => { count = x; })),
-          h("button", { type: "button", class: "primary", id: "confirm", onclick: () => { const a = pending.find((x) => x.count === count); reset(); ctx.send(a); } }, t("spqr.confirm")));
+        root.append(countChoice({
+          key: `spqr:naval_move:${sel.join(">")}`, id: "count", label: t("spqr.count_triremes"),
+          items: pending.map((a) => ({ value: a.count, action: a })), confirmText: t("spqr.confirm"), confirmId: "confirm",
+          onPick: (a) => { reset(); ctx.send(a); },
+        }));
       } else {
         for (const a of pending) {
-          const wrap = h("div", { class: "choice" }, h("button", { type: "button", class: "primary", onclick: () => { reset(); ctx.send(a); } }, describe(a)));
+          const wrap = h("div", { class: "choice" }, h("button", { type: "button", class: "primary", onclick: () => { reset(); ctx.send(a); } }, label(a)));
           if (a.type === "naval_attack") wrap.append(oddsBox({ kind: "naval", sea: a.sea, opponent: a.opponent }, "naval"));
           root.append(wrap);
         }
@@ -291,11 +289,11 @@ export async function createBoard(root, ctx) {
         types.has("withdraw") ? h("button", { type: "button", id: "withdraw", onclick: () => ctx.send({ type: "withdraw" }) }, t("spqr.withdraw")) : null));
       return;
     }
-    if (types.has("move_in")) return countControls(root, msg, "move_in", t("spqr.count"));
-    if (types.has("move")) return countControls(root, msg, "move", t("spqr.count"));
+    if (types.has("move_in")) return countControls(root, msg, "move_in", t("spqr.count_move_in"));
+    if (types.has("move")) return countControls(root, msg, "move", t("spqr.count_move"));
     if (types.has("declare")) {
       const bt = v.battle;
-      return countControls(root, msg, "declare", t("spqr.count"),
+      return countControls(root, msg, "declare", t("spqr.count_declare"),
         (k) => oddsBox({ kind: "sea", source: bt.source, target: bt.target, declared: k }, "sea"));
     }
     if (types.has("reinforce")) {
@@ -324,15 +322,17 @@ export async function createBoard(root, ctx) {
       const p = v.players[seat];
       const active = v.active === seat;
       rows.push(h("tr", { class: `${active ? "active" : ""} ${p.eliminated ? "out" : ""}`, "data-seat": seat },
-        h("td", {}, active ? "▶" : ""),
+        h("td", {}, active ? icon("turn", t("table.active")) : ""),
         h("td", {}, h("i", { class: "dot", style: `background:${COLOURS[seat]}` }), ctx.seatName(seat)),
         h("td", { class: "vp" }, String(p.vp)), h("td", {}, String(p.provinces)), h("td", {}, String(p.legionaries)),
         h("td", {}, String(p.triremes)), h("td", {}, String(p.cards))));
     }
     root.append(h("table", { class: "scores" },
       h("thead", {}, h("tr", {}, h("th"), h("th"), h("th", { title: t("spqr.vp") }, t("spqr.vp")),
-        h("th", { title: t("spqr.provinces") }, "▦"), h("th", { title: t("spqr.legionaries") }, "⚔"),
-        h("th", { title: t("spqr.triremes") }, "⚓"), h("th", { title: t("spqr.cards") }, "♠"))),
+        h("th", { title: t("spqr.provinces") }, icon("grid", t("spqr.provinces"))),
+        h("th", { title: t("spqr.legionaries") }, icon("sword", t("spqr.legionaries"))),
+        h("th", { title: t("spqr.triremes") }, icon("anchor", t("spqr.triremes"))),
+        h("th", { title: t("spqr.cards") }, icon("cards", t("spqr.cards"))))),
       h("tbody", {}, rows)));
     if (msg.seat !== null && v.players[msg.seat] && v.players[msg.seat].hand) {
       const hand = v.players[msg.seat].hand;
@@ -342,7 +342,7 @@ export async function createBoard(root, ctx) {
     if (v.score_preview) root.append(h("p", { id: "preview", class: "hint" }, t("spqr.preview", v.score_preview)));
   }
 
-  function describe(a) {
+  function vars(a) {
     const vars = {};
     for (const [k, val] of Object.entries(a)) {
       if (k === "type") continue;
@@ -355,8 +355,12 @@ export async function createBoard(root, ctx) {
       else if (Array.isArray(val)) vars[k] = val.join(" ");
       else vars[k] = val;
     }
-    return t(`act.spqrisiko.${a.type}`, vars);
+    return vars;
   }
+
+  // a log line (what someone did) and a button label (what you can do)
+  const describe = (a) => t(`act.spqrisiko.${a.type}`, vars(a));
+  const label = (a) => t(`do.spqrisiko.${a.type}`, vars(a));
 
   function onKey(key, msg) {
     const acts = legal(msg);
@@ -379,7 +383,9 @@ export async function createBoard(root, ctx) {
     controls,
     players,
     describe,
+    label,
     onKey,
+    keys: () => t("spqr.keys"),
     cancel: reset,
     colour: (i) => COLOURS[i % COLOURS.length],
     phaseText: (p) => t(`phase.${p}`),
