@@ -105,14 +105,20 @@ def spqr_move(page: Page, attacks: list[int]) -> str:
 
 
 def polis_move(page: Page) -> str:
+    """Click the first highlighted place, then play what is offered: an action button, else the confirm of a
+    count choice (its default count), else a count button."""
     v = version(page)
     areas = page.locator("svg .area.clickable")
     if areas.count():
         areas.first.dispatch_event("click")
-        page.wait_for_selector("#actions button.act")
-    page.locator("#actions button.act").first.click()
-    wait_moved(page, v)
-    return "act"
+    page.wait_for_selector("#actions button.act, #actions button.confirm, #actions button.count-btn")
+    for css, kind in (("button.act", "act"), ("button.confirm", "count"), ("button.count-btn", "count")):
+        btn = page.locator(f"#actions {css}")
+        if btn.count():
+            btn.first.click()
+            wait_moved(page, v)
+            return kind
+    raise AssertionError("no control offered on my turn")
 
 
 def test_lobby_lists_games_options_and_bots(page: Page, server: Server) -> None:
