@@ -22,7 +22,9 @@ from hegemon.lab.run import make_sweep, run_sweep
 TARGETS = {("mcts", "greedy"): 0.65, ("greedy", "random"): 0.80}
 
 
-def table(game: str, bots: list[str], games: int, jobs: int, out: Path, players: int | None) -> list[dict[str, Any]]:
+def table(
+    game: str, bots: list[str], games: int, jobs: int, out: Path, players: int | None
+) -> list[dict[str, Any]]:
     sweep = make_sweep(game, "tournament", bots, games, seed=2026, players=players)
     t0 = time.perf_counter()
     summary = run_sweep(sweep, out / game, jobs=jobs)
@@ -34,11 +36,21 @@ def table(game: str, bots: list[str], games: int, jobs: int, out: Path, players:
             if i < j and cross[i][j]:
                 r = cross[i][j]
                 target = TARGETS.get((a.split(":")[0], b.split(":")[0]))
-                rows.append({"game": game, "bot": a, "opponent": b, "games": r["n"], "win_rate": r["rate"],
-                             "low": r["low"], "high": r["high"], "target": target,
-                             "met": None if target is None else r["rate"] >= target,
-                             "seat_win_rate": [s["rate"] for s in summary["variants"][0]["seat_win_rate"]],
-                             "wall_seconds": round(wall, 1)})
+                rows.append(
+                    {
+                        "game": game,
+                        "bot": a,
+                        "opponent": b,
+                        "games": r["n"],
+                        "win_rate": r["rate"],
+                        "low": r["low"],
+                        "high": r["high"],
+                        "target": target,
+                        "met": None if target is None else r["rate"] >= target,
+                        "seat_win_rate": [s["rate"] for s in summary["variants"][0]["seat_win_rate"]],
+                        "wall_seconds": round(wall, 1),
+                    }
+                )
     return rows
 
 
@@ -66,8 +78,10 @@ def main() -> None:
     for r in rows:
         tgt = "" if r["target"] is None else f"{r['target']:.0%}"
         met = "" if r["met"] is None else ("yes" if r["met"] else "NO")
-        print(f"{r['game']:10} {r['bot']:10} {r['opponent']:8} {r['games']:5d}  "
-              f"{r['win_rate']:.1%} [{r['low']:.1%}, {r['high']:.1%}]{'':4} {tgt:>7}  {met}")
+        print(
+            f"{r['game']:10} {r['bot']:10} {r['opponent']:8} {r['games']:5d}  "
+            f"{r['win_rate']:.1%} [{r['low']:.1%}, {r['high']:.1%}]{'':4} {tgt:>7}  {met}"
+        )
 
 
 if __name__ == "__main__":

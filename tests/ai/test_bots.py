@@ -97,14 +97,24 @@ def _spqr_hidden_twin(st: Any, me: int) -> Any:
 
 
 def test_spqr_search_never_reads_hidden_cards() -> None:
-    st = advance("spqrisiko", 5, lambda s: s.round >= 3 and len(s.legal_actions()) >= 3
-                 and any(sum(s.hands[o]) for o in range(s.n) if o != s.current_player()))
+    st = advance(
+        "spqrisiko",
+        5,
+        lambda s: (
+            s.round >= 3
+            and len(s.legal_actions()) >= 3
+            and any(sum(s.hands[o]) for o in range(s.n) if o != s.current_player())
+        ),
+    )
     me = st.current_player()
     twin = _spqr_hidden_twin(st, me)
     assert twin.to_json() != st.to_json()
     assert twin.view(me) == st.view(me)
     know = knowledge(st)
-    assert know.determinize(st, me, random.Random(1)).to_json() == know.determinize(twin, me, random.Random(1)).to_json()
+    assert (
+        know.determinize(st, me, random.Random(1)).to_json()
+        == know.determinize(twin, me, random.Random(1)).to_json()
+    )
     a = MctsBot(seed=9, iterations=80, time_limit=None).search(st, me)
     b = MctsBot(seed=9, iterations=80, time_limit=None).search(twin, me)
     assert {k: (v.n, v.w) for k, v in a.children.items()} == {k: (v.n, v.w) for k, v in b.children.items()}
@@ -204,3 +214,15 @@ def test_external_bot_over_http() -> None:
         assert verify(g, rec) == []
     finally:
         server.shutdown()
+
+
+@pytest.mark.parametrize(("name", "c", "pw"), [("polis", 0.5, 3.0), ("spqrisiko", 0.25, 1.0)])
+def test_mcts_takes_the_games_search_settings(name: str, c: float, pw: float) -> None:
+    st = advance(name, 4, lambda s: len(s.legal_actions()) >= 4)
+    p = st.current_player()
+    bot = MctsBot(seed=1, iterations=10, time_limit=None)
+    bot.search(st, p)
+    assert (bot._c, bot._pw) == (c, pw)
+    explicit = MctsBot(seed=1, iterations=10, time_limit=None, exploration=0.1, prior_weight=0.0)
+    explicit.search(st, p)
+    assert (explicit._c, explicit._pw) == (0.1, 0.0), "an argument overrides the game's default"

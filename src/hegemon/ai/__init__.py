@@ -11,4 +11,15 @@ from hegemon.ai.greedy import GreedyBot
 from hegemon.ai.mcts import MctsBot
 from hegemon.ai.random_bot import RandomBot
 
-__all__ = ["Bot", "GreedyBot", "MctsBot", "RandomBot", "bot_names", "external", "greedy", "make_bot", "mcts", "register"]
+__all__ = [
+    "Bot",
+    "GreedyBot",
+    "MctsBot",
+    "RandomBot",
+    "bot_names",
+    "external",
+    "greedy",
+    "make_bot",
+    "mcts",
+    "register",
+]

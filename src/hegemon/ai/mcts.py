@@ -59,7 +59,8 @@ class MctsBot:
     as a progressive bias that fades with visits — so search refines, rather than replaces, the evaluation.
     Below the root, untried actions are expanded in a random order (the game's default sub-choice first), or —
     with `inner_prior` — in the order of their own one-ply values, and with `widen` nodes grow progressively
-    (about 1 + sqrt(visits) children). Each game's knowledge module may set these in `MCTS_DEFAULTS`."""
+    (about 1 + sqrt(visits) children). Each game's knowledge module may set these, the exploration constant
+    and the prior's weight in `MCTS_DEFAULTS`; an argument given here wins."""
 
     name = "mcts"
 
@@ -68,11 +69,11 @@ class MctsBot:
         seed: int = 0,
         iterations: int = 150,
         time_limit: float | None = 3.0,
-        exploration: float = 0.25,
+        exploration: float | None = None,
         max_depth: int = 60,
         rollout: int = 0,
         candidates: int = 16,
-        prior_weight: float = 1.0,
+        prior_weight: float | None = None,
         widen: bool | None = None,
         inner_prior: bool | None = None,
     ) -> None:
@@ -112,7 +113,15 @@ class MctsBot:
         deadline = None if not self.time_limit else time.perf_counter() + self.time_limit
         defaults = getattr(know, "MCTS_DEFAULTS", {})
         self._widen = self.widen if self.widen is not None else bool(defaults.get("widen", False))
-        self._inner = self.inner_prior if self.inner_prior is not None else bool(defaults.get("inner_prior", False))
+        self._inner = (
+            self.inner_prior if self.inner_prior is not None else bool(defaults.get("inner_prior", False))
+        )
+        self._c = (
+            self.exploration if self.exploration is not None else float(defaults.get("exploration", 0.25))
+        )
+        self._pw = (
+            self.prior_weight if self.prior_weight is not None else float(defaults.get("prior_weight", 1.0))
+        )
         prior = self._one_ply(know.determinize(state, player, self.rng), player, know, 2)
         ranked = sorted(prior, key=lambda a: -prior[a])
         keep = ranked[: self.candidates]
@@ -135,7 +144,8 @@ class MctsBot:
 
     def _iterate(self, root: Node, d: Any, know: Any) -> int:
         rng = self.rng
-        c = self.exploration
+        c = self._c
+        pw = self._pw
         bias = self._bias
         node = root
         path = [root]
@@ -198,7 +208,7 @@ class MctsBot:
                 ch = children[a]
                 v = (q - lo) * scale + c * math.sqrt(math.log(ch.avail) / ch.n)
                 if at_root:
-                    v += self.prior_weight * bias[a] / (1 + ch.n)
+                    v += pw * bias[a] / (1 + ch.n)
                 if v > best_v:
                     best_v, best_a = v, a
             node = children[best_a]

@@ -10,7 +10,9 @@ from hegemon.core.game import CHANCE, TERMINAL, PlayerId
 from hegemon.core.play import sample_chance
 
 
-def settle(state: Any, know: ModuleType, rng: random.Random, player: PlayerId | None = None, limit: int = 400) -> bool:
+def settle(
+    state: Any, know: ModuleType, rng: random.Random, player: PlayerId | None = None, limit: int = 400
+) -> bool:
     """Advance `state` through chance nodes (sampled with `rng`) and the default sub-choices of
     `know.auto_action` (only `player`'s, or anyone's when None) until a real decision or the end.
     Returns whether any chance outcome was sampled (if not, the result is deterministic)."""

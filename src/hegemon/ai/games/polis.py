@@ -105,5 +105,8 @@ def auto_action(st: Any, player: PlayerId) -> Action | None:
     return None
 
 
-# search settings for this game (measured against greedy: plain expansion beats widening here)
-MCTS_DEFAULTS = {"inner_prior": False, "widen": False}
+# search settings for this game, measured against greedy (see ai/README.md): plain expansion beats widening
+# here; with the default prior weight and exploration the search spent nearly all its visits on the prior's
+# first action (about greedy's move), a stronger fading prior with more exploration looks at the runners-up
+# (mcts:hard vs greedy 56% -> 75% on the same 80 deals)
+MCTS_DEFAULTS = {"inner_prior": False, "widen": False, "exploration": 0.5, "prior_weight": 3.0}
