@@ -5,9 +5,12 @@ players, the pair's bots on alternating seats, a win = the winner is one of the 
 Targets (issue 6): mcts at its default budget beats greedy in at least 65% of games and greedy beats random in
 at least 80%, in both games.
 
-Run: python benchmarks/bench_ai.py [--polis-games 60] [--spqr-games 16] [--jobs 2] [--mcts mcts:hard]
+Run: python benchmarks/bench_ai.py [--polis-games 200] [--spqr-games 26] [--jobs 2] [--mcts mcts:hard]
       [--out /tmp/hegemon-bench-ai] [--json]
-Runs are stored (resumable) under --out: re-running continues them."""
+Runs are stored (resumable) under --out: re-running continues them; use a fresh --out after the bots change.
+Cost on a 2-core machine: Polis, 200 games per pair, about 9 minutes (an mcts:hard game takes about 4 s);
+S.P.Q.RisiKo! about 2 minutes per game with an mcts:hard seat, so 26 games per pair take about an hour.
+The defaults are the game counts of the table in src/hegemon/ai/README.md."""
 
 from __future__ import annotations
 
@@ -56,8 +59,8 @@ def table(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--polis-games", type=int, default=60, help="games per pair in Polis")
-    parser.add_argument("--spqr-games", type=int, default=16, help="games per pair in S.P.Q.RisiKo!")
+    parser.add_argument("--polis-games", type=int, default=200, help="games per pair in Polis")
+    parser.add_argument("--spqr-games", type=int, default=26, help="games per pair in S.P.Q.RisiKo!")
     parser.add_argument("--players", type=int, default=4, help="S.P.Q.RisiKo! players")
     parser.add_argument("--mcts", default="mcts:hard")
     parser.add_argument("--jobs", type=int, default=2)
