@@ -4,6 +4,7 @@ broadcasts, so an acknowledged action survives a crash. `MemoryStorage` keeps no
 
 from __future__ import annotations
 
+import abc
 import asyncio
 import contextlib
 import json
@@ -260,7 +261,7 @@ def _values(seats: list[dict[str, Any]] | None, status: str | None) -> dict[str,
     return values
 
 
-class QueuedWrites:
+class QueuedWrites(abc.ABC):
     """Writes queued for a commit strategy (`_put`), acknowledged through `after_commit` callbacks once
     committed; subclasses decide where and when the commit happens. `failed` holds the error of a failed commit:
     nothing is acknowledged after it and the table manager accepts no more actions."""
@@ -270,8 +271,9 @@ class QueuedWrites:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.failed: BaseException | None = None
 
+    @abc.abstractmethod
     def _put(self, item: tuple[str, Any]) -> None:
-        raise NotImplementedError
+        """Queue one write or callback for the next commit."""
 
     def create_table(self, t: StoredTable) -> None:
         self._put(("table", t))
