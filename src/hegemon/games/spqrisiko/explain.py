@@ -50,23 +50,46 @@ def explain(st: SpqrState, action: Action) -> tuple[str, str]:
         if where is not None:
             return rule, f"{action.kind.replace('_', ' ')} belongs to {where}; now, in {st.phase_name()}, you may: {now}"
         return rule, f"in {st.phase_name()} you may: {now}"
+    unknown = _unknown_name(st, action)
+    if unknown is not None:
+        return rule, unknown
     why = _specific(st, action)
     if why is not None:
         return why
     return rule, f"not one of the {sum(a.kind == action.kind for a in legal)} legal choices of this kind now"
 
 
+SEA_FIELDS = {"naval_move": ("source", "dest")}
+"""Fields naming a sea area where the same name elsewhere names a province; `sea` always names a sea."""
+
+
+def _unknown_name(st: SpqrState, a: Any) -> str | None:
+    """The reason "there is no province (or sea area) X" for a name of `a` not on the board, else None."""
+    b = st.board
+    seas = (*SEA_FIELDS.get(a.kind, ()), "sea")
+    for f in ("province", "source", "target", "dest", "sea"):
+        name = getattr(a, f, None)
+        if not isinstance(name, str):
+            continue
+        if f in seas and name not in b.sea_index:
+            return f"there is no sea area {name!r}"
+        if f not in seas and name not in b.province_index:
+            return f"there is no province {name!r}"
+    return None
+
+
 def _specific(st: SpqrState, a: Any) -> tuple[str, str] | None:
+    """The reason for an action of a kind that is legal now, its names all on the board."""
     b = st.board
     me = st.order[st.turn] if st.order else 0
     pidx, sidx = b.province_index, b.sea_index
     kind = a.kind
 
-    def prov(name: str) -> int | None:
-        return pidx.get(name)
+    def prov(name: str) -> int:
+        return pidx[name]
 
-    def sea(name: str) -> int | None:
-        return sidx.get(name)
+    def sea(name: str) -> int:
+        return sidx[name]
 
     def whose(p: int) -> str:
         o = st.owner[p]
@@ -80,20 +103,14 @@ def _specific(st: SpqrState, a: Any) -> tuple[str, str] | None:
 
     if kind in ("claim", "claim_neutral"):
         p = prov(a.province)
-        if p is None:
-            return "R 2", f"there is no province {a.province!r}"
         return "R 2", f"{b.province_names[p]} is taken already ({whose(p)})"
     if kind == "reinforce":
         p = prov(a.province)
-        if p is None:
-            return "R 6", f"there is no province {a.province!r}"
         return "R 6", f"reinforcements go to your own provinces; {b.province_names[p]} is {whose(p)}"
     if kind == "trade_set":
         return "R 8", "you do not hold those cards, or they are not a set (three alike or three different)"
     if kind == "place_power_centre":
         p = prov(a.province)
-        if p is None:
-            return "R 16.4", f"there is no province {a.province!r}"
         if st.owner[p] != me:
             return "R 16.4", f"a power centre goes in a province of yours; {b.province_names[p]} is {whose(p)}"
         if st.pcs_built >= st.opts.power_centres:
@@ -104,8 +121,6 @@ def _specific(st: SpqrState, a: Any) -> tuple[str, str] | None:
     if kind == "build":
         p = prov(a.province)
         s = sea(a.sea)
-        if p is None or s is None:
-            return "R 7", "unknown province or sea area"
         if st.owner[p] != me:
             return "R 7.1", f"the 3 legionaries come from a province of yours; {b.province_names[p]} is {whose(p)}"
         if s not in b.coasts[p]:
@@ -122,15 +137,11 @@ def _specific(st: SpqrState, a: Any) -> tuple[str, str] | None:
         if st.moved_group:
             return "R 9.3", "one naval move per turn: you have moved already"
         s, t = sea(a.source), sea(a.dest)
-        if s is None or t is None:
-            return "R 9", "unknown sea area"
         if t not in b.sea_links[s]:
             return "R 9.4", f"{b.sea_names[t]} is not next to {b.sea_names[s]}: one step only"
         return "R 9.3", f"you have {st.triremes[me][s]} trireme(s) that may move in {b.sea_names[s]}, not {a.count}"
     if kind == "naval_attack":
         s = sea(a.sea)
-        if s is None:
-            return "R 11", f"there is no sea area {a.sea!r}"
         if st.naval_fought[s]:
             return "R 11.4", f"at most one naval combat per sea area per turn: {b.sea_names[s]} has had its combat"
         mine = st.triremes[me][s]
@@ -141,8 +152,6 @@ def _specific(st: SpqrState, a: Any) -> tuple[str, str] | None:
     if kind in ("attack", "sea_attack"):
         s, t = prov(a.source), prov(a.target)
         rule = "R 13" if kind == "attack" else "R 12"
-        if s is None or t is None:
-            return rule, "unknown province"
         sn, tn = b.province_names[s], b.province_names[t]
         if st.owner[s] != me:
             return rule + ".1", f"attacks start from a province of yours; {sn} is {whose(s)}"
@@ -166,7 +175,7 @@ def _specific(st: SpqrState, a: Any) -> tuple[str, str] | None:
         if st.sea_conquered[s]:
             return "R 12.7", f"{sn} was conquered by sea this turn: it may attack by land, not by sea"
         sa = sea(a.sea)
-        if sa is not None and sa in bridge:
+        if sa in bridge:
             o = st.owner[t]
             theirs = st.triremes[o][sa] if o >= 0 else 0
             if st.triremes[me][sa] <= theirs:
@@ -177,8 +186,6 @@ def _specific(st: SpqrState, a: Any) -> tuple[str, str] | None:
         return "R 14.3", f"{sn} cannot spare enough legionaries for the defender's dice while keeping its garrison"
     if kind == "fortify":
         s, t = prov(a.source), prov(a.dest)
-        if s is None or t is None:
-            return "R 15", "unknown province"
         sn, tn = b.province_names[s], b.province_names[t]
         if st.owner[s] != me or st.owner[t] != me:
             return "R 15.1", "the strategic move goes from one of your provinces to another of yours"
