@@ -555,11 +555,13 @@ def test_polis_counts_in_italian_with_translated_game_terms(browser: Browser, se
     group = page.locator(".group[data-type='create_galleys']")
     expect(group).to_be_visible()
     group.locator("button.count-btn[data-count='2']").click()
-    expect(group.locator("button.confirm")).to_have_text("Conferma: Crea 2 galee a Athinae — paga 2 legno")
+    expect(group.locator("button.confirm")).to_have_text("Conferma: Crea 2 galee ad Athinae — paga 2 legno")
     v = version(page)
     group.locator("button.confirm").click()
     wait_moved(page, v)
-    expect(page.locator("#log")).to_contain_text("crea 2 galee a Athinae (2 legno)")
+    expect(page.locator("#log")).to_contain_text("crea 2 galee ad Athinae (2 legno)")
+    # a seat with the server's default name is called by its side alone
+    expect(page.locator("p.you")).to_have_text(re.compile(r"^Sei (Atene|Sparta)$"))
     page.screenshot(path=str(DOCS / "screenshot-polis-it.png"))
     # nothing on the page is an untranslated id
     text = page.locator("body").inner_text()

@@ -830,7 +830,11 @@ export function has(key) {
 
 export function t(key, vars) {
   let s = DICTS[lang][key] ?? en[key] ?? key;
-  if (vars) s = s.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
+  if (vars) {
+    s = s.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
+    // Italian euphony: the preposition "a" before a name that starts with a becomes "ad" ("ad Athinae")
+    if (lang === "it") s = s.replace(/(^|\s)a (?=[AaÀà])/g, "$1ad ");
+  }
   return s;
 }
 

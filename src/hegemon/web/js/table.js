@@ -43,8 +43,10 @@ function seatName(i) {
   if (i === null || i === undefined || i < 0) return t("table.dice");
   const s = msg && msg.seats && msg.seats[i];
   if (!s) return `P${i + 1}`;
-  const name = s.name === `Player ${i + 1}` ? t("table.playern", { n: i + 1 }) : s.name; // the server's default name
-  return s.kind === "bot" ? `${board?.seatLabel ? board.seatLabel(i) : `P${i + 1}`} (${botLabel(s.bot)})` : `${board?.seatLabel ? board.seatLabel(i) + " " : ""}${name}`;
+  const label = board?.seatLabel ? board.seatLabel(i) : null;
+  if (s.kind === "bot") return `${label ?? `P${i + 1}`} (${botLabel(s.bot)})`;
+  if (s.name === `Player ${i + 1}`) return label ?? t("table.playern", { n: i + 1 }); // the server's default name
+  return label ? `${label} (${s.name})` : s.name;
 }
 
 function seatColour(i) {
