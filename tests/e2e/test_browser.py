@@ -40,6 +40,16 @@ def create_table(page: Page, server: Server, game: str, players: int | None = No
     page.wait_for_selector("#go")
 
 
+def polis_to_action_phase(page: Page) -> None:
+    """Make the round's event choices (a unit to remove, on some draws) with the first button, until the
+    action phase: the draw is secret, so a test cannot pick a seed that avoids them."""
+    while page.get_attribute("body", "data-phase") != "action":
+        v = version(page)
+        page.locator("#actions button.act").first.click()
+        wait_moved(page, v)
+        assert wait_turn(page)
+
+
 def wait_turn(page: Page, timeout: float = 30_000) -> bool:
     try:
         page.wait_for_function(
@@ -319,6 +329,7 @@ def test_phone_width(browser: Browser, server: Server) -> None:
     assert p.evaluate("document.documentElement.scrollWidth") <= 392
     actions = p.locator("#actions").bounding_box()
     assert actions is not None and actions["y"] < 844 - 100, actions
+    polis_to_action_phase(p)
     p.locator("#a-attika").dispatch_event("click")
     btn = p.locator(".group[data-type='create_galleys'] button.confirm")
     expect(btn).to_be_visible()
@@ -541,11 +552,7 @@ def test_polis_counts_in_italian_with_translated_game_terms(browser: Browser, se
     expect(page.locator("#event")).to_have_text(f"Evento: {it_name}")
     expect(page.locator("#log")).to_contain_text(f"evento: {it_name}")
     # the event may first ask for a choice (a unit to remove): make it, until the action phase
-    while page.get_attribute("body", "data-phase") != "action":
-        v = version(page)
-        page.locator("#actions button.act").first.click()
-        wait_moved(page, v)
-        assert wait_turn(page)
+    polis_to_action_phase(page)
     # "Other actions" offers a labelled button, never a raw kind or a log line
     expect(page.locator("#actions button.act[data-type='pass']")).to_have_text(
         "Passa (nessun'altra azione in questo round)"
