@@ -226,3 +226,70 @@ def test_mcts_takes_the_games_search_settings(name: str, c: float, pw: float) ->
     explicit = MctsBot(seed=1, iterations=10, time_limit=None, exploration=0.1, prior_weight=0.0)
     explicit.search(st, p)
     assert (explicit._c, explicit._pw) == (0.1, 0.0), "an argument overrides the game's default"
+
+
+def test_spqr_search_default_places_the_rest_of_the_pool_where_the_last_legionary_went() -> None:
+    from hegemon.games.spqrisiko import actions as A
+    from hegemon.games.spqrisiko import state as S
+
+    st = advance("spqrisiko", 6, lambda s: s.phase == S.REINFORCE and s.pool >= 2)
+    p = st.current_player()
+    know = knowledge(st)
+    first, *_, last = st.legal_actions()
+    assert isinstance(first, A.Reinforce) and first != last
+    assert know.tree_default(st, p, last) == last, "the search follows its own last placement"
+    assert know.tree_default(st, p, None) is None, "a first placement is a real choice"
+    # below the root the search resolves the whole pool that way, then stops at the next real choice
+    bot = MctsBot(seed=2, iterations=30, time_limit=None, auto_inner=True)
+    bot.search(st, p)
+    d = st.clone()
+    d.apply(last)
+    bot._settle_defaults(d, know, last)
+    assert d.phase != S.REINFORCE
+    assert d.armies[st.board.province_index[last.province]] == (
+        st.armies[st.board.province_index[last.province]] + st.pool
+    )
+
+
+def test_spqr_search_plans_the_turn_and_values_it_where_the_turn_ends() -> None:
+    from hegemon.games.spqrisiko import state as S
+
+    st = advance("spqrisiko", 6, lambda s: s.phase == S.REINFORCE and s.pool >= 2 and s.round >= 2)
+    me = st.current_player()
+    know = knowledge(st)
+    bot = MctsBot(seed=3, iterations=40, time_limit=None, turn_horizon=True, auto_inner=True)
+    root = bot.search(st, me)
+    assert bot._horizon and bot._auto
+    assert sum(ch.n for ch in root.children.values()) == 40
+    # a leaf finishes the turn by the defaults: the pool is placed, every later phase ended, and the
+    # position is the one the next player (or the end of the game) finds
+    d = know.determinize(st, me, random.Random(0))
+    before = sum(d.armies[p] for p in range(st.board.n_provinces) if d.owner[p] == me)
+    bot._finish_turn(d, know, None)
+    assert d.terminal is not None or (d.current_player() not in (me, CHANCE) and d.order[d.turn] != me)
+    after = sum(d.armies[p] for p in range(st.board.n_provinces) if d.owner[p] == me)
+    assert after == before + st.pool, "the whole pool was placed, then no attack or conversion"
+
+
+def test_spqr_search_takes_the_default_for_dice_without_searching() -> None:
+    from hegemon.games.spqrisiko import state as S
+
+    st = advance("spqrisiko", 8, lambda s: s.phase == S.LAND_BATTLE and len(s.legal_actions()) >= 2)
+    me = st.current_player()
+    know = knowledge(st)
+    bot = MctsBot(seed=1, iterations=50, time_limit=None, auto_root=True)
+    a = bot.choose(st, me)
+    assert a == know.auto_action(st, me)
+    assert bot.last_iterations == 0, "a sub-choice with a default is not searched"
+    searched = MctsBot(seed=1, iterations=50, time_limit=None, auto_root=False)
+    assert searched.choose(st, me) in st.legal_actions()
+    assert searched.last_iterations == 50
+
+
+def test_turn_planning_options_work_in_a_game_without_a_finishing_default() -> None:
+    st = advance("polis", 5, lambda s: len(s.legal_actions()) >= 3)
+    me = st.current_player()
+    bot = MctsBot(seed=4, iterations=30, time_limit=None, turn_horizon=True, auto_inner=True, auto_root=True)
+    a = bot.choose(st, me)
+    assert a in st.legal_actions()
+    assert bot._horizon and bot._auto and bot.last_iterations == 30

@@ -76,6 +76,9 @@ class MctsBot:
         prior_weight: float | None = None,
         widen: bool | None = None,
         inner_prior: bool | None = None,
+        auto_inner: bool | None = None,
+        turn_horizon: bool | None = None,
+        auto_root: bool | None = None,
     ) -> None:
         self.rng = random.Random(seed)
         self.iterations = iterations
@@ -87,6 +90,9 @@ class MctsBot:
         self.prior_weight = prior_weight
         self.widen = widen
         self.inner_prior = inner_prior
+        self.auto_inner = auto_inner
+        self.turn_horizon = turn_horizon
+        self.auto_root = auto_root
         self.last_iterations = 0
         self.last_simulated = 0
 
@@ -94,6 +100,12 @@ class MctsBot:
         actions = state.legal_actions()
         if len(actions) == 1:
             return actions[0]
+        know = knowledge(state)
+        if self._setting(know, "auto_root", self.auto_root):
+            # a sub-choice of a move already chosen (dice, counts): the game's default, as below the root
+            auto = know.auto_action(know.determinize(state, player, self.rng), player)
+            if auto is not None and auto in actions:
+                return auto
         root = self.search(state, player)
 
         def key(a: Action) -> tuple[int, float]:
@@ -101,6 +113,13 @@ class MctsBot:
             return (ch.n, ch.w[player] / ch.n) if ch is not None and ch.n else (-1, 0.0)
 
         return max(actions, key=key)
+
+    @staticmethod
+    def _setting(know: Any, name: str, given: Any, default: Any = False) -> Any:
+        """A search setting: the argument if given, else the game's `MCTS_DEFAULTS`, else `default`."""
+        if given is not None:
+            return given
+        return getattr(know, "MCTS_DEFAULTS", {}).get(name, default)
 
     def _one_ply(self, state: Any, player: PlayerId, know: Any, samples: int) -> dict[Action, float]:
         """One-ply values of `state`'s actions for `player` (chance after them sampled up to `samples` times)."""
@@ -111,17 +130,13 @@ class MctsBot:
         know = knowledge(state)
         root = Node(state.num_players)
         deadline = None if not self.time_limit else time.perf_counter() + self.time_limit
-        defaults = getattr(know, "MCTS_DEFAULTS", {})
-        self._widen = self.widen if self.widen is not None else bool(defaults.get("widen", False))
-        self._inner = (
-            self.inner_prior if self.inner_prior is not None else bool(defaults.get("inner_prior", False))
-        )
-        self._c = (
-            self.exploration if self.exploration is not None else float(defaults.get("exploration", 0.25))
-        )
-        self._pw = (
-            self.prior_weight if self.prior_weight is not None else float(defaults.get("prior_weight", 1.0))
-        )
+        self._widen = bool(self._setting(know, "widen", self.widen))
+        self._inner = bool(self._setting(know, "inner_prior", self.inner_prior))
+        self._auto = bool(self._setting(know, "auto_inner", self.auto_inner))
+        self._horizon = bool(self._setting(know, "turn_horizon", self.turn_horizon))
+        self._c = float(self._setting(know, "exploration", self.exploration, 0.25))
+        self._pw = float(self._setting(know, "prior_weight", self.prior_weight, 1.0))
+        self._me = player
         prior = self._one_ply(know.determinize(state, player, self.rng), player, know, 2)
         ranked = sorted(prior, key=lambda a: -prior[a])
         keep = ranked[: self.candidates]
@@ -130,6 +145,7 @@ class MctsBot:
         span = max(prior[a] for a in keep) - lo
         self._bias = {a: ((prior[a] - lo) / span if span > 1e-12 else 0.5) for a in keep}
         self._root = root
+        self._know = know
         simulated = 0
         i = 0
         while i < self.iterations:
@@ -151,6 +167,7 @@ class MctsBot:
         path = [root]
         steps = 0
         depth = 0
+        last: Action | None = None
         while depth < self.max_depth:
             p = d.current_player()
             if p == TERMINAL:
@@ -159,12 +176,21 @@ class MctsBot:
                 d.apply(sample_chance(d, rng))
                 steps += 1
                 continue
+            if self._horizon and p != self._me:
+                break  # the searching player's turn is over: value the position it leaves
+            at_root = node is root
+            if self._auto and not at_root:
+                auto = self._default(d, p, last)
+                if auto is not None:  # a sub-choice below the root: the game's default, not a tree node
+                    d.apply(auto)
+                    last = auto
+                    steps += 1
+                    continue
             legal = d.legal_actions()
             if len(legal) == 1:
                 d.apply(legal[0])
                 steps += 1
                 continue
-            at_root = node is root
             if at_root:
                 legal = [a for a in legal if a in bias]
             children = node.children
@@ -190,6 +216,7 @@ class MctsBot:
                 child = children[a] = Node(len(node.w))
                 child.avail = 1
                 d.apply(a)
+                last = a
                 steps += 1
                 path.append(child)
                 break
@@ -213,10 +240,16 @@ class MctsBot:
                     best_v, best_a = v, a
             node = children[best_a]
             d.apply(best_a)
+            last = best_a
             steps += 1
             path.append(node)
             depth += 1
-        settle(d, know, rng)
+        if self._horizon:
+            steps += self._finish_turn(d, know, last)
+        elif self._auto:
+            steps += self._settle_defaults(d, know, last)
+        else:
+            settle(d, know, rng)
         for _ in range(self.rollout):
             p = d.current_player()
             if p == TERMINAL:
@@ -234,6 +267,55 @@ class MctsBot:
             for k, v in enumerate(value):
                 w[k] += v
         return steps
+
+    def _default(self, d: Any, p: PlayerId, last: Action | None) -> Action | None:
+        """The game's default below the root (`tree_default` if it has one, else `auto_action`)."""
+        tree_default = getattr(self._know, "tree_default", None)
+        if tree_default is not None:
+            return tree_default(d, p, last)
+        return self._know.auto_action(d, p)
+
+    def _settle_defaults(self, d: Any, know: Any, last: Action | None, limit: int = 400) -> int:
+        """Like `settle`, with the tree's defaults (which may follow the last decision) instead of
+        `auto_action`."""
+        n = 0
+        while n < limit:
+            p = d.current_player()
+            if p == TERMINAL:
+                break
+            if p == CHANCE:
+                d.apply(sample_chance(d, self.rng))
+            else:
+                a = self._default(d, p, last)
+                if a is None:
+                    break
+                d.apply(a)
+                last = a
+            n += 1
+        return n
+
+    def _finish_turn(self, d: Any, know: Any, last: Action | None, limit: int = 400) -> int:
+        """Play the rest of the searching player's turn by the game's `finish_default` (its defaults, then
+        ending every phase), so that every leaf is valued at the same point: the end of that turn. A game
+        without `finish_default` finishes it by its tree defaults, as far as they go."""
+        finish = getattr(know, "finish_default", None) or self._default
+        n = 0
+        while n < limit:
+            p = d.current_player()
+            if p == TERMINAL:
+                break
+            if p == CHANCE:
+                d.apply(sample_chance(d, self.rng))
+            else:
+                if p != self._me:
+                    break
+                a = finish(d, p, last)
+                if a is None:
+                    break
+                d.apply(a)
+                last = a
+            n += 1
+        return n
 
 
 def parse_strength(arg: str) -> tuple[int, float | None]:
