@@ -275,30 +275,22 @@ class MctsBot:
             return tree_default(d, p, last)
         return self._know.auto_action(d, p)
 
-    def _settle_defaults(self, d: Any, know: Any, last: Action | None, limit: int = 400) -> int:
+    def _settle_defaults(self, d: Any, know: Any, last: Action | None) -> int:
         """Like `settle`, with the tree's defaults (which may follow the last decision) instead of
         `auto_action`."""
-        n = 0
-        while n < limit:
-            p = d.current_player()
-            if p == TERMINAL:
-                break
-            if p == CHANCE:
-                d.apply(sample_chance(d, self.rng))
-            else:
-                a = self._default(d, p, last)
-                if a is None:
-                    break
-                d.apply(a)
-                last = a
-            n += 1
-        return n
+        return self._play_defaults(d, self._default, last, None)
 
-    def _finish_turn(self, d: Any, know: Any, last: Action | None, limit: int = 400) -> int:
+    def _finish_turn(self, d: Any, know: Any, last: Action | None) -> int:
         """Play the rest of the searching player's turn by the game's `finish_default` (its defaults, then
         ending every phase), so that every leaf is valued at the same point: the end of that turn. A game
         without `finish_default` finishes it by its tree defaults, as far as they go."""
-        finish = getattr(know, "finish_default", None) or self._default
+        return self._play_defaults(d, getattr(know, "finish_default", None) or self._default, last, self._me)
+
+    def _play_defaults(
+        self, d: Any, pick: Any, last: Action | None, only: PlayerId | None, limit: int = 400
+    ) -> int:
+        """Play chance and `pick(d, player, last)` until it has no default, the game ends or (with `only`)
+        another player is to move; the number of steps."""
         n = 0
         while n < limit:
             p = d.current_player()
@@ -307,9 +299,7 @@ class MctsBot:
             if p == CHANCE:
                 d.apply(sample_chance(d, self.rng))
             else:
-                if p != self._me:
-                    break
-                a = finish(d, p, last)
+                a = None if only is not None and p != only else pick(d, p, last)
                 if a is None:
                     break
                 d.apply(a)
