@@ -7,6 +7,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,7 +19,12 @@ from playwright.sync_api import Browser, Page, sync_playwright
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync"]  # fmt: skip
-DOCS = Path(__file__).resolve().parents[2] / "docs"
+# screenshots go to a scratch directory, so a test run leaves the checkout clean; to refresh the ones in docs/:
+# HEGEMON_SCREENSHOTS=docs python -m pytest tests/e2e
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / os.environ["HEGEMON_SCREENSHOTS"] if os.environ.get("HEGEMON_SCREENSHOTS") else Path(
+    tempfile.mkdtemp(prefix="hegemon-shots-")
+)
 
 
 def free_port() -> int:
