@@ -265,10 +265,36 @@ def test_spqr_search_plans_the_turn_and_values_it_where_the_turn_ends() -> None:
     # position is the one the next player (or the end of the game) finds
     d = know.determinize(st, me, random.Random(0))
     before = sum(d.armies[p] for p in range(st.board.n_provinces) if d.owner[p] == me)
+    while d.phase == S.REINFORCE:
+        d.apply(know.finish_default(d, me, None))
+    after = sum(d.armies[p] for p in range(st.board.n_provinces) if d.owner[p] == me)
+    assert after == before + st.pool, "the whole pool was placed"
     bot._finish_turn(d, know, None)
     assert d.terminal is not None or (d.current_player() not in (me, CHANCE) and d.order[d.turn] != me)
-    after = sum(d.armies[p] for p in range(st.board.n_provinces) if d.owner[p] == me)
-    assert after == before + st.pool, "the whole pool was placed, then no attack or conversion"
+
+
+def test_spqr_leaf_turn_goes_on_attacking_with_a_clear_margin_only() -> None:
+    from hegemon.ai.games.spqrisiko import SURE_MARGIN
+    from hegemon.games.spqrisiko import actions as A
+    from hegemon.games.spqrisiko import state as S
+
+    def margins(st: Any) -> dict[Any, int]:
+        idx = st.board.province_index
+        return {
+            a: st.armies[idx[a.source]] - 1 - st.armies[idx[a.target]]
+            for a in st.legal_actions()
+            if isinstance(a, A.Attack)
+        }
+
+    def best(s: Any) -> int | None:
+        return max(margins(s).values(), default=None) if s.phase == S.LAND_ATTACK else None
+
+    clear = advance("spqrisiko", 3, lambda s: (best(s) or 0) >= SURE_MARGIN + 1)
+    got = knowledge(clear).finish_default(clear, clear.current_player(), None)
+    m = margins(clear)
+    assert got in m and m[got] == max(m.values()), "the attack with the largest margin"
+    close = advance("spqrisiko", 3, lambda s: best(s) is not None and best(s) < SURE_MARGIN)
+    assert knowledge(close).finish_default(close, close.current_player(), None) == A.DONE
 
 
 def test_spqr_search_takes_the_default_for_dice_without_searching() -> None:

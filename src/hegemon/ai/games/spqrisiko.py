@@ -198,11 +198,16 @@ def tree_default(st: Any, player: PlayerId, last: Action | None) -> Action | Non
 
 def finish_default(st: Any, player: PlayerId, last: Action | None) -> Action | None:
     """How a search leaf finishes `player`'s turn (with `turn_horizon`): the defaults of `tree_default`, the
-    rest of the reinforcements on the most threatened frontier, then no more moves — each phase ended as it
-    comes — so every line of the search is valued at the end of the turn."""
+    rest of the reinforcements on the most threatened frontier, the land attacks with a clear margin
+    (`_sure_attack`), then no more moves — each other phase ended as it comes — so every line of the search
+    is valued at the end of the turn."""
     a = tree_default(st, player, last)
     if a is not None:
         return a
+    if st.phase == S.LAND_ATTACK:
+        a = _sure_attack(st)
+        if a is not None:
+            return a
     actions = st.legal_actions()
     if A.DONE in actions:
         return A.DONE
@@ -211,6 +216,25 @@ def finish_default(st: Any, player: PlayerId, last: Action | None) -> Action | N
     if st.phase == S.REINFORCE:
         return max(actions, key=lambda r: _threat(st, st.board.province_index[r.province]))
     return actions[0] if actions else None
+
+
+# a leaf's turn goes on attacking on land while some attack has this many more legionaries that may roll
+# than the defence (a search that stopped at the first chance to end its turn learnt to hold back)
+SURE_MARGIN = 2
+
+
+def _sure_attack(st: Any) -> Action | None:
+    """The land attack with the largest margin of attacking legionaries (all but one) over the defenders,
+    if that margin is at least `SURE_MARGIN`; the first such in legal order on a tie."""
+    idx = st.board.province_index
+    armies = st.armies
+    best, margin = None, SURE_MARGIN - 1
+    for a in st.legal_actions():
+        if a.kind == "attack":
+            m = armies[idx[a.source]] - 1 - armies[idx[a.target]]
+            if m > margin:
+                best, margin = a, m
+    return best
 
 
 def _threat(st: Any, p: int) -> int:
