@@ -216,7 +216,7 @@ def test_external_bot_over_http() -> None:
         server.shutdown()
 
 
-@pytest.mark.parametrize(("name", "c", "pw"), [("polis", 0.5, 3.0), ("spqrisiko", 0.25, 1.0)])
+@pytest.mark.parametrize(("name", "c", "pw"), [("polis", 0.5, 3.0), ("spqrisiko", 0.5, 3.0)])
 def test_mcts_takes_the_games_search_settings(name: str, c: float, pw: float) -> None:
     st = advance(name, 4, lambda s: len(s.legal_actions()) >= 4)
     p = st.current_player()
@@ -257,7 +257,7 @@ def test_spqr_search_plans_the_turn_and_values_it_where_the_turn_ends() -> None:
     st = advance("spqrisiko", 6, lambda s: s.phase == S.REINFORCE and s.pool >= 2 and s.round >= 2)
     me = st.current_player()
     know = knowledge(st)
-    bot = MctsBot(seed=3, iterations=40, time_limit=None, turn_horizon=True, auto_inner=True)
+    bot = MctsBot(seed=3, iterations=40, time_limit=None)
     root = bot.search(st, me)
     assert bot._horizon and bot._auto
     assert sum(ch.n for ch in root.children.values()) == 40
@@ -303,7 +303,7 @@ def test_spqr_search_takes_the_default_for_dice_without_searching() -> None:
     st = advance("spqrisiko", 8, lambda s: s.phase == S.LAND_BATTLE and len(s.legal_actions()) >= 2)
     me = st.current_player()
     know = knowledge(st)
-    bot = MctsBot(seed=1, iterations=50, time_limit=None, auto_root=True)
+    bot = MctsBot(seed=1, iterations=50, time_limit=None)
     a = bot.choose(st, me)
     assert a == know.auto_action(st, me)
     assert bot.last_iterations == 0, "a sub-choice with a default is not searched"

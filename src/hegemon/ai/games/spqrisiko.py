@@ -248,8 +248,18 @@ def _threat(st: Any, p: int) -> int:
     return worst - armies[p]
 
 
-# search settings for this game (measured against greedy, see ai/README.md): long deterministic chains of
-# own placements make random expansion noisy, so expansions follow the one-ply evaluation and nodes widen
-# progressively. The turn-planning options (`auto_inner`, `turn_horizon`, `auto_root`, with `tree_default`
-# and `finish_default` above) are implemented and tested but off: measured against greedy they did not help.
-MCTS_DEFAULTS = {"inner_prior": True, "widen": True}
+# search settings for this game (measured against greedy, see ai/README.md): a turn is a long chain of the
+# mover's own decisions, so the search plans that turn and values every line where the turn ends
+# (`turn_horizon`, finished by `finish_default`, which goes on with the clear land attacks); sub-choices
+# (dice, counts) take the game's defaults in the tree and at the root (`auto_inner`, `auto_root`);
+# expansions follow the one-ply evaluation and nodes widen progressively; exploration and prior weight as
+# in Polis
+MCTS_DEFAULTS = {
+    "inner_prior": True,
+    "widen": True,
+    "auto_inner": True,
+    "auto_root": True,
+    "turn_horizon": True,
+    "exploration": 0.5,
+    "prior_weight": 3.0,
+}
