@@ -9,7 +9,8 @@ Run: python benchmarks/bench_ai.py [--polis-games 200] [--spqr-games 26] [--jobs
       [--out /tmp/hegemon-bench-ai] [--json]
 Runs are stored (resumable) under --out: re-running continues them; use a fresh --out after the bots change.
 Cost on a 2-core machine: Polis, 200 games per pair, about 9 minutes (an mcts:hard game takes about 4 s);
-S.P.Q.RisiKo! about 2 minutes per game with an mcts:hard seat, so 26 games per pair take about an hour.
+S.P.Q.RisiKo! about 4 minutes per game with two mcts:hard seats (about 2 per game with two processes), so
+26 games per pair take about an hour.
 The defaults are the game counts of the table in src/hegemon/ai/README.md."""
 
 from __future__ import annotations
