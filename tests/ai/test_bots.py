@@ -244,7 +244,7 @@ def test_spqr_search_default_places_the_rest_of_the_pool_where_the_last_legionar
     bot.search(st, p)
     d = st.clone()
     d.apply(last)
-    bot._settle_defaults(d, know, last)
+    bot._settle_defaults(d, last)
     assert d.phase != S.REINFORCE
     assert d.armies[st.board.province_index[last.province]] == (
         st.armies[st.board.province_index[last.province]] + st.pool

@@ -145,7 +145,7 @@ class MctsBot:
         span = max(prior[a] for a in keep) - lo
         self._bias = {a: ((prior[a] - lo) / span if span > 1e-12 else 0.5) for a in keep}
         self._root = root
-        self._know = know
+        self._default = self._tree_default(know)
         simulated = 0
         i = 0
         while i < self.iterations:
@@ -247,7 +247,7 @@ class MctsBot:
         if self._horizon:
             steps += self._finish_turn(d, know, last)
         elif self._auto:
-            steps += self._settle_defaults(d, know, last)
+            steps += self._settle_defaults(d, last)
         else:
             settle(d, know, rng)
         for _ in range(self.rollout):
@@ -268,14 +268,16 @@ class MctsBot:
                 w[k] += v
         return steps
 
-    def _default(self, d: Any, p: PlayerId, last: Action | None) -> Action | None:
-        """The game's default below the root (`tree_default` if it has one, else `auto_action`)."""
-        tree_default = getattr(self._know, "tree_default", None)
+    @staticmethod
+    def _tree_default(know: Any) -> Any:
+        """The game's default below the root: `tree_default(state, player, last)` if it has one, else its
+        `auto_action` (which ignores the last decision)."""
+        tree_default = getattr(know, "tree_default", None)
         if tree_default is not None:
-            return tree_default(d, p, last)
-        return self._know.auto_action(d, p)
+            return tree_default
+        return lambda d, p, last: know.auto_action(d, p)
 
-    def _settle_defaults(self, d: Any, know: Any, last: Action | None) -> int:
+    def _settle_defaults(self, d: Any, last: Action | None) -> int:
         """Like `settle`, with the tree's defaults (which may follow the last decision) instead of
         `auto_action`."""
         return self._play_defaults(d, self._default, last, None)
