@@ -8,8 +8,9 @@ install:
 	$(PIP) install -q -e .
 
 install-test:
-	$(PIP) install -q -e '.[test,rl]'
-	@command -v chromium >/dev/null 2>&1 || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium)
+	$(PIP) install -q -e '.[test,rl,postgres]'
+	@(command -v chromium >/dev/null 2>&1 && ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1) || \
+	  (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium postgresql)
 
 # The main job: the web table on http://127.0.0.1:8000 (tables kept in SQLite in the user data directory).
 run: install

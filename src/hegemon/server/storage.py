@@ -156,6 +156,8 @@ class SqlStorage:
         if self.sync not in SYNC_LEVELS:
             raise ValueError(f"synchronous must be one of {', '.join(SYNC_LEVELS)}, not {self.sync!r}")
         u = u.difference_update_query(["synchronous"])
+        if u.drivername == "postgresql":  # the driver this project installs (the `postgres` extra): psycopg 3
+            u = u.set(drivername="postgresql+psycopg")
         args = {"check_same_thread": False} if u.get_backend_name() == "sqlite" else {}
         self.engine: Engine = create_engine(u, connect_args=args)
         if self.engine.dialect.name == "sqlite":
