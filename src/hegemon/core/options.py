@@ -21,12 +21,17 @@ def option(
     minimum: int | None = None,
     maximum: int | None = None,
     help_it: str = "",
+    choice_help: Mapping[Any, tuple[str, str]] | None = None,
 ) -> Any:
-    """Declare an option field: its default, a one-line explanation (English, optional Italian), its bounds."""
+    """Declare an option field: its default, a one-line explanation (English, optional Italian), its bounds, and
+    for a choice one plain sentence per value (English, Italian) saying what it changes."""
     return dataclasses.field(
         default=default,
-        metadata={"help": help, "help_it": help_it, "choices": choices, "min": minimum, "max": maximum},
-    )
+        metadata={
+            "help": help, "help_it": help_it, "choices": choices, "min": minimum, "max": maximum,
+            "choice_help": dict(choice_help or {}),
+        },
+    )  # fmt: skip
 
 
 class Options:
@@ -154,6 +159,8 @@ def describe_options(cls: type) -> list[dict[str, Any]]:
                 "max": f.metadata.get("max"),
                 "help": f.metadata.get("help", ""),
                 "help_it": f.metadata.get("help_it", ""),
+                "choice_help": {str(k): v[0] for k, v in f.metadata.get("choice_help", {}).items()},
+                "choice_help_it": {str(k): v[1] for k, v in f.metadata.get("choice_help", {}).items()},
             }
         )
     return out

@@ -1,5 +1,6 @@
-"""Polis options: the siege rule (the user's variants, seeds-en.md §1), a corrected board file, and every
-engine choice polis.md leaves open (§4.9's round safeguard)."""
+"""Polis options: the siege rule (the base d4 rule or one of three variants, seeds-en.md §1), a corrected
+board file, and the engine's round safeguard (polis.md §4.9). The help texts are for players: no rule-file
+ids, no value ids (a test scans them)."""
 
 from __future__ import annotations
 
@@ -21,22 +22,55 @@ class PolisOptions(Options):
 
     siege: str = option(
         "classic",
-        "Siege rule: classic d4, sacrifice (force after a failed roll), diceless, diceless_sacrifice",
+        "How a polis is taken by siege: with a die roll (classic), a roll you may force with hoplites "
+        "(sacrifice), or turn by turn without dice (diceless, diceless with sacrifice)",
         choices=SIEGE_RULES,
-        help_it="Regola d'assedio: classica (d4), sacrifice, diceless, diceless_sacrifice",
+        help_it="Come si conquista una polis assediandola: con un tiro di dado (classica), un tiro che puoi "
+        "forzare sacrificando opliti (con sacrificio), o turno dopo turno senza dadi (senza dadi, senza dadi "
+        "con sacrificio)",
+        choice_help={
+            "classic": (
+                "Classic: pay 1 prestige and roll a four-sided die; at least the polis's fortification takes it, "
+                "otherwise you lose a hoplite — quick but a gamble against strong cities.",
+                "Classica: paghi 1 prestigio e tiri un dado a quattro facce; almeno la fortificazione della polis "
+                "e la prendi, altrimenti perdi un oplita: rapida ma un azzardo contro le città forti.",
+            ),
+            "sacrifice": (
+                "Sacrifice: as classic, but after a failed roll you may pay 1 more prestige and sacrifice hoplites "
+                "to make up the difference — you can buy certainty with men.",
+                "Con sacrificio: come la classica, ma dopo un tiro fallito puoi pagare 1 altro prestigio e "
+                "sacrificare opliti per colmare la differenza: compri la certezza con gli uomini.",
+            ),
+            "diceless": (
+                "Diceless: no dice; each siege action adds a marker and the city falls when the markers equal "
+                "its fortification — strong cities take longer, and a battle there can break the siege.",
+                "Senza dadi: niente dadi; ogni azione d'assedio aggiunge un segnalino e la città cade quando i "
+                "segnalini eguagliano la fortificazione: le città forti richiedono più tempo e una battaglia può "
+                "rompere l'assedio.",
+            ),
+            "diceless_sacrifice": (
+                "Diceless with sacrifice: as diceless, but starting costs 1 prestige up front and you may speed "
+                "it up by paying 1 prestige and 1 hoplite per extra marker; markers stay from one round to the "
+                "next.",
+                "Senza dadi con sacrificio: come senza dadi, ma iniziare costa subito 1 prestigio e puoi "
+                "accelerare pagando 1 prestigio e 1 oplita per ogni segnalino in più; i segnalini restano da un "
+                "round all'altro.",
+            ),
+        },
     )
     board: str | None = option(
         None,
-        "Path of a corrected board data file (TOML, same format and validation as the shipped one)",
-        help_it="Percorso di un file di dati del tabellone corretto (TOML)",
+        "A corrected board file (TOML, same format and checks as the board that comes with the game)",
+        help_it="Un file del tabellone corretto (TOML, stesso formato e controlli del tabellone incluso)",
     )
     max_turns_per_round: int = option(
         60,
-        "Engine safeguard (polis.md §4.9, not a rule): after this many turns in a round both sides are "
-        "treated as having passed; 0 = no limit",
+        "A safeguard, not a rule of the game: after this many turns in one round both sides are treated "
+        "as having passed, so a round always ends; 0 = no limit",
         minimum=0,
         maximum=10_000,
-        help_it="Salvaguardia del motore: dopo tanti turni in un round entrambi passano; 0 = nessun limite",
+        help_it="Una salvaguardia, non una regola del gioco: dopo tanti turni in un round entrambi passano, così "
+        "il round finisce sempre; 0 = nessun limite",
     )
 
     @property

@@ -1,5 +1,6 @@
 """S.P.Q.RisiKo! options: the rule set (`house-1.2` default, `official`), its four switches (spqrisiko.md A.1)
-and every open point of B 6 that is a choice (A.2)."""
+and every open point of B 6 that is a choice (A.2). The help texts are for players: no rule-file ids (U3…),
+no value ids (a test scans them)."""
 
 from __future__ import annotations
 
@@ -34,9 +35,24 @@ class SpqrOptions(Options):
 
     rules: str = option(
         "house-1.2",
-        "Rule set: the user's house rules v1.2 or the 2005 published rules",
+        "Rule set: the house rules v1.2 or the published 2005 rules (they differ in four points below)",
         choices=RULE_SETS,
-        help_it="Regolamento: regole della casa v1.2 o regolamento ufficiale 2005",
+        help_it="Regolamento: regole della casa v1.2 o regolamento pubblicato nel 2005 (differiscono in quattro "
+        "punti, qui sotto)",
+        choice_help={
+            "house-1.2": (
+                "House rules v1.2: 27 neutral legionaries in all, each trireme moves once, the 2-legionary "
+                "border garrison comes first after a conquest, eliminations from round 4.",
+                "Regole della casa v1.2: 27 legionari neutrali in tutto, ogni trireme si muove una volta, dopo "
+                "una conquista viene prima la guarnigione di confine di 2 legionari, eliminazioni dal round 4.",
+            ),
+            "official": (
+                "Published 2005 rules: 27 neutrals per unused colour, one group naval move per turn, move in "
+                "first after a conquest, eliminations from round 5.",
+                "Regolamento 2005: 27 neutrali per colore non usato, un solo spostamento navale di gruppo per "
+                "turno, dopo una conquista prima lo spostamento, eliminazioni dal round 5.",
+            ),
+        },
     )
     players: int = option(
         4, "Number of players", minimum=3, maximum=5, help_it="Numero di giocatori"
@@ -45,12 +61,33 @@ class SpqrOptions(Options):
         HOUSE["neutrals"],
         "Neutral pool: 27 legionaries per unused colour (official) or 27 in total (house)",
         choices=("per_unused_colour", "total_27"),
+        choice_help={
+            "per_unused_colour": (
+                "27 neutral legionaries per unused colour: with 3 players half the map starts neutral.",
+                "27 legionari neutrali per colore non usato: con 3 giocatori metà mappa parte neutrale.",
+            ),
+            "total_27": (
+                "27 neutral legionaries in all: with 3 players each of you starts with 12 provinces.",
+                "27 legionari neutrali in tutto: con 3 giocatori ciascuno parte con 12 province.",
+            ),
+        },
         help_it="Neutrali: 27 legionari per colore non usato (ufficiale) o 27 in totale (casa)",
     )
     naval_move: str = option(
         HOUSE["naval_move"],
         "Naval movement: one group move per turn (official) or each trireme moves once (house)",
         choices=("single_group", "per_trireme"),
+        choice_help={
+            "single_group": (
+                "One naval move per turn: any number of triremes from one sea area to one next to it.",
+                "Un solo spostamento navale per turno: quante triremi vuoi da un'area di mare a una vicina.",
+            ),
+            "per_trireme": (
+                "Each trireme may move once per turn to a neighbouring sea area, so fleets can spread or gather.",
+                "Ogni trireme può muoversi una volta per turno in un'area vicina, così le flotte si dividono o si "
+                "riuniscono.",
+            ),
+        },
         help_it="Movimento navale: un solo spostamento di gruppo (ufficiale) o uno per trireme (casa)",
     )
     garrison: str = option(
@@ -58,6 +95,20 @@ class SpqrOptions(Options):
         "After a conquest: move in at least the dice of the last roll first (official), "
         "or the 2-legionary frontier garrison wins (house)",
         choices=("move_in_first", "garrison_first"),
+        choice_help={
+            "move_in_first": (
+                "Move in first: after a conquest at least as many legionaries as the last roll's dice must move "
+                "in, even if that leaves the border with 1.",
+                "Prima lo spostamento: dopo una conquista entrano almeno tanti legionari quanti i dadi dell'ultimo "
+                "tiro, anche se il confine resta con 1.",
+            ),
+            "garrison_first": (
+                "Garrison first: a province that borders an enemy always keeps 2 legionaries, so attack with "
+                "fewer dice when it is short.",
+                "Prima la guarnigione: una provincia che confina con un nemico tiene sempre 2 legionari, quindi "
+                "attacca con meno dadi quando è sguarnita.",
+            ),
+        },
         help_it="Dopo la conquista: prima lo spostamento minimo (ufficiale) o prima la guarnigione di 2 (casa)",
     )
     first_elimination_round: int = option(
@@ -88,51 +139,53 @@ class SpqrOptions(Options):
     )
     sets_per_turn: int | None = option(
         1,
-        "Card sets a player may trade per turn (U3; none: no limit)",
+        "Card sets a player may trade in one turn (empty: no limit)",
         minimum=1,
         maximum=10,
-        help_it="Tris di carte giocabili per turno (nessuno: senza limite)",
+        help_it="Tris di carte giocabili in un turno (vuoto: senza limite)",
     )
     trireme_disbands_per_turn: int | None = option(
         None,
-        "Triremes a player may turn into 2 legionaries per turn (U4; none: no limit)",
+        "Triremes a player may turn back into 2 legionaries in one turn (empty: no limit)",
         minimum=0,
         maximum=100,
-        help_it="Triremi convertibili in 2 legionari per turno (nessuno: senza limite)",
+        help_it="Triremi riconvertibili in 2 legionari in un turno (vuoto: senza limite)",
     )
     power_centres: int = option(
         12,
-        "Power centres available (U1/U14: 12 arena pieces; more cannot be built)",
+        "Power centres in the box (12 arenas): once all are on the map no more can be built",
         minimum=0,
         maximum=45,
-        help_it="Centri di potere disponibili (12 arene)",
+        help_it="Centri di potere nella scatola (12 arene): quando sono tutti sulla mappa non se ne costruiscono "
+        "altri",
     )
     neutrals_compete: bool = option(
         False,
-        "Neutral armies take part in the empire/provinces/seas comparisons (U5)",
-        help_it="I neutrali partecipano ai confronti per impero/province/mari",
+        "Neutral armies count when comparing the largest empire, most provinces and most seas for VP",
+        help_it="Gli eserciti neutrali contano nei confronti per l'impero più grande, più province e più mari",
     )
     neutral_is_enemy: bool = option(
         True,
-        "Neutral provinces count as enemies for the 2-legionary frontier garrison (U6)",
-        help_it="Le province neutrali contano come nemiche per la guarnigione di confine",
+        "Neutral provinces count as enemies for the 2-legionary border garrison",
+        help_it="Le province neutrali contano come nemiche per la guarnigione di confine di 2 legionari",
     )
     sea_attack_below_defender: bool = option(
         True,
-        "A sea attack keeps rolling to the end even when the survivors roll fewer dice than the defender (U7)",
+        "A sea attack keeps rolling to the end even when the survivors roll fewer dice than the defender",
         help_it="L'attacco via mare continua a oltranza anche con meno dadi del difensore",
     )
     trireme_garrison: int = option(
         1,
-        "Legionaries that must stay in a province that builds a trireme (U19: 1; 2 = frontier rule)",
+        "Legionaries that must stay in a province that builds a trireme (1; 2 = as the border garrison)",
         minimum=1,
         maximum=2,
-        help_it="Legionari che restano in una provincia che costruisce una trireme",
+        help_it="Legionari che restano in una provincia che costruisce una trireme (1; 2 = come la guarnigione di "
+        "confine)",
     )
     board: str | None = option(
         None,
-        "Path of a corrected board TOML file (none: the shipped board)",
-        help_it="Percorso di un file TOML di mappa corretto (nessuno: la mappa inclusa)",
+        "A corrected board file (TOML; empty: the board that comes with the game)",
+        help_it="Un file della mappa corretto (TOML; vuoto: la mappa inclusa nel gioco)",
     )
 
     def validate(self) -> None:

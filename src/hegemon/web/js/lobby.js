@@ -49,8 +49,12 @@ function optInput(o, game) {
     input = h("input", { id, name: o.name, type: "text", value: o.default ?? "", oninput: mark });
   }
   const help = lang === "it" && o.help_it ? o.help_it : o.help;
+  // a rule choice (rule set, siege rule): one plain sentence on what the chosen value changes
+  const choiceHelp = (lang === "it" ? o.choice_help_it : o.choice_help) || {};
+  const said = Object.keys(choiceHelp).length ? h("small", { class: "help choicehelp", id: `${id}-choice` }, choiceHelp[input.value] || "") : null;
+  if (said) input.addEventListener("change", () => { said.textContent = choiceHelp[input.value] || ""; });
   return h("div", { class: "opt", "data-game": gameName },
-    h("label", { for: id }, optLabel(o)), input, h("small", { class: "help" }, help));
+    h("label", { for: id }, optLabel(o)), input, h("small", { class: "help" }, help), said);
 }
 
 function readOptions(game) {
