@@ -343,9 +343,18 @@ def selfplay(
     fh = jsonl.open("w", encoding="utf-8") if jsonl else None
     wins = [0.0] * n
     lengths: list[int] = []
+    rounds: list[int] = []
+    decisions: list[int] = []
     actions_count: list[int] = []
     terminations: dict[str, int] = {}
     capped = 0
+    chosen = [0]
+
+    def count(st: Any, action: Any) -> None:
+        """Decisions: the actions a player chose (chance draws are not decisions)."""
+        if st.current_player() >= 0:
+            chosen[0] += 1
+
     import time
 
     t0 = time.perf_counter()
@@ -354,20 +363,26 @@ def selfplay(
         for i in range(games):
             gseed = seed + i
             agents = [make_bot(s, derive_seed(gseed, "bot", k)) for k, s in enumerate(specs)]
-            state, rec = run_game(g, opts, gseed, [a.choose for a in agents], seats=specs)
+            chosen[0] = 0
+            state, rec = run_game(g, opts, gseed, [a.choose for a in agents], seats=specs, on_action=count)
             rec.meta = {"index": i + 1}
             if fh:
                 fh.write(rec.to_line() + "\n")
             res = state.outcome()
-            turns = int(getattr(state, "turns", 0))
-            lengths.append(turns)
+            # S.P.Q.RisiKo! counts turns over the game and rounds from 1; Polis counts turns within the round
+            # (the last round's count says nothing of the game) and rounds from 0
+            lengths.append(int(getattr(state, "turns", 0)))
+            rounds.append(int(getattr(state, "round", 0)) + (1 if g.name == "polis" else 0))
+            decisions.append(chosen[0])
             actions_count.append(len(rec.actions))
             if res is None:
                 capped += 1
                 terminations["action_limit"] = terminations.get("action_limit", 0) + 1
             else:
                 terminations[res.termination.value] = terminations.get(res.termination.value, 0) + 1
-                if res.termination.value in ("round_limit", "end_of_rounds"):
+                # a cap cut the game short: the round limit (S.P.Q.RisiKo!'s max_rounds); the end of Polis's
+                # last round is the game's normal end, not a cap
+                if res.termination.value in ("round_limit", "action_limit"):
                     capped += 1
                 for w in res.winners:
                     wins[w] += 1 / len(res.winners)
@@ -384,8 +399,11 @@ def selfplay(
         "options": opts.to_json(),
         "wins_per_seat": wins,
         "win_rate_per_seat": [w / games for w in wins],
-        "mean_turns": statistics.fmean(lengths),
-        "median_turns": statistics.median(lengths),
+        "mean_rounds": statistics.fmean(rounds),
+        "median_rounds": statistics.median(rounds),
+        "mean_decisions": statistics.fmean(decisions),
+        "mean_turns": statistics.fmean(lengths) if g.name != "polis" else None,
+        "median_turns": statistics.median(lengths) if g.name != "polis" else None,
         "mean_actions": statistics.fmean(actions_count),
         "capped_games": capped,
         "terminations": terminations,
@@ -404,10 +422,12 @@ def selfplay(
     for k in range(n):
         table.add_row(f"P{k + 1}", specs[k], f"{wins[k]:g}", f"{wins[k] / games:.1%}")
     out.print(table)
+    turns = (f"turns: mean {summary['mean_turns']:.1f}, median {summary['median_turns']:g}  ·  "
+             if summary["mean_turns"] is not None else "")
     out.print(
-        f"turns: mean {summary['mean_turns']:.1f}, median {summary['median_turns']:g}  ·  "
-        f"atomic actions: mean {summary['mean_actions']:.0f}  ·  games that hit the round cap: {capped}  ·  "
-        f"{summary['games_per_second']} games/s"
+        f"rounds: mean {summary['mean_rounds']:.1f}, median {summary['median_rounds']:g}  ·  {turns}"
+        f"decisions: mean {summary['mean_decisions']:.0f}  ·  atomic actions: mean {summary['mean_actions']:.0f}"
+        f"  ·  games cut short by a cap: {capped}  ·  {summary['games_per_second']} games/s"
     )
     out.print("endings: " + ", ".join(f"{k} {v}" for k, v in sorted(terminations.items())))
 

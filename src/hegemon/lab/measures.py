@@ -96,6 +96,7 @@ class PolisMeasures(Measures):
         self.curves: dict[str, list[list[int]]] = {"population": [], "prestige": []}
         self.last_round = 0
         self.mover = -1
+        self.last_kind = ""
 
     def before(self, state: Any, action: Action) -> Any:
         kind = action.kind
@@ -117,6 +118,8 @@ class PolisMeasures(Measures):
     def after(self, state: Any, action: Action, token: Any) -> None:
         kind = action.kind
         if token is not None:
+            from hegemon.games.polis.options import DICELESS, DICELESS_SACRIFICE
+
             owners, units = token
             s = self.mover
             if kind == "besiege":
@@ -126,19 +129,24 @@ class PolisMeasures(Measures):
             elif kind == "start_siege":
                 self.attempted += 1
                 self.siege_actions += 1
-                if state.siege_mode == 3:  # diceless_sacrifice: 1 PP to start
+                if state.siege_mode == DICELESS_SACRIFICE:  # 1 PP to start
                     self.pp_spent += 1
             elif kind == "continue_siege":
                 self.siege_actions += 1
             elif kind == "force_siege":
-                self.forced += 1
+                if self.last_kind != "force_siege":  # diceless_sacrifice forces disc by disc: one siege forced
+                    self.forced += 1
                 self.pp_spent += 1
             lost = units - sum(state.units[s])
             if kind == "garrison":
                 self.garrisoned += max(0, lost)
             elif lost > 0:
                 self.hoplites_spent += lost
-            self.succeeded += sum(1 for q, o in enumerate(state.owner) if o == s and owners[q] != s)
+            taken = sum(1 for q, o in enumerate(state.owner) if o == s and owners[q] != s)
+            self.succeeded += taken
+            if state.siege_mode == DICELESS:  # diceless: a capture pays F - 1 PP, the F reward less the 1-PP charge
+                self.pp_spent += taken
+        self.last_kind = kind
         if state.round != self.last_round and state.phase != 19:
             self.last_round = state.round
             self._snapshot(state)

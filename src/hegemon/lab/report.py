@@ -388,8 +388,8 @@ def plots(summary: dict[str, Any]) -> list[tuple[str, str]]:
 
     def bars(ax: Any, rates: list[dict[str, Any]], offset: float, width: float, label: str) -> None:
         ys = [r["rate"] for r in rates]
-        lo = [r["rate"] - r["low"] for r in rates]
-        hi = [r["high"] - r["rate"] for r in rates]
+        lo = [max(0.0, r["rate"] - r["low"]) for r in rates]
+        hi = [max(0.0, r["high"] - r["rate"]) for r in rates]
         ax.bar([i + offset for i in x], ys, width, yerr=[lo, hi], capsize=3, label=label)
 
     npairs = max(len(v["luck_vs_skill"]) for v in vs)

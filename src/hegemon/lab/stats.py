@@ -20,8 +20,12 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     p = successes / n
     den = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / den
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    half = z * math.sqrt(max(0.0, p * (1 - p)) / n + z * z / (4 * n * n)) / den
+    # exact at the extremes (rounding leaves 1e-17 above 0 and 1e-16 below 1), and never excluding the
+    # estimate itself, so an error bar is never negative
+    lo = 0.0 if successes <= 0 else min(p, max(0.0, centre - half))
+    hi = 1.0 if successes >= n else max(p, min(1.0, centre + half))
+    return (lo, hi)
 
 
 def rate(successes: float, n: int) -> dict[str, Any]:
@@ -67,7 +71,8 @@ def paired_diff(pairs: Sequence[tuple[bool, bool]]) -> tuple[float, float, float
     m = a_ + b_ + c_ + d_
     adj = (c_ - b_) / m
     se = math.sqrt(max(0.0, (b_ + c_) - (c_ - b_) ** 2 / m)) / m
-    return d, max(-1.0, adj - Z95 * se), min(1.0, adj + Z95 * se)
+    # the interval is centred on the adjusted estimate; widen it to hold the observed difference too
+    return d, min(d, max(-1.0, adj - Z95 * se)), max(d, min(1.0, adj + Z95 * se))
 
 
 def mcnemar(pairs: Sequence[tuple[bool, bool]]) -> dict[str, Any]:
