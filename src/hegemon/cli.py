@@ -530,16 +530,21 @@ def odds_spqr(
     declared: Annotated[int | None, typer.Option(help="Sea attack: legionaries declared (default: all that may go)")] = None,
     stop_at: Annotated[int, typer.Option(help="Land: stop when the attacking province has this many left")] = 1,
     frontier: Annotated[bool, typer.Option(help="The source borders another enemy province (2-legionary garrison)")] = False,
+    garrison: Annotated[str | None, typer.Option(help="move_in_first | garrison_stop | garrison_first (default: the rule set's)")] = None,
     below_defender: Annotated[bool, typer.Option(help="Sea attack keeps rolling with fewer dice than the defender (U7)")] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object")] = False,
 ) -> None:
     """Exact odds of a land attack, a declared sea attack or a naval combat. Counts: for a land attack the
     attacker number is the legionaries ON the province (the last one never rolls; with the house garrison
-    rule and --frontier two stay); for a sea attack the declared force rolls, fought to the end."""
+    rule and --frontier the attack needs 3 and stops at 2, with --garrison garrison_first two never roll); for a
+    sea attack the declared force rolls, fought to the end."""
     from hegemon.games.spqrisiko import odds as O
 
     try:
-        opts = get_game("spqrisiko").parse_options({"rules": rules_})
+        raw_opts: dict[str, Any] = {"rules": rules_}
+        if garrison is not None:
+            raw_opts["garrison"] = garrison
+        opts = get_game("spqrisiko").parse_options(raw_opts)
         notes: list[str] = []
         if naval:
             res = O.naval_combat(attacker, defender)
@@ -552,8 +557,8 @@ def odds_spqr(
             if stop_at != 1:
                 notes.append("sea attacks are fought to the end [R 12.3]: --stop-at does not apply")
         else:
-            keep = 2 if (frontier and opts.garrison == "garrison_first") else 1
-            res = O.land_battle(attacker, defender, stop_at=max(stop_at, keep), keep=keep)
+            keep, floor = O.land_rule(opts.garrison, frontier)
+            res = O.land_battle(attacker, defender, stop_at=max(stop_at, floor), keep=keep)
     except HegemonError as e:
         fail(str(e))
         return

@@ -80,6 +80,18 @@ def test_odds_json_gives_fractions_and_decimals() -> None:
     assert code == 2 and "--declared must be from 1 to 8" in err
 
 
+def test_odds_frontier_follows_the_garrison_reading() -> None:
+    # house-1.2 default: official dice, the attack stops at 2; house-strict: two never roll
+    code, out, _ = run("odds", "spqrisiko", "4", "3", "--frontier", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["inputs"] == {"attacker": 4, "defender": 3, "stop_at": 2, "keep": 1} and data["attack_possible"]
+    code, out, _ = run("odds", "spqrisiko", "4", "3", "--frontier", "--garrison", "garrison_first", "--json")
+    assert code == 0 and json.loads(out)["attack_possible"] is False
+    code, _, err = run("odds", "spqrisiko", "4", "3", "--garrison", "both")
+    assert code == 2 and "garrison" in err
+
+
 def test_rules_lists_options_rule_sets_and_refuses_unknown_games() -> None:
     code, out, _ = run("rules", "spqrisiko", "--json")
     assert code == 0

@@ -138,7 +138,7 @@ def test_lobby_lists_games_options_and_bots(page: Page, server: Server) -> None:
     expect(page.locator(".opt small.help").first).not_to_be_empty()
     # choosing the published rules sets the defaults of its switches
     page.click("#moreoptions summary")
-    expect(page.locator("#opt-garrison")).to_have_value("garrison_first")
+    expect(page.locator("#opt-garrison")).to_have_value("garrison_stop")
     page.select_option("#opt-rules", "official")
     expect(page.locator("#opt-garrison")).to_have_value("move_in_first")
     expect(page.locator("#opt-first_elimination_round")).to_have_value("5")

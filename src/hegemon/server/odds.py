@@ -40,9 +40,7 @@ def _spqr(st: Any, q: dict[str, str]) -> dict[str, Any]:
     if kind == "land":
         s = b.province_index[q["source"]]
         t = b.province_index[q["target"]]
-        keep = st._attack_keep(s, t, me)
-        stop_at = max(keep, _int(q, "stop_at", keep))
-        return odds.land_battle(st.armies[s], st.armies[t], stop_at=stop_at, keep=keep).to_json()
+        return odds.land_position(st, s, t, _int(q, "stop_at", 1)).to_json()
     if kind == "sea":
         t = b.province_index[q["target"]]
         declared = _int(q, "declared")

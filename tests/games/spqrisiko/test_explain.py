@@ -52,3 +52,18 @@ def test_a_sea_attack_needs_more_triremes_than_the_defender_r_12_2() -> None:
     st = goto(st, "sea_attack")
     e = refused(st, A.SeaAttack("italia", "sicilia", "ionium"))
     assert e.rule == "R 12.2" and "strictly more triremes" in str(e)
+
+
+def test_a_sea_attack_or_declaration_below_the_defenders_dice_breaks_r_10_13() -> None:
+    st = scenario(
+        provinces={"sicilia": (0, 2), "africa": (1, 3), "corsica": (1, 2), "creta": (2, 2)},
+        triremes={("tyrrenum", 0): 1},
+    )
+    st = goto(st, "sea_attack", place="sicilia")
+    e = refused(st, A.SeaAttack("sicilia", "africa", "tyrrenum"))
+    assert e.rule == "R 10.13" and "at most 2" in str(e) and "3" in str(e)
+    play(st, A.SeaAttack("sicilia", "corsica", "tyrrenum"))
+    e = refused(st, A.Declare(1))
+    assert e.rule == "R 10.13" and "at least 2" in str(e)
+    e = refused(st, A.Declare(3))
+    assert e.rule == "R 12.3" and "between 2 and 2" in str(e)

@@ -22,6 +22,7 @@ from tests.games.spqrisiko.fixtures import (
     roll,
     scenario,
 )
+from tests.helpers import refused
 
 
 def land(provinces: dict, rules: str = "house-1.2", place: str = "creta", **kw: object) -> object:
@@ -167,8 +168,55 @@ def test_u6_option_neutrals_not_enemies_for_the_garrison() -> None:
 # ------------------------------------------------------------------------------ moving in, house
 
 
-def test_house_garrison_first_dice_cap_keeps_two_on_a_frontier() -> None:
+def test_house_default_frontier_source_rolls_the_official_dice_and_leaves_two_after_moving_in() -> None:
+    # house-1.2 reads the seed literally (garrison=garrison_stop): the dice follow [R 10.13], [R 14.1]
     st = land({"cisalpina": (0, 4), "italia": (1, 1)})
+    assert st.opts.garrison == "garrison_stop"
+    play(st, A.Attack("cisalpina", "italia"))
+    assert {a.dice for a in of_kind(st, A.RollDice)} == {1, 2, 3}
+    fight(st, ((6, 6, 6), (1,)))
+    assert {a.count for a in of_kind(st, A.MoveIn)} == {1, 2}  # Cisalpina borders neutrals: 2 stay
+    play(st, A.MoveIn(2))
+    assert (armies(st, "cisalpina"), armies(st, "italia")) == (2, 2)
+
+
+def test_house_default_four_against_three_rolls_three_dice() -> None:
+    st = land({"cisalpina": (0, 4), "italia": (1, 3)})
+    play(st, A.Attack("cisalpina", "italia"))
+    assert {a.dice for a in of_kind(st, A.RollDice)} == {3}
+    st = land({"cisalpina": (0, 4), "italia": (1, 3), "arabia": (0, 9)}, place="arabia", garrison="garrison_first")
+    assert ("cisalpina", "italia") not in attacks(st) and attacks(st)  # house-strict: at most 2 dice against 3
+
+
+def test_house_default_frontier_attack_needs_three_and_stops_at_two() -> None:
+    st = land({"cisalpina": (0, 2), "italia": (1, 1), "arabia": (0, 9)}, place="arabia")
+    assert ("cisalpina", "italia") not in attacks(st) and attacks(st)
+    e = refused(st, A.Attack("cisalpina", "italia"))
+    assert e.rule == "R 14.2" and "at least 3" in str(e)
+    st = land({"cisalpina": (0, 3), "italia": (1, 2), "arabia": (0, 9)}, place="arabia")
+    play(st, A.Attack("cisalpina", "italia"))
+    assert {a.dice for a in of_kind(st, A.RollDice)} == {2}
+    fight(st, ((6, 1), (5, 5)))  # one loss each: Cisalpina is down to 2, the attack stops by itself
+    assert armies(st, "cisalpina") == 2 and armies(st, "italia") == 1
+    assert phase(st) == "land_attack" and st.current_player() == 0
+
+
+def test_house_default_source_bordering_only_the_target_attacks_down_to_one() -> None:
+    st = land({"italia": (0, 2), "cisalpina": (1, 1)})
+    play(st, A.Attack("italia", "cisalpina"))  # Italia borders only the target: the garrison is 1
+    assert {a.dice for a in of_kind(st, A.RollDice)} == {1}
+
+
+def test_house_default_move_in_at_least_one() -> None:
+    st = land({"italia": (0, 5), "cisalpina": (1, 3)})
+    play(st, A.Attack("italia", "cisalpina"))
+    assert {a.dice for a in of_kind(st, A.RollDice)} == {3}  # Italia borders only the target
+    fight(st, ((6, 6, 6), (1, 1, 1)))
+    assert {a.count for a in of_kind(st, A.MoveIn)} == {1, 2, 3, 4}
+
+
+def test_house_strict_dice_cap_keeps_two_on_a_frontier() -> None:
+    st = land({"cisalpina": (0, 4), "italia": (1, 1)}, garrison="garrison_first")
     play(st, A.Attack("cisalpina", "italia"))
     assert {a.dice for a in of_kind(st, A.RollDice)} == {1, 2}
     fight(st, ((6, 6), (1,)))
@@ -177,17 +225,11 @@ def test_house_garrison_first_dice_cap_keeps_two_on_a_frontier() -> None:
     assert (armies(st, "cisalpina"), armies(st, "italia")) == (3, 1)
 
 
-def test_house_garrison_first_move_in_at_least_one() -> None:
-    st = land({"italia": (0, 5), "cisalpina": (1, 3)})
-    play(st, A.Attack("italia", "cisalpina"))
-    assert {a.dice for a in of_kind(st, A.RollDice)} == {3}  # Italia borders only the target
-    fight(st, ((6, 6, 6), (1, 1, 1)))
-    assert {a.count for a in of_kind(st, A.MoveIn)} == {1, 2, 3, 4}
-
-
-def test_house_garrison_first_attack_illegal_when_the_garrison_leaves_too_few_dice() -> None:
-    st = land({"cisalpina": (0, 3), "italia": (1, 2), "arabia": (0, 9)})
+def test_house_strict_attack_illegal_when_the_garrison_leaves_too_few_dice() -> None:
+    st = land({"cisalpina": (0, 3), "italia": (1, 2), "arabia": (0, 9)}, garrison="garrison_first")
     assert ("cisalpina", "italia") not in attacks(st) and attacks(st)
+    e = refused(st, A.Attack("cisalpina", "italia"))
+    assert e.rule == "R 10.13"
     st = land({"cisalpina": (0, 3), "italia": (1, 2), "arabia": (0, 9)}, rules="official")
     assert ("cisalpina", "italia") in attacks(st)
 

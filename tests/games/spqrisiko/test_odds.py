@@ -25,6 +25,7 @@ from hegemon.games.spqrisiko.odds import (
     describe_counts,
     land_battle,
     land_keep,
+    land_rule,
     naval_combat,
     sea_attack,
     win_table,
@@ -168,8 +169,25 @@ def test_A1_garrison_first_keep_two() -> None:
     assert land_keep("garrison_first", True) == 2
     assert land_keep("garrison_first", False) == 1
     assert land_keep("move_in_first", True) == 1
+    assert land_keep("garrison_stop", True) == 1
     with pytest.raises(ConfigError):
         land_keep("both", True)
+
+
+def test_A1_garrison_stop_official_dice_stop_at_two() -> None:
+    # house-1.2 default: a frontier source rolls the official dice, needs 3 and stops at 2
+    assert land_rule("garrison_stop", True) == (1, 2)
+    assert land_rule("garrison_stop", False) == (1, 1)
+    assert land_rule("garrison_first", True) == (2, 2)
+    assert land_rule("move_in_first", True) == (1, 1)
+    assert not land_battle(2, 1, stop_at=2).attack_possible
+    o = land_battle(3, 1, stop_at=2)  # 2 dice against 1, once
+    assert o.distribution == {(3, 0): F(125, 216), (2, 1): F(91, 216)}
+    # 4 against 3 rolls 3 dice (house-strict cannot attack at all)
+    assert land_battle(4, 3, stop_at=2).attack_possible and not land_battle(4, 3, keep=2).attack_possible
+    # stopping at 2 never wins less often than capping the dice
+    for a, d in [(4, 1), (5, 2), (7, 5), (12, 9)]:
+        assert land_battle(a, d, stop_at=2).p_win >= land_battle(a, d, keep=2).p_win
 
 
 # ------------------------------------------------------------------------------ sea attacks by hand [R 12]

@@ -15,7 +15,7 @@ def test_a_1_house_rules_are_the_default_rule_set() -> None:
     o = GAME.parse_options()
     assert o.rules == "house-1.2"
     assert (o.neutrals, o.naval_move, o.garrison, o.first_elimination_round) == (
-        "total_27", "per_trireme", "garrison_first", 4
+        "total_27", "per_trireme", "garrison_stop", 4
     )  # fmt: skip
 
 
@@ -36,6 +36,8 @@ def test_a_1_official_preset_sets_the_four_switches() -> None:
         ("official", "naval_move", "per_trireme"),
         ("official", "neutrals", "total_27"),
         ("official", "garrison", "garrison_first"),
+        ("official", "garrison", "garrison_stop"),
+        ("house-1.2", "garrison", "garrison_first"),
         ("official", "first_elimination_round", 4),
     ],
 )

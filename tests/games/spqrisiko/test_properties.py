@@ -19,7 +19,7 @@ options = st.fixed_dictionaries(
         "players": st.integers(3, 5),
         "random_deal": st.booleans(),
         "naval_move": st.sampled_from(["single_group", "per_trireme"]),
-        "garrison": st.sampled_from(["move_in_first", "garrison_first"]),
+        "garrison": st.sampled_from(["move_in_first", "garrison_stop", "garrison_first"]),
         "sets_per_turn": st.sampled_from([1, 2, None]),
         "max_rounds": st.integers(3, 12),
     }

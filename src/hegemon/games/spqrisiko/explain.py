@@ -164,6 +164,12 @@ def _specific(st: SpqrState, a: Any) -> tuple[str, str] | None:
                 return "R 13.6", f"{sn} and {tn} share no land border (across the sea it is a sea attack, R 12)"
             if st.armies[s] < 2:
                 return "R 14.1", f"{sn} has {st.armies[s]} legionary: the last one never attacks"
+            floor = st._attack_floor(s, t, me)
+            if st.armies[s] <= floor and floor > st._attack_keep(s, t, me):
+                return "R 14.2", (
+                    f"{sn} borders another enemy province: an attack from it needs at least {floor + 1} "
+                    f"legionaries, so that {floor} stay after moving in (house garrison rule)"
+                )
             return "R 10.13", (
                 f"{sn} cannot roll as many dice as {tn}'s {min(3, st.armies[t])} defender(s) while keeping its garrison"
             )
@@ -183,7 +189,14 @@ def _specific(st: SpqrState, a: Any) -> tuple[str, str] | None:
                     f"you need strictly more triremes than the defender in {b.sea_names[sa]} "
                     f"({st.triremes[me][sa]} against {theirs})"
                 )
-        return "R 14.3", f"{sn} cannot spare enough legionaries for the defender's dice while keeping its garrison"
+        spare = st.armies[s] - st._garrison(s, me)
+        if spare < 1:
+            return "R 14.3", f"{sn} has {st.armies[s]} legionaries and must keep its garrison: none may sail"
+        dd = min(3, st.armies[t])
+        return "R 10.13", (
+            f"{sn} can declare at most {spare} legionaries (keeping its garrison [R 14.3]): fewer than the {dd} "
+            f"dice {tn} defends with, and the declared force never rolls fewer dice than the defender"
+        )
     if kind == "fortify":
         s, t = prov(a.source), prov(a.dest)
         sn, tn = b.province_names[s], b.province_names[t]
@@ -192,6 +205,12 @@ def _specific(st: SpqrState, a: Any) -> tuple[str, str] | None:
         if t not in b.land[s]:
             return "R 15.2", f"{sn} and {tn} share no land border and no sea area you control"
         return "R 14.2", f"{sn} must keep its garrison"
+    if kind == "declare" and st.battle:
+        dd = min(3, st.armies[st.battle[2]])
+        if 0 < a.count < dd:
+            return "R 10.13", (
+                f"declare at least {dd}: the declared force never rolls fewer dice than the defender's {dd}"
+            )
     if kind in ("roll_dice", "declare", "move_in", "move"):
         counts = [x for x in st.legal_actions() if x.kind == kind]
         vals = [getattr(x, "dice", getattr(x, "count", 0)) for x in counts]

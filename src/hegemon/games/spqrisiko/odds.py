@@ -277,20 +277,43 @@ def _odds(
 # ------------------------------------------------------------------------------------------------ public
 
 
+GARRISONS = ("move_in_first", "garrison_stop", "garrison_first")
+"""The values of the `garrison` option (see RULES-NOTES, interpretations 3 and 4)."""
+
+
+def land_rule(garrison: str, source_borders_other_enemy: bool) -> tuple[int, int]:
+    """(keep, stop_at) of a land attack under the `garrison` option: `keep` legionaries of the attacking
+    province never roll, and the attack stops once the province is down to `stop_at`. Official rules and any
+    source that borders no enemy province but the target: (1, 1) [R 14.1]. On a frontier (U6: neutrals count
+    as enemies, land borders only — the caller decides that): `garrison_stop` (house-1.2) (1, 2): the dice
+    follow the official limits, but the attack needs 3 legionaries and stops at 2, so that 2 stay after the
+    move-in [R 14.2]; `garrison_first` (house-strict) (2, 2): the dice are capped at the source minus 2."""
+    if garrison not in GARRISONS:
+        raise ConfigError("garrison", f"expected one of {', '.join(GARRISONS)}, got {garrison!r}")
+    if not source_borders_other_enemy or garrison == "move_in_first":
+        return 1, 1
+    return (1, 2) if garrison == "garrison_stop" else (2, 2)
+
+
 def land_keep(garrison: str, source_borders_other_enemy: bool) -> int:
-    """How many legionaries of the attacking province can never roll: 1 [R 14.1]; 2 under the house rule
-    `garrison=garrison_first` (spqrisiko.md A.1) when the source borders another enemy province (U6:
-    neutrals count as enemies, land borders only — the caller decides that)."""
-    if garrison not in ("move_in_first", "garrison_first"):
-        raise ConfigError("garrison", f"expected move_in_first or garrison_first, got {garrison!r}")
-    return 2 if garrison == "garrison_first" and source_borders_other_enemy else 1
+    """How many legionaries of the attacking province can never roll (the `keep` of `land_rule`)."""
+    return land_rule(garrison, source_borders_other_enemy)[0]
+
+
+def land_position(state: Any, source: int, target: int, stop_at: int = 1) -> BattleOdds:
+    """Exact odds of the land attack from province `source` on `target` (board indices) in `state`, for the
+    player on turn, under the position's garrison rule; `stop_at` below the rule's floor is raised to it."""
+    me = state.order[state.turn] if state.order else 0
+    frontier = state._borders_enemy(source, me, ignore=target)
+    keep, floor = land_rule(state.opts.garrison, frontier)
+    return land_battle(state.armies[source], state.armies[target], stop_at=max(stop_at, floor), keep=keep)
 
 
 def land_battle(attacker: int, defender: int, *, stop_at: int = 1, keep: int = 1) -> BattleOdds:
     """Exact odds of a land attack [R 13], spqrisiko.md B 4.4, 4.7, 4.8.
 
     `attacker` counts the legionaries on the attacking province (not the dice); `keep` of them never roll
-    (1 [R 14.1]; 2 under the house garrison rule, see `land_keep`). Each roll: the attacker rolls
+    (1 [R 14.1]; 2 under the house-strict garrison rule, see `land_rule`). Each roll: the attacker rolls
     min(3, attacker - keep) dice, the defender min(3, defender) [R 10.5]; ties go to the defender [R 10.11].
     The attacker never rolls fewer dice than the defender [R 10.13], so the battle ends when
     attacker - keep < min(3, defender); it also ends, by choice [R 10.12], as soon as the attacker has

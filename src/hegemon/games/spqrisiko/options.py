@@ -15,7 +15,7 @@ RULE_SETS = ("house-1.2", "official")
 HOUSE = {
     "neutrals": "total_27",
     "naval_move": "per_trireme",
-    "garrison": "garrison_first",
+    "garrison": "garrison_stop",
     "first_elimination_round": 4,
 }
 OFFICIAL = {
@@ -92,9 +92,10 @@ class SpqrOptions(Options):
     )
     garrison: str = option(
         HOUSE["garrison"],
-        "After a conquest: move in at least the dice of the last roll first (official), "
-        "or the 2-legionary frontier garrison wins (house)",
-        choices=("move_in_first", "garrison_first"),
+        "After a conquest: move in at least the dice of the last roll first (official); or leave the "
+        "2-legionary frontier garrison: an attack from a frontier province needs 3 and stops at 2 (house), "
+        "or rolls at most its legionaries minus 2 (house, strict)",
+        choices=("move_in_first", "garrison_stop", "garrison_first"),
         choice_help={
             "move_in_first": (
                 "Move in first: after a conquest at least as many legionaries as the last roll's dice must move "
@@ -102,14 +103,22 @@ class SpqrOptions(Options):
                 "Prima lo spostamento: dopo una conquista entrano almeno tanti legionari quanti i dadi dell'ultimo "
                 "tiro, anche se il confine resta con 1.",
             ),
+            "garrison_stop": (
+                "Garrison first: a province that borders another enemy attacks with the usual dice, needs 3 "
+                "legionaries and stops at 2, so that 2 stay after moving in.",
+                "Prima la guarnigione: una provincia che confina con un altro nemico attacca con i dadi normali, "
+                "ne servono 3 e si ferma a 2, così dopo lo spostamento ne restano 2.",
+            ),
             "garrison_first": (
-                "Garrison first: a province that borders an enemy always keeps 2 legionaries, so attack with "
-                "fewer dice when it is short.",
-                "Prima la guarnigione: una provincia che confina con un nemico tiene sempre 2 legionari, quindi "
-                "attacca con meno dadi quando è sguarnita.",
+                "Garrison first, strict: a province that borders an enemy always keeps 2 legionaries, so attack "
+                "with fewer dice when it is short.",
+                "Prima la guarnigione, rigorosa: una provincia che confina con un nemico tiene sempre 2 legionari, "
+                "quindi attacca con meno dadi quando è sguarnita.",
             ),
         },
-        help_it="Dopo la conquista: prima lo spostamento minimo (ufficiale) o prima la guarnigione di 2 (casa)",
+        help_it="Dopo la conquista: prima lo spostamento minimo (ufficiale); o la guarnigione di 2: l'attacco da "
+        "una provincia di confine ne richiede 3 e si ferma a 2 (casa), o tira al massimo i legionari meno 2 "
+        "(casa, rigorosa)",
     )
     first_elimination_round: int = option(
         HOUSE["first_elimination_round"],

@@ -237,10 +237,19 @@ class SpqrState:
 
     def _attack_keep(self, source: int, target: int, me: int) -> int:
         """Legionaries of `source` that may not roll against `target`: 1 [R 14.1]; under `garrison_first`
-        2 when the source borders another enemy province, so the frontier garrison survives the move-in."""
+        (house-strict) 2 when the source borders another enemy province, so the frontier garrison survives
+        the move-in."""
         if self.opts.garrison == "garrison_first":
             return self._garrison(source, me, ignore=target)
         return 1
+
+    def _attack_floor(self, source: int, target: int, me: int) -> int:
+        """The attack from `source` on `target` stops when the source is down to this many legionaries: the
+        dice's keep, except under `garrison_stop` (house-1.2) 2 when the source borders another enemy province,
+        so that it can still move in 1 and leave its frontier garrison of 2 [R 14.2]."""
+        if self.opts.garrison == "garrison_stop":
+            return self._garrison(source, me, ignore=target)
+        return self._attack_keep(source, target, me)
 
     def _competitors(self) -> list[int]:
         comp = [p for p in range(self.n) if not self.eliminated[p]]
@@ -310,7 +319,7 @@ class SpqrState:
                         continue
                     dd = armies[t] if armies[t] < 3 else 3
                     avail = armies[s] - self._attack_keep(s, t, me)
-                    if avail >= dd and not self._protected(t):
+                    if avail >= dd and armies[s] > self._attack_floor(s, t, me) and not self._protected(t):
                         out.append(_act(A.Attack, pid[s], pid[t]))
             out.append(A.DONE)
             return out
@@ -438,7 +447,7 @@ class SpqrState:
         s = self.battle[1]
         g = self._garrison(s, me)
         spare = self.armies[s] - g
-        if self.opts.garrison == "garrison_first":
+        if self.opts.garrison != "move_in_first":
             return 1, max(1, spare)
         lo = self.last_dice
         return lo, max(lo, spare)
@@ -860,7 +869,7 @@ class SpqrState:
                 self.apply(_act(A.MoveIn, lo))
             return
         lo, hi = self._dice_range()
-        if hi < lo:
+        if hi < lo or self.armies[s] <= self._attack_floor(s, t, me):
             self._end_battle()
 
     def _end_battle(self) -> None:

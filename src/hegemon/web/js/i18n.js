@@ -399,7 +399,8 @@ const en = {
   "choice.rules.house-1.2": "house rules 1.2", "choice.rules.official": "official (2005)",
   "choice.neutrals.per_unused_colour": "27 per unused colour", "choice.neutrals.total_27": "27 in total",
   "choice.naval_move.single_group": "one group move", "choice.naval_move.per_trireme": "each trireme once",
-  "choice.garrison.move_in_first": "move in first", "choice.garrison.garrison_first": "garrison first",
+  "choice.garrison.move_in_first": "move in first", "choice.garrison.garrison_first": "garrison first (fewer dice)",
+  "choice.garrison.garrison_stop": "garrison first (stop at 2)",
   "choice.siege.classic": "classic (d4)", "choice.siege.sacrifice": "sacrifice", "choice.siege.diceless": "diceless",
   "choice.siege.diceless_sacrifice": "diceless with sacrifice",
 };
@@ -802,7 +803,8 @@ const it = {
   "choice.rules.house-1.2": "regole della casa 1.2", "choice.rules.official": "ufficiale (2005)",
   "choice.neutrals.per_unused_colour": "27 per colore non usato", "choice.neutrals.total_27": "27 in totale",
   "choice.naval_move.single_group": "un solo gruppo", "choice.naval_move.per_trireme": "ogni trireme una volta",
-  "choice.garrison.move_in_first": "prima lo spostamento", "choice.garrison.garrison_first": "prima la guarnigione",
+  "choice.garrison.move_in_first": "prima lo spostamento", "choice.garrison.garrison_first": "prima la guarnigione (meno dadi)",
+  "choice.garrison.garrison_stop": "prima la guarnigione (stop a 2)",
   "choice.siege.classic": "classica (d4)", "choice.siege.sacrifice": "con sacrificio", "choice.siege.diceless": "senza dadi",
   "choice.siege.diceless_sacrifice": "senza dadi con sacrificio",
 };
