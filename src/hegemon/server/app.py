@@ -302,6 +302,13 @@ def create_app(
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(WEB / "table.html")
 
+    @app.get("/rules/{game}", include_in_schema=False)
+    async def rules_page(game: str) -> FileResponse:
+        """The rules of a game for players (`?lang=en|it`, `?table=ID` for that table's options)."""
+        if game not in game_names():
+            raise ServerError("unknown_table", f"no game {game[:40]!r}; games: {', '.join(game_names())}")
+        return FileResponse(WEB / "rules.html")
+
     @app.get("/r/{table_id}", include_in_schema=False)
     async def replay_page(table_id: str) -> FileResponse:
         return FileResponse(WEB / "table.html")

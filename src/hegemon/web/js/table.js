@@ -3,6 +3,7 @@
 // from a game module in ./boards/<game>.js (createBoard(root, ctx) → {render, controls, players, describe…}).
 import { api, botLabel, clear, COLOURS, h, icon, langButton } from "./common.js";
 import { t } from "./i18n.js";
+import { tableRules } from "./rules.js";
 
 const m = location.pathname.match(/^\/(t|r)\/([A-Za-z0-9_-]+)/);
 const MODE = m ? m[1] : "t";
@@ -25,6 +26,7 @@ let retry = 0;
 let deadline = null;
 let replay = null; // {step, target, steps, seat}
 let inbox = Promise.resolve();
+let rules = null; // the rules button, drawer and linked rule tags (rules.js)
 
 const ctx = {
   id: ID,
@@ -116,7 +118,8 @@ function showError(e) {
   const box = el("error");
   clear(box);
   box.hidden = false;
-  box.append(h("p", { id: "errortext" }, t("table.refused", { code: t(`code.${e.code}`), msg: e.message })));
+  const text = t("table.refused", { code: t(`code.${e.code}`), msg: e.message });
+  box.append(h("p", { id: "errortext" }, rules ? rules.link(text) : text));
   if (e.legal_actions && e.legal_actions.length && board) {
     const list = e.legal_actions.slice(0, 12).map((a) => board.label(a)).join(" · ");
     box.append(h("p", { class: "hint" }, t("table.legal", { list })));
@@ -127,6 +130,7 @@ function showError(e) {
 async function loadBoard(game) {
   const mod = await import(`./boards/${game}.js`);
   board = await mod.createBoard(el("board"), ctx);
+  if (!rules) rules = tableRules(game, ID);
   // phones: the map pans at a readable scale (centred at first); a button shows it whole
   const b = el("board");
   b.scrollLeft = (b.scrollWidth - b.clientWidth) / 2;
@@ -312,6 +316,7 @@ async function startReplay() {
 }
 
 el("langslot").append(langButton(() => {
+  if (rules) rules.relabel();
   if (MODE === "r") stepReplay(replay.target);
   else render();
 }));

