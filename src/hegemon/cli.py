@@ -87,6 +87,8 @@ def rules(
     """The rule sets, their options and the defaults."""
     try:
         g = get_game(game)
+        if board is not None:
+            g.parse_options({"board": board})  # loads and validates the file (ConfigError names the entry)
         if reconstructed:
             mod = importlib.import_module(f"hegemon.games.{g.name}.board")
             if not hasattr(mod, "reconstructed_values"):
@@ -109,7 +111,10 @@ def rules(
         fail(str(e))
         return
     if as_json:
-        print(json.dumps({"game": g.name, "options": described, "rule_sets": presets}, default=str))
+        shown: dict[str, Any] = {"game": g.name, "options": described, "rule_sets": presets}
+        if board is not None:
+            shown["board"] = {"path": board, "valid": True}
+        print(json.dumps(shown, default=str))
         return
     table = Table(title=f"{getattr(g, 'title', g.name)} — options (set with --option name=value)")
     table.add_column("option", style="bold cyan")
@@ -134,6 +139,8 @@ def rules(
         for k in keys:
             pt.add_row(k, *(str(presets[n].get(k, "")) for n in names))
         out.print(pt)
+    if board is not None:
+        out.print(f"board {escape(board)}: loaded and valid")
 
 
 # --------------------------------------------------------------------------- play
@@ -592,7 +599,10 @@ def odds_polis(
     fortification: Annotated[int, typer.Option(help="The polis's fortification")],
     hoplites: Annotated[int, typer.Option(help="The besieger's hoplites in the territory")],
     siege: Annotated[str, typer.Option(help="classic | sacrifice | diceless | diceless_sacrifice")] = "classic",
-    prestige: Annotated[int, typer.Option(help="The besieger's PP before the siege action")] = 0,
+    prestige: Annotated[
+        int | None,
+        typer.Option(help="The besieger's PP before the siege action (default: enough never to stop the siege)"),
+    ] = None,
     neutral: Annotated[bool, typer.Option(help="The polis is neutral (else the opponent's)")] = True,
     population: Annotated[int | None, typer.Option(help="The polis's population (opponent's polis)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object")] = False,
@@ -610,7 +620,13 @@ def odds_polis(
     if as_json:
         print(json.dumps(data))
         return
-    table = Table(title=f"Polis siege · {siege} · fortification {fortification}, {hoplites} hoplites, {prestige} PP")
+    shown_pp = f"{data['prestige']} PP (assumed)" if data.get("prestige_assumed") else f"{prestige} PP"
+    if data.get("prestige_assumed"):
+        err.print(
+            f"[yellow]note:[/yellow] no --prestige given: assuming {data['prestige']} PP, enough that prestige never "
+            "stops the siege; pass --prestige N for the besieger's real prestige"
+        )
+    table = Table(title=f"Polis siege · {siege} · fortification {fortification}, {hoplites} hoplites, {shown_pp}")
     table.add_column("measure", style="bold cyan")
     table.add_column("value")
     subtables: list[tuple[str, list[dict[str, Any]]]] = []

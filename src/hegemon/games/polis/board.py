@@ -71,6 +71,15 @@ _DECISIONS: dict[tuple[str, str], str] = {
     ("constants", "first_player_tie_round_3"): "R30",
     ("setup", "*"): "R28",
 }
+# Every entry of [constants] the engine reads; any other name is refused (it would silently do nothing).
+CONSTANTS = (
+    "resources", "cubes_per_side", "merchant_ships_per_side", "resource_maximum", "min_polis_population",
+    "military_action_prestige", "home_collection_prestige", "extra_resource_after_opponent_passed", "unit_cost",
+    "siege_die_sides", "battle_threshold_units", "battle_hand_size", "battle_min_units", "retreat_prestige",
+    "bribe_silver_per_enemy_unit", "redeem_silver", "civil_war_neutral_multiplier",
+    "civil_war_opponent_multiplier", "project_offer_size", "supply_wheat_per_cube", "growth_wheat_per_cube",
+    "megalopolis_prestige_per_polis", "storage_halved", "phoros_prestige_to_silver", "first_player_tie_round_3",
+)  # fmt: skip
 _SKIP_FIELDS = {"id", "provenance", "field_provenance", "lat", "lon", "aliases"}
 
 
@@ -170,6 +179,23 @@ class Board:
     battle_min_units: int = 2
     project_offer: int = 3
     first_tie_side: int = SPARTA
+    resource_max: int = 0  # 0 = no upper limit (R27)
+    min_pop: int = 1  # cubes an owned polis always keeps (R38)
+    military_pp: int = 1  # moves, a classic/sacrifice siege, a collection away from home (§4.5)
+    home_collect_pp: int = 0  # a collection in the home region (§5.8)
+    extra_cost: int = 1  # resources per action after the opponent has passed (§4.4)
+    unit_res: tuple[int, int, int] = (METAL, WOOD, WOOD)  # what a hoplite, galley, merchant cost (silver also)
+    siege_die: int = 4  # sides of the siege die (§7.1)
+    retreat_pp: int = 1  # paid to the opponent (§6.5)
+    bribe_per_unit: int = 1  # silver per opponent unit on the proxenos's way (§5.10)
+    redeem_silver: int = 2  # paid to the opponent (§5.11)
+    cw_neutral: int = 2  # civil war: silver per base population cube of a neutral polis (§5.12)
+    cw_opponent: int = 3  # civil war: silver per current cube of an opponent's polis (§5.12)
+    supply_wheat: int = 1  # wheat per population cube (§8.2)
+    growth_wheat: int = 1  # wheat per grown cube (§8.3)
+    mega_pp: int = 1  # prestige per polis above its base population (§8.4)
+    storage_halved: tuple[int, ...] = (OIL, WINE, WHEAT)  # halved, rounded up (§8.5)
+    phoros_rate: int = 1  # silver per prestige (§8.6)
     # setup
     setup_res: list[tuple[int, ...]] = field(default_factory=list)
     setup_pp: list[int] = field(default_factory=list)
@@ -272,20 +298,64 @@ def _parse(path: str, raw: dict[str, Any]) -> Board:
     if tuple(resources) != RESOURCES:
         raise ck.fail("constants.resources", f"expected {list(RESOURCES)}")
 
+    if not isinstance(consts, dict):
+        raise ck.fail("constants", "missing [constants] table")
+    for name in consts:
+        if name not in CONSTANTS:
+            raise ck.fail(f"constants.{name}", "unknown constant (the engine reads: " + ", ".join(CONSTANTS) + ")")
+
     def const(name: str, default: Any) -> Any:
         e = consts.get(name)
-        return e["value"] if isinstance(e, dict) and "value" in e else default
+        if e is None:
+            return default
+        if not isinstance(e, dict) or "value" not in e:
+            raise ck.fail(f"constants.{name}", "expected a table with a 'value' field")
+        return e["value"]
 
-    b.cubes = int(const("cubes_per_side", 45))
-    b.max_merchants = int(const("merchant_ships_per_side", 6))
-    b.hand_size = int(const("battle_hand_size", 4))
-    b.battle_threshold = int(const("battle_threshold_units", 8))
-    b.battle_min_units = int(const("battle_min_units", 2))
-    b.project_offer = int(const("project_offer_size", 3))
+    def count(name: str, default: int, lo: int = 0, hi: int = 1000) -> int:
+        v = const(name, default)
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise ck.fail(f"constants.{name}", f"value must be a whole number, got {type(v).__name__} {v!r}")
+        if not lo <= v <= hi:
+            raise ck.fail(f"constants.{name}", f"value must be between {lo} and {hi}, got {v}")
+        return v
+
+    b.cubes = count("cubes_per_side", 45, 1)
+    b.max_merchants = count("merchant_ships_per_side", 6)
+    b.hand_size = count("battle_hand_size", 4)
+    b.battle_threshold = count("battle_threshold_units", 8, 2)
+    b.battle_min_units = count("battle_min_units", 2, 1)
+    b.project_offer = count("project_offer_size", 3)
     tie = const("first_player_tie_round_3", "sparta")
     if tie not in SIDE:
         raise ck.fail("constants.first_player_tie_round_3", f"unknown side {tie!r}")
     b.first_tie_side = SIDE[tie]
+    b.resource_max = count("resource_maximum", 0, 0, 10**6)
+    b.min_pop = count("min_polis_population", 1, 1)
+    b.military_pp = count("military_action_prestige", 1)
+    b.home_collect_pp = count("home_collection_prestige", 0)
+    b.extra_cost = count("extra_resource_after_opponent_passed", 1)
+    b.siege_die = count("siege_die_sides", 4, 1, 100)
+    b.retreat_pp = count("retreat_prestige", 1)
+    b.bribe_per_unit = count("bribe_silver_per_enemy_unit", 1)
+    b.redeem_silver = count("redeem_silver", 2)
+    b.cw_neutral = count("civil_war_neutral_multiplier", 2)
+    b.cw_opponent = count("civil_war_opponent_multiplier", 3)
+    b.supply_wheat = count("supply_wheat_per_cube", 1)
+    b.growth_wheat = count("growth_wheat_per_cube", 1)
+    b.mega_pp = count("megalopolis_prestige_per_polis", 1)
+    b.phoros_rate = count("phoros_prestige_to_silver", 1)
+    uc = const("unit_cost", {"hoplite": "metal", "galley": "wood", "merchant": "wood"})
+    if not isinstance(uc, dict) or set(uc) != {"hoplite", "galley", "merchant"}:
+        raise ck.fail("constants.unit_cost", "value must be a table naming hoplite, galley and merchant")
+    for unit, r in uc.items():
+        if r not in RES or r == "silver":
+            raise ck.fail("constants.unit_cost", f"{unit} must cost a resource other than silver, got {r!r}")
+    b.unit_res = (RES[uc["hoplite"]], RES[uc["galley"]], RES[uc["merchant"]])
+    halved = const("storage_halved", ["oil", "wine", "wheat"])
+    if not isinstance(halved, list) or any(r not in RES for r in halved) or len(set(halved)) != len(halved):
+        raise ck.fail("constants.storage_halved", f"value must be a list of distinct resources, got {halved!r}")
+    b.storage_halved = tuple(RES[r] for r in halved)
 
     # --- territories
     terrs = _entries(ck, raw, "territories")
@@ -404,6 +474,8 @@ def _parse(path: str, raw: dict[str, Any]) -> Board:
             raise ck.fail(entry, f"start_owner must be athens, sparta or neutral, got {so!r}")
         b.p_start.append(owners[so])
     b.terr_poleis = [tuple(q for q in range(len(poleis)) if b.p_terr[q] == t) for t in range(n)]
+    if b.min_pop > min(b.p_max):
+        raise ck.fail("constants.min_polis_population", f"value {b.min_pop} exceeds a polis's max_population")
     cap_fort = min((b.p_fort[q] for q in range(len(poleis)) if b.p_capital[q]), default=4)
     for q in range(len(poleis)):
         if b.p_fort[q] > cap_fort:
@@ -457,13 +529,18 @@ def _parse(path: str, raw: dict[str, Any]) -> Board:
     b.track_of = {r: i for i, r in enumerate(b.track_goods)}
     b.track_positions = g(mv, "positions", "market_values", int)
     b.track_cost = tuple(g(mv, "cost_by_position", "market_values", list))
+    if not all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in b.track_cost):
+        raise ck.fail("market_values.cost_by_position", "every cost must be a whole number of at least 0")
     if len(b.track_cost) != b.track_positions:
         raise ck.fail("market_values", "cost_by_position must have one cost per position")
     starts = g(mv, "start_position", "market_values", dict)
     for r in goods:
-        if not 1 <= int(starts.get(r, 0)) <= b.track_positions:
+        v = starts.get(r, 0)
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise ck.fail(f"market_values.start_position.{r}", f"must be a whole number, got {v!r}")
+        if not 1 <= v <= b.track_positions:
             raise ck.fail("market_values", f"start position of {r!r} missing or off the track")
-    b.track_start = tuple(int(starts[r]) for r in goods)
+    b.track_start = tuple(starts[r] for r in goods)
     for i, m in enumerate(markets):
         entry = f"markets.{m['id']}"
         b.market_ids.append(m["id"])
@@ -622,13 +699,20 @@ def _parse(path: str, raw: dict[str, Any]) -> Board:
             pol.append(b.polis_index[q])
         b.setup_poleis.append(tuple(pol))
         resd = g(s, "resources", entry, dict)
-        b.setup_res.append(tuple(int(resd.get(r, 0)) for r in RESOURCES))
+        for r, v in resd.items():
+            if r not in RES or not isinstance(v, int) or isinstance(v, bool) or v < 0:
+                raise ck.fail(f"{entry}.resources", f"bad resource entry {r!r} = {v!r}")
+        b.setup_res.append(tuple(resd.get(r, 0) for r in RESOURCES))
+        if b.resource_max and max(b.setup_res[-1]) > b.resource_max:
+            raise ck.fail(f"{entry}.resources", f"a starting resource exceeds resource_maximum ({b.resource_max})")
         b.setup_pp.append(g(s, "prestige", entry, int))
         units: dict[int, int] = {}
         for key, want_land in (("hoplites", True), ("galleys", False)):
             for t, cnt in g(s, key, entry, dict).items():
                 if t not in b.terr_index or b.is_land[b.terr_index[t]] != want_land:
                     raise ck.fail(entry, f"{key} placed in {t!r}, which is not a {'land' if want_land else 'sea'}")
+                if not isinstance(cnt, int) or isinstance(cnt, bool) or cnt < 0:
+                    raise ck.fail(f"{entry}.{key}.{t}", f"must be a whole number of at least 0, got {cnt!r}")
                 if cnt > b.round_limit[0]:
                     raise ck.fail(entry, f"{cnt} {key} in {t} exceed the round-3 stacking limit")
                 units[b.terr_index[t]] = cnt

@@ -99,10 +99,16 @@ def _action_phase(st: Any, a: Any) -> tuple[str, str] | None:
     used = {tok for tok, _ in st.tokens}
     if token in used and kind not in ("start_siege", "continue_siege"):  # the diceless rules have their own (§7.3)
         return "§4.3", f"the two actions of a turn must be different: you have taken '{TOKEN_NAMES[token]}' already"
-    if kind in MILITARY and st.pp[s] < 1:
-        return "§4.5", f"{name} costs 1 prestige and you have {st.pp[s]}"
-    if st.passed[1 - s] and sum(st.res[s]) < 1:
-        return "§4.4", "after the opponent has passed every action costs one extra resource, and you have none"
+    mp = b.military_pp
+    if kind in MILITARY and st.pp[s] < mp:
+        return "§4.5", f"{name} costs {mp} prestige and you have {st.pp[s]}"
+    if st.passed[1 - s] and sum(st.res[s]) < b.extra_cost:
+        x = b.extra_cost
+        return "§4.4", (
+            "after the opponent has passed every action costs one extra resource, and you have none"
+            if x == 1
+            else f"after the opponent has passed every action costs {x} extra resources, and you have {sum(st.res[s])}"
+        )
     polis = getattr(a, "polis", None)
     if kind.startswith("create_") and polis is not None:
         q = b.polis_index.get(polis)
@@ -142,8 +148,10 @@ def _action_phase(st: Any, a: Any) -> tuple[str, str] | None:
             return sec, f"{b.terr_names[t]} has been collected already this round"
         if st.units[1 - s][t] > st.units[s][t]:
             return sec, f"the opponent controls {b.terr_names[t]}"
-        if t != b.home[s] and st.pp[s] < 1:
-            return "§4.5", "a collection outside your home region costs 1 prestige and you have none"
+        if t != b.home[s] and st.pp[s] < mp:
+            return "§4.5", f"a collection outside your home region costs {mp} prestige and you have {st.pp[s] or 'none'}"
+        if t == b.home[s] and st.pp[s] < b.home_collect_pp:
+            return "§4.5", f"a collection in your home region costs {b.home_collect_pp} prestige and you have {st.pp[s]}"
     if kind == "trade" and st.merch_port[s] < 1:
         return sec, "a trade needs a merchant in port"
     return None

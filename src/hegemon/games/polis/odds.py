@@ -67,16 +67,22 @@ def siege_odds(
     fortification: int,
     hoplites: int,
     siege: str,
-    prestige: int,
+    prestige: int | None = None,
     neutral: bool = True,
     population: int | None = None,
 ) -> dict[str, Any]:
     """Odds and costs of taking a polis of `fortification` with `hoplites` and `prestige` PP (the besieger's
     PP before the siege action) under siege rule `siege`. `population`: the current cubes of an opponent's
     polis (default: its fortification, only used when `neutral` is false). See the module docstring for
-    what "within the player's resources" means."""
+    what "within the player's resources" means. `prestige` None: enough PP that prestige never stops the siege
+    (hoplites + fortification + 1), said in the answer (`prestige_assumed`)."""
     if siege not in SIEGE_RULES:
         raise ConfigError("siege", f"{siege!r} is not one of {', '.join(SIEGE_RULES)}")
+    assumed = prestige is None
+    if prestige is None:
+        if not isinstance(hoplites, int) or not isinstance(fortification, int):
+            raise ConfigError("hoplites", "fortification and hoplites must be integers")
+        prestige = max(0, hoplites) + max(0, fortification) + 1
     for name, v, lo in (("fortification", fortification, 1), ("hoplites", hoplites, 0), ("prestige", prestige, 0)):
         if not isinstance(v, int) or isinstance(v, bool) or v < lo:
             raise ConfigError(name, f"must be an integer of at least {lo}, got {v!r}")
@@ -95,8 +101,11 @@ def siege_odds(
         "neutral": neutral,
         "population": None if neutral else pop,
         "reward_pp": fortification,
+        "prestige_assumed": assumed,
         "assumptions": "no reinforcements, no income, no interference; repeat the siege while legal"
-        + ("; force whenever possible" if siege == "sacrifice" else ""),
+        + ("; force whenever possible" if siege == "sacrifice" else "")
+        + (f"; no prestige given: {prestige} PP assumed, enough that prestige never stops the siege" if assumed
+           else ""),
     }
     if siege in ("classic", "sacrifice"):
         ps, pp, hl, na, cap = _dice(fortification, hoplites, prestige, siege == "sacrifice", pop)

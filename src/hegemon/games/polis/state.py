@@ -236,7 +236,7 @@ class PolisState:
         if ph == BATTLE_DRAW:
             return battle.draw_outcomes(self)
         if ph == SIEGE_ROLL:
-            return list(sieges.D4)
+            return list(sieges.dice(self.b.siege_die))
         if ph == TRADE_ROLL:
             return list(economy.roll_outcomes(self))
         if ph == DRAW_PROJECT:
@@ -254,7 +254,8 @@ class PolisState:
         if ph == BATTLE_DRAW:
             return battle.sample_draw(self, r)
         if ph == SIEGE_ROLL:
-            return sieges.D4[int(r * 4)][0]
+            n = self.b.siege_die
+            return sieges.dice(n)[int(r * n)][0]
         if ph == TRADE_ROLL:
             if self.pend[1] < 0:
                 return economy.EXCHANGE_ROLLS[max(int(r * 4), int(rng.random() * 4))][0]

@@ -76,7 +76,7 @@ def legal_retreat(st: Any, out: list[Any]) -> None:
     out.append(intern(Stand))
     b = st.b
     s = st.cur
-    if st.pp[s] < 1:
+    if st.pp[s] < b.retreat_pp:
         return
     t = st.bt
     us = st.units[s]
@@ -102,8 +102,8 @@ def apply_retreat(st: Any, territory: str) -> None:
     s = st.cur
     r = st.b.terr_index[territory]
     t = st.bt
-    st.pp[s] -= 1
-    st.pp[1 - s] += 1
+    st.pp[s] -= st.b.retreat_pp
+    st.pp[1 - s] += st.b.retreat_pp
     st.units[s][r] += st.units[s][t]
     st.units[s][t] = 0
     end(st)

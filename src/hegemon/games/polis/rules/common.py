@@ -79,14 +79,23 @@ def take_polis(st: Any, s: int, q: int) -> None:
     o = 1 - s
     prev = st.owner[q]
     need = b.p_base[q] if prev < 0 else st.pop[q]
+    mn = b.min_pop
     st.owner[q] = -1  # the old owner's cubes go back to his pool before counting ours
     st.pop[q] = 0
-    cubes = min(need, pool(st, s))
+    cubes = min(max(need, mn), pool(st, s))
     st.owner[q] = s
-    st.pop[q] = max(cubes, 1)
+    st.pop[q] = max(cubes, mn)
     if st.prox[o] == q:
         st.prox_cap[o] = True
     st.discs[s][q] = 0
+
+
+def gain(st: Any, s: int, r: int, n: int) -> None:
+    """Side `s` receives `n` of resource `r`, up to the board's `resource_maximum` (0: no limit, R27)."""
+    res = st.res[s]
+    v = res[r] + n
+    cap = st.b.resource_max
+    res[r] = cap if cap and v > cap else v
 
 
 def siege_check(st: Any) -> None:

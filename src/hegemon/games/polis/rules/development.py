@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from hegemon.games.polis.actions import CreateGalleys, CreateHoplites, CreateMerchants, StartProject, intern
-from hegemon.games.polis.board import METAL, SILVER, WOOD
+from hegemon.games.polis.board import SILVER
 from hegemon.games.polis.rules import common, flow
 from hegemon.games.polis.rules.common import T_GALLEYS, T_HOPLITES, T_MERCHANTS, T_PROJECT
 
@@ -17,14 +17,15 @@ def _units(st: Any, out: list[Any], cls: Any, own: list[int], room_of: Any, main
     have_main = res[main]
     have_silver = res[SILVER]
     total = sum(res)
+    mn = b.min_pop
     for q in own:
         pop = st.pop[q]
-        if pop < 2:
+        if pop <= mn:
             continue
         room = room_of(q)
-        kmax = min(pop - 1, room, have_main + have_silver)
+        kmax = min(pop - mn, room, have_main + have_silver)
         if extra:
-            kmax = min(kmax, total - 1)
+            kmax = min(kmax, total - b.extra_cost)
         name = b.polis_ids[q]
         for k in range(1, kmax + 1):
             for sil in range(max(0, k - have_main), min(k, have_silver) + 1):
@@ -36,16 +37,17 @@ def legal(st: Any, out: list[Any], used: set[int], own: list[int], extra: bool) 
     s = st.cur
     lim = common.limit(st)
     units = st.units[s]
+    hop_res, gal_res, mer_res = b.unit_res
     if T_HOPLITES not in used:
-        _units(st, out, CreateHoplites, own, lambda q: lim - units[b.p_terr[q]], METAL, extra)
+        _units(st, out, CreateHoplites, own, lambda q: lim - units[b.p_terr[q]], hop_res, extra)
     if T_GALLEYS not in used:
         gal = [q for q in own if b.p_galley_sea[q] >= 0]
-        _units(st, out, CreateGalleys, gal, lambda q: lim - units[b.p_galley_sea[q]], WOOD, extra)
+        _units(st, out, CreateGalleys, gal, lambda q: lim - units[b.p_galley_sea[q]], gal_res, extra)
     if T_MERCHANTS not in used:
         com = [q for q in own if b.p_commercial[q]]
         left = b.max_merchants - st.merch_total[s]
         if left > 0:
-            _units(st, out, CreateMerchants, com, lambda q: left, WOOD, extra)
+            _units(st, out, CreateMerchants, com, lambda q: left, mer_res, extra)
     if T_PROJECT not in used and st.offer:
         res = st.res[s]
         total = sum(res)
@@ -53,7 +55,7 @@ def legal(st: Any, out: list[Any], used: set[int], own: list[int], extra: bool) 
             cost = b.pr_cost[p]
             if any(res[i] < cost[i] for i in range(6)):
                 continue
-            if extra and total - sum(cost) < 1:
+            if extra and total - sum(cost) < b.extra_cost:
                 continue
             sym = b.pr_symbol[p]
             for q in own:
@@ -71,7 +73,7 @@ def apply_create(st: Any, token: int, polis: str, count: int, silver: int) -> No
     s = st.cur
     q = b.polis_index[polis]
     flow.begin_action(st, token)
-    main = METAL if token == T_HOPLITES else WOOD
+    main = b.unit_res[token - T_HOPLITES]
     st.res[s][main] -= count - silver
     st.res[s][SILVER] -= silver
     st.pop[q] -= count

@@ -16,17 +16,17 @@ PURCHASE_ROLLS = tuple((intern(MarketRoll, r), (2 * r - 1) / 16) for r in (1, 2,
 
 def legal_collect(st: Any, out: list[Any], own: list[int], extra: bool) -> None:
     """§5.8: an own polis and ≥ 1 own hoplite in T, box not exhausted, T not controlled by the opponent;
-    1 PP unless T is the home region."""
+    1 PP (the military cost) unless T is the home region (`home_collection_prestige`, 0)."""
     b = st.b
     s = st.cur
-    if extra and sum(st.res[s]) < 1:
+    if extra and sum(st.res[s]) < b.extra_cost:
         return
     us = st.units[s]
     them = st.units[1 - s]
     for t in sorted({b.p_terr[q] for q in own}):
         if us[t] < 1 or st.exhausted[t] or them[t] > us[t]:
             continue
-        if t != b.home[s] and st.pp[s] < 1:
+        if st.pp[s] < (b.home_collect_pp if t == b.home[s] else b.military_pp):
             continue
         out.append(intern(Collect, b.terr_ids[t]))
 
@@ -36,12 +36,10 @@ def apply_collect(st: Any, territory: str) -> None:
     s = st.cur
     t = b.terr_index[territory]
     flow.begin_action(st, T_COLLECT)
-    if t != b.home[s]:
-        st.pp[s] -= 1
+    st.pp[s] -= b.home_collect_pp if t == b.home[s] else b.military_pp
     box = b.tribute[t]
-    res = st.res[s]
     for i in range(min(st.units[s][t], len(box))):
-        res[box[i]] += 1
+        common.gain(st, s, box[i], 1)
     st.exhausted[t] = True
     flow.finish_action(st)
 
@@ -68,9 +66,9 @@ def legal_trade(st: Any, out: list[Any], extra: bool) -> None:
         good, _gives, _amount, price = loads[j]
         cost = b.track_cost[st.mk_pos[b.track_of[good]] - 1]
         name = b.market_ids[m]
-        if res[good] >= cost and (not extra or total - cost >= 1):
+        if res[good] >= cost and (not extra or total - cost >= b.extra_cost):
             out.append(intern(Trade, name, False))
-        if price and res[SILVER] >= price and (not extra or total - price >= 1):
+        if price and res[SILVER] >= price and (not extra or total - price >= b.extra_cost):
             out.append(intern(Trade, name, True))
 
 
@@ -90,7 +88,7 @@ def apply_trade(st: Any, market: str, purchase: bool) -> None:
         res[SILVER] -= price
     else:
         res[good] -= b.track_cost[st.mk_pos[track] - 1]
-    res[gives] += amount
+    common.gain(st, s, gives, amount)
     st.pend = [track, -1 if purchase else 1]
     st.phase = TRADE_ROLL
 

@@ -58,6 +58,8 @@ def run(st: Any) -> None:
                 amount = -amount
             if r == PRESTIGE:
                 st.pp[side] = max(0, st.pp[side] + amount)
+            elif amount > 0:
+                common.gain(st, side, r, amount)
             else:
                 st.res[side][r] = max(0, st.res[side][r] + amount)
         elif typ == "place_units":
@@ -89,7 +91,7 @@ def run(st: Any) -> None:
             _, q, delta = eff
             o = st.owner[q]
             if o >= 0:
-                new = max(1, min(b.p_max[q], st.pop[q] + delta))
+                new = max(b.min_pop, min(b.p_max[q], st.pop[q] + delta))
                 if new > st.pop[q]:
                     new = min(new, st.pop[q] + common.pool(st, o))
                 st.pop[q] = new

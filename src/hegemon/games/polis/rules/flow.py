@@ -21,8 +21,10 @@ def begin_action(st: Any, token: int, polis: int = -1) -> None:
 def finish_action(st: Any) -> None:
     """An action has resolved: diceless disc checks, then the extra resource (§4.4) or the next action."""
     common.siege_check(st)
-    if st.passed[1 - st.cur]:
+    if st.passed[1 - st.cur] and st.b.extra_cost:
         st.phase = EXTRA
+        # more than one extra resource: the number still due (a new list: `pend` is shared by clones)
+        st.pend = [st.b.extra_cost] if st.b.extra_cost > 1 else None
         return
     after_action(st)
 
@@ -43,6 +45,12 @@ def legal_extra(st: Any, out: list[Any]) -> None:
 
 def apply_extra(st: Any, resource: str) -> None:
     st.res[st.cur][RESOURCES.index(resource)] -= 1
+    if st.pend is not None:
+        left = st.pend[0] - 1
+        if left > 0:
+            st.pend = [left]
+            return
+        st.pend = None
     after_action(st)
 
 

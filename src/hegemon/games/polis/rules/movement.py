@@ -73,9 +73,9 @@ def _sources(st: Any, galleys: bool) -> dict[int, int]:
 
 
 def legal(st: Any, out: list[Any], used: set[int], extra: bool) -> None:
-    if st.pp[st.cur] < 1 or (extra and sum(st.res[st.cur]) < 1):
-        return
     b = st.b
+    if st.pp[st.cur] < b.military_pp or (extra and sum(st.res[st.cur]) < b.extra_cost):
+        return
     lim = common.limit(st)
     us = st.units[st.cur]
     for galleys, token, cls in ((False, T_MOVE_H, MoveHoplites), (True, T_MOVE_G, MoveGalleys)):
@@ -94,7 +94,7 @@ def apply_start(st: Any, to: str, galleys: bool) -> None:
     b = st.b
     d = b.terr_index[to]
     flow.begin_action(st, T_MOVE_G if galleys else T_MOVE_H)
-    st.pp[st.cur] -= 1
+    st.pp[st.cur] -= b.military_pp
     srcs = [t for t, ds in sorted(_sources(st, galleys).items()) if ds >> d & 1]
     st.pend = [d, tuple(srcs), 0, 0]
     st.phase = MOVE

@@ -15,7 +15,8 @@ def bribe_costs(st: Any, s: int, src: int, cap: int | None = None) -> list[int]:
     the destination included, the start not (§5.10, R43). Dial's algorithm over the map (small integer
     weights); with `cap`, costs above it are not explored (they stay "infinite")."""
     b = st.b
-    w = st.units[1 - s]
+    k = b.bribe_per_unit
+    w = st.units[1 - s] if k == 1 else [k * u for u in st.units[1 - s]]
     inf = 1 << 30
     dist = [inf] * b.n_terr
     dist[src] = 0
@@ -40,7 +41,7 @@ def bribe_costs(st: Any, s: int, src: int, cap: int | None = None) -> list[int]:
 def civil_war_cost(st: Any, s: int, q: int) -> int:
     """2 × base population (neutral) or 3 × current population (opponent's), in silver (§5.12)."""
     b = st.b
-    return 2 * b.p_base[q] if st.owner[q] < 0 else 3 * st.pop[q]
+    return b.cw_neutral * b.p_base[q] if st.owner[q] < 0 else b.cw_opponent * st.pop[q]
 
 
 def legal(st: Any, out: list[Any], used: set[int], extra: bool) -> None:
@@ -51,7 +52,7 @@ def legal(st: Any, out: list[Any], used: set[int], extra: bool) -> None:
     here = st.prox[s]
     captured = st.prox_cap[s]
     if T_PROXENOS not in used and not captured:
-        cap = min(silver, total - 1) if extra else silver
+        cap = min(silver, total - b.extra_cost) if extra else silver
         costs = bribe_costs(st, s, b.p_terr[here], cap)
         for q in range(b.n_poleis):
             if q == here:
@@ -61,13 +62,13 @@ def legal(st: Any, out: list[Any], used: set[int], extra: bool) -> None:
     if (
         T_REDEEM not in used
         and (captured or here != b.capital[s])
-        and silver >= 2
-        and (not extra or total - 2 >= 1)
+        and silver >= b.redeem_silver
+        and (not extra or total - b.redeem_silver >= b.extra_cost)
     ):
         out.append(intern(RedeemProxenos))
     if T_CIVIL_WAR not in used and not captured and st.owner[here] != s and not b.p_capital[here]:
         c = civil_war_cost(st, s, here)
-        if silver >= c and (not extra or total - c >= 1) and common.pool(st, s) >= 1:
+        if silver >= c and (not extra or total - c >= b.extra_cost) and common.pool(st, s) >= b.min_pop:
             out.append(intern(CivilWar, b.polis_ids[here]))
 
 
@@ -82,11 +83,11 @@ def apply_move(st: Any, polis: str) -> None:
 
 
 def apply_redeem(st: Any) -> None:
-    """2 silver to the opponent; the proxenos stands on the own capital, free (§5.11)."""
+    """2 silver (`redeem_silver`) to the opponent; the proxenos stands on the own capital, free (§5.11)."""
     s = st.cur
     flow.begin_action(st, T_REDEEM)
-    st.res[s][SILVER] -= 2
-    st.res[1 - s][SILVER] += 2
+    st.res[s][SILVER] -= st.b.redeem_silver
+    common.gain(st, 1 - s, SILVER, st.b.redeem_silver)
     st.prox[s] = st.b.capital[s]
     st.prox_cap[s] = False
     flow.finish_action(st)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from hegemon.games.polis.actions import EndGrowth, Grow, PaySupply, Phoros, ReleasePolis, intern
-from hegemon.games.polis.board import OIL, SILVER, WHEAT, WINE
+from hegemon.games.polis.board import SILVER, WHEAT
 from hegemon.games.polis.options import DICELESS
 from hegemon.games.polis.rules import common, events
 from hegemon.games.polis.rules.common import DRAW_EVENT, DRAW_PROJECT, GROWTH, OVER, PHOROS, SUPPLY
@@ -41,11 +41,11 @@ def proceed(st: Any) -> None:
         stage = st.eor
         if stage in (S_SUPPLY_A, S_SUPPLY_B):
             s = _side(st, stage == S_SUPPLY_B)
-            need = common.population(st, s)
+            need = common.population(st, s) * b.supply_wheat
             wheat = st.res[s][WHEAT]
             if wheat >= need:
                 st.res[s][WHEAT] -= need
-            elif st.pop[b.capital[s]] > wheat + st.pp[s]:
+            elif st.pop[b.capital[s]] * b.supply_wheat > wheat + st.pp[s]:
                 st.starved[s] = True  # cannot feed the capital (§8.2 step 4, §9.1)
             else:
                 st.cur = s
@@ -65,11 +65,11 @@ def proceed(st: Any) -> None:
                 return
         elif stage == S_MEGA:
             for s in (0, 1):
-                st.pp[s] += sum(
+                st.pp[s] += b.mega_pp * sum(
                     1 for q in range(b.n_poleis) if st.owner[q] == s and st.pop[q] > b.p_base[q]
                 )
                 res = st.res[s]
-                for r in (OIL, WINE, WHEAT):
+                for r in b.storage_halved:
                     res[r] = (res[r] + 1) // 2
         elif stage in (S_PHOROS_A, S_PHOROS_B):
             s = _side(st, stage == S_PHOROS_B)
@@ -92,7 +92,7 @@ def legal_supply(st: Any, out: list[Any]) -> None:
     """Release non-capital poleis while the cubes exceed the wheat; pay once the shortfall fits the PP."""
     b = st.b
     s = st.cur
-    need = common.population(st, s)
+    need = common.population(st, s) * b.supply_wheat
     wheat = st.res[s][WHEAT]
     if need - wheat <= st.pp[s]:
         out.append(intern(PaySupply))
@@ -111,7 +111,7 @@ def apply_release(st: Any, polis: str) -> None:
 
 def apply_pay_supply(st: Any) -> None:
     s = st.cur
-    need = common.population(st, s)
+    need = common.population(st, s) * st.b.supply_wheat
     wheat = st.res[s][WHEAT]
     paid = min(wheat, need)
     st.res[s][WHEAT] -= paid
@@ -122,7 +122,7 @@ def apply_pay_supply(st: Any) -> None:
 
 def _growable(st: Any, s: int) -> list[int]:
     b = st.b
-    if st.res[s][WHEAT] < 1 or common.pool(st, s) < 1:
+    if st.res[s][WHEAT] < b.growth_wheat or common.pool(st, s) < 1:
         return []
     return [
         q
@@ -141,7 +141,7 @@ def apply_grow(st: Any, polis: str) -> None:
     """One wheat, one cube (§8.3); poleis are grown in board order so each result has one sequence."""
     s = st.cur
     q = st.b.polis_index[polis]
-    st.res[s][WHEAT] -= 1
+    st.res[s][WHEAT] -= st.b.growth_wheat
     st.pop[q] += 1
     st.grown[q] += 1
     st.grow_min = q
@@ -162,7 +162,7 @@ def legal_phoros(st: Any, out: list[Any]) -> None:
 def apply_phoros(st: Any, amount: int) -> None:
     s = st.cur
     st.pp[s] -= amount
-    st.res[s][SILVER] += amount
+    common.gain(st, s, SILVER, amount * st.b.phoros_rate)
     st.eor += 1
     proceed(st)
 

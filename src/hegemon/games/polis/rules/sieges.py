@@ -28,6 +28,15 @@ from hegemon.games.polis.rules.common import (
 )
 
 D4 = tuple((intern(SiegeRoll, r), 0.25) for r in (1, 2, 3, 4))
+_DICE: dict[int, tuple[tuple[Any, float], ...]] = {4: D4}
+
+
+def dice(sides: int) -> tuple[tuple[Any, float], ...]:
+    """The outcomes of the siege die with `sides` sides (the board's `siege_die_sides`, 4: a d4)."""
+    d = _DICE.get(sides)
+    if d is None:
+        d = _DICE[sides] = tuple((intern(SiegeRoll, r), 1.0 / sides) for r in range(1, sides + 1))
+    return d
 
 
 def _target_ok(st: Any, s: int, q: int) -> bool:
@@ -41,18 +50,18 @@ def legal(st: Any, out: list[Any], extra: bool) -> None:
     s = st.cur
     o = 1 - s
     mode = st.siege_mode
-    if extra and sum(st.res[s]) < 1:
+    if extra and sum(st.res[s]) < b.extra_cost:
         return
     us = st.units[s]
     fort = b.p_fort
     terr = b.p_terr
     if not any(us[terr[q]] >= fort[q] for q in range(b.n_poleis)):
         return
-    if common.pool(st, s) < 1:  # a taken polis needs at least one cube (§4.7, R26)
+    if common.pool(st, s) < b.min_pop:  # a taken polis needs at least one cube (§4.7, R26, R38)
         return
     them = st.units[o]
     if mode <= SACRIFICE:
-        if st.pp[s] < 1 or any(tok == T_SIEGE for tok, _ in st.tokens):
+        if st.pp[s] < b.military_pp or any(tok == T_SIEGE for tok, _ in st.tokens):
             return
         for q in range(b.n_poleis):
             t = b.p_terr[q]
@@ -81,10 +90,10 @@ def legal(st: Any, out: list[Any], extra: bool) -> None:
 
 
 def apply_besiege(st: Any, polis: str) -> None:
-    """Classic/sacrifice: pay 1 PP, then the d4 (a chance node)."""
+    """Classic/sacrifice: pay 1 PP (the military cost), then the d4 (a chance node)."""
     q = st.b.polis_index[polis]
     flow.begin_action(st, T_SIEGE, q)
-    st.pp[st.cur] -= 1
+    st.pp[st.cur] -= st.b.military_pp
     st.pend = [q, 0]
     st.phase = SIEGE_ROLL
 
@@ -104,7 +113,7 @@ def apply_roll(st: Any, roll: int) -> None:
         return
     t = b.p_terr[q]
     st.units[s][t] -= 1
-    if st.owner[q] == 1 - s and st.pop[q] > 1:
+    if st.owner[q] == 1 - s and st.pop[q] > b.min_pop:
         st.pop[q] -= 1
     if st.siege_mode == SACRIFICE and st.pp[s] >= 1 and st.units[s][t] >= f - roll:
         st.pend = [q, roll]
@@ -173,7 +182,7 @@ def apply_ds_force(st: Any, force: bool) -> None:
         return
     st.pp[s] -= 1
     st.units[s][b.p_terr[q]] -= 1
-    if st.owner[q] == 1 - s and st.pop[q] > 1:
+    if st.owner[q] == 1 - s and st.pop[q] > b.min_pop:
         st.pop[q] -= 1
     st.discs[s][q] += 1
     if st.discs[s][q] >= b.p_fort[q]:
