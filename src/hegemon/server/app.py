@@ -200,7 +200,7 @@ def create_app(
         """Create a table; returns one private link (token) per open seat and a spectator link."""
         t = mgr.create(req)
         watch(t)
-        await durable(mgr)
+        await durable(mgr, t)
         return links(request, t)
 
     @app.get("/api/tables", response_model=list[TableSummary], tags=["tables"])
@@ -236,7 +236,7 @@ def create_app(
         v = mgr.submit(table_id, req.token, req.version, req.action)
         t = mgr.get(table_id)
         watch(t)
-        await durable(mgr)
+        await durable(mgr, t)
         return {"version": v, "status": t.status}
 
     @app.get(

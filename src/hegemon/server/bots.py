@@ -7,21 +7,27 @@ import asyncio
 import contextlib
 
 from hegemon.core.actions import Action
+from hegemon.server.protocol import ServerError
 from hegemon.server.tables import Table, TableManager
 
 FAST_BOTS = ("random", "greedy")
 """Bots cheap enough to run on the event loop; others think in a worker thread on a clone of the state."""
 
 
-async def durable(manager: TableManager) -> None:
-    """Return once every write queued so far is committed."""
+async def durable(manager: TableManager, table: Table | None = None) -> None:
+    """Return once every write queued so far is committed; ServerError `unavailable` if a write of `table`
+    among them was refused for good (the table went back to its last stored version)."""
     fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
     def done() -> None:
         if not fut.done():
             fut.set_result(None)
 
-    manager.storage.after_commit(done)
+    def fail(reason: str) -> None:
+        if not fut.done():
+            fut.set_exception(ServerError("unavailable", f"not stored: {reason}; nothing was changed"))
+
+    manager.storage.after_commit(done, table.id if table is not None else None, fail)
     await fut
 
 

@@ -8,11 +8,14 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 ErrorCode = Literal[
-    "illegal_action", "not_your_turn", "stale_version", "game_over", "unknown_table", "bad_request", "unauthorized"
-]
+    "illegal_action", "not_your_turn", "stale_version", "game_over", "unknown_table", "bad_request", "unauthorized",
+    "unavailable",
+]  # fmt: skip
 ERROR_CODES: tuple[str, ...] = (
-    "illegal_action", "not_your_turn", "stale_version", "game_over", "unknown_table", "bad_request", "unauthorized"
+    "illegal_action", "not_your_turn", "stale_version", "game_over", "unknown_table", "bad_request", "unauthorized",
+    "unavailable",
 )  # fmt: skip
+"""`unavailable`: the database is not taking writes now (nothing was changed; try again shortly)."""
 
 HTTP_STATUS = {
     "illegal_action": 422,
@@ -22,6 +25,7 @@ HTTP_STATUS = {
     "unknown_table": 404,
     "bad_request": 400,
     "unauthorized": 403,
+    "unavailable": 503,
 }
 
 MAX_MESSAGE_BYTES = 4096

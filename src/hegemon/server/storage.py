@@ -4,14 +4,12 @@ broadcasts, so an acknowledged action survives a crash. `MemoryStorage` keeps no
 
 from __future__ import annotations
 
-import abc
 import asyncio
 import contextlib
 import json
-import queue
-import sys
+import logging
 import threading
-import traceback
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -29,12 +27,14 @@ from sqlalchemy import (
     Table,
     Text,
     create_engine,
+    delete,
     event,
     insert,
     make_url,
     select,
     update,
 )
+from sqlalchemy.exc import OperationalError
 
 metadata = MetaData()
 
@@ -60,6 +60,15 @@ secrets_t = Table(
 )
 """Per-table salt of the chance draws (never sent to a client): even whoever chose the seed cannot foresee a
 die or a card."""
+
+owners_t = Table(
+    "table_owners",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("creator", String(64), nullable=False),
+)
+"""The creator token of a table (given only to whoever created it): it may stop or delete the table. A table
+of its own, so databases made before it existed gain it with `create_all`."""
 
 actions_t = Table(
     "actions",
@@ -87,13 +96,17 @@ class StoredTable:
     status: str
     actions: list[tuple[dict[str, Any], int, str]] = field(default_factory=list)
     salt: str = ""
+    creator: str = ""
 
 
 class Storage(Protocol):
     def create_table(self, t: StoredTable) -> None: ...
     def append_action(self, table_id: str, idx: int, action: dict[str, Any], actor: int, note: str) -> None: ...
     def update_table(self, table_id: str, *, seats: list[dict[str, Any]] | None = None, status: str | None = None) -> None: ...
-    def after_commit(self, callback: Callable[[], None]) -> None: ...
+    def delete_table(self, table_id: str) -> None: ...
+    def after_commit(
+        self, callback: Callable[[], None], table: str | None = None, on_fail: Callable[[str], None] | None = None
+    ) -> None: ...
     def load_all(self) -> list[StoredTable]: ...
     def close(self) -> None: ...
 
@@ -113,7 +126,13 @@ class MemoryStorage:
         """Nothing to store: the in-memory table already holds its seats and status."""
         return None
 
-    def after_commit(self, callback: Callable[[], None]) -> None:
+    def delete_table(self, table_id: str) -> None:
+        """Nothing to delete: the table manager drops the table from memory."""
+        return None
+
+    def after_commit(
+        self, callback: Callable[[], None], table: str | None = None, on_fail: Callable[[str], None] | None = None
+    ) -> None:
         callback()
 
     def load_all(self) -> list[StoredTable]:
@@ -128,6 +147,9 @@ SYNC_LEVELS = ("full", "normal")
 
 
 def _sqlite_pragmas(sync: str) -> Callable[[Any, Any], None]:
+    """WAL, the sync level, and a busy timeout for readers (the committing connection sets its own: 0 on the
+    event loop, short in the writer thread, which retries with backoff)."""
+
     def on_connect(dbapi_conn: Any, _record: Any) -> None:
         cur = dbapi_conn.cursor()
         cur.execute("PRAGMA journal_mode=WAL")
@@ -141,7 +163,12 @@ def _sqlite_pragmas(sync: str) -> Callable[[Any, Any], None]:
 
 
 Write = tuple[str, Any]
-"""A pending write: ("table", StoredTable) | ("action", row dict) | ("update", (table_id, values))."""
+"""A pending write: ("table", StoredTable) | ("action", row dict) | ("update", (table_id, values)) |
+("delete", table_id)."""
+
+TRANSIENT = (OperationalError,)
+"""Errors worth retrying: the database is locked, busy, unreachable, out of space. Any other error of a write
+(a broken constraint) will not heal by waiting."""
 
 
 class SqlStorage:
@@ -164,6 +191,7 @@ class SqlStorage:
             event.listen(self.engine, "connect", _sqlite_pragmas(self.sync))
         metadata.create_all(self.engine)
         self._conn: Connection | None = None
+        self._busy_ms: int | None = None
         # the action insert, compiled once for this database: rows go to the driver as they are (the per-move
         # write is the hot path; SQLAlchemy's statement cache would still build a cache key per execution)
         compiled = insert(actions_t).compile(dialect=self.engine.dialect)
@@ -176,9 +204,22 @@ class SqlStorage:
             self._conn = self.engine.connect()
         return self._conn
 
-    def write_batch(self, writes: list[Write]) -> None:
-        """Every write in order, in one transaction (one commit, one sync of the log)."""
+    def reset(self) -> None:
+        """Drop the committing connection (after an error: the next write opens a fresh one)."""
+        if self._conn is not None:
+            with contextlib.suppress(Exception):
+                self._conn.close()
+            self._conn = None
+            self._busy_ms = None
+
+    def write_batch(self, writes: list[Write], busy_ms: int | None = None) -> None:
+        """Every write in order, in one transaction (one commit, one sync of the log). `busy_ms`: how long
+        SQLite waits for a lock held by another connection before it gives up (None: as connected)."""
         conn = self.conn
+        if busy_ms is not None and busy_ms != self._busy_ms and self.engine.dialect.name == "sqlite":
+            conn.exec_driver_sql(f"PRAGMA busy_timeout={int(busy_ms)}")
+            conn.commit()
+            self._busy_ms = busy_ms
         with conn.begin():
             rows: list[dict[str, Any]] = []
             for kind, data in writes:
@@ -197,6 +238,12 @@ class SqlStorage:
                         )
                     )  # fmt: skip
                     conn.execute(insert(secrets_t).values(table_id=t.id, salt=t.salt))
+                    if t.creator:
+                        conn.execute(insert(owners_t).values(table_id=t.id, creator=t.creator))
+                elif kind == "delete":
+                    for tab in (actions_t, secrets_t, owners_t, tables_t):
+                        col = tab.c.id if tab is tables_t else tab.c.table_id
+                        conn.execute(delete(tab).where(col == data))
                 elif kind == "update":
                     tid, values = data
                     conn.execute(update(tables_t).where(tables_t.c.id == tid).values(**values))
@@ -219,7 +266,12 @@ class SqlStorage:
         if values:
             self.write_batch([("update", (table_id, values))])
 
-    def after_commit(self, callback: Callable[[], None]) -> None:
+    def delete_table(self, table_id: str) -> None:
+        self.write_batch([("delete", table_id)])
+
+    def after_commit(
+        self, callback: Callable[[], None], table: str | None = None, on_fail: Callable[[str], None] | None = None
+    ) -> None:
         callback()
 
     def load_all(self) -> list[StoredTable]:
@@ -233,6 +285,9 @@ class SqlStorage:
             for tid, salt in conn.execute(select(secrets_t.c.table_id, secrets_t.c.salt)):
                 if tid in out:
                     out[tid].salt = salt
+            for tid, creator in conn.execute(select(owners_t.c.table_id, owners_t.c.creator)):
+                if tid in out:
+                    out[tid].creator = creator
             rows = conn.execute(
                 select(actions_t.c.table_id, actions_t.c.idx, actions_t.c.action, actions_t.c.actor, actions_t.c.note)
                 .order_by(actions_t.c.table_id, actions_t.c.idx)
@@ -263,19 +318,87 @@ def _values(seats: list[dict[str, Any]] | None, status: str | None) -> dict[str,
     return values
 
 
-class QueuedWrites(abc.ABC):
-    """Writes queued for a commit strategy (`_put`), acknowledged through `after_commit` callbacks once
-    committed; subclasses decide where and when the commit happens. `failed` holds the error of a failed commit:
-    nothing is acknowledged after it and the table manager accepts no more actions."""
 
-    def __init__(self, inner: SqlStorage) -> None:
+
+log = logging.getLogger("hegemon.server.storage")
+
+
+@dataclass(slots=True)
+class Ack:
+    """A callback queued among the writes: `callback` runs on the event loop once every write queued before it
+    is committed; if a write of `table` before it could not be stored at all, `on_fail(reason)` runs instead."""
+
+    callback: Callable[[], None]
+    table: str | None = None
+    on_fail: Callable[[str], None] | None = None
+
+
+_WRITES = ("table", "action", "update", "delete")
+Item = tuple[str, Any]
+"""A write (see `Write`), ("ack", Ack), or ("resume", table_id): the table manager has rolled that table back,
+so its writes are stored again."""
+
+
+def _table_of(item: Item) -> str | None:
+    kind, data = item
+    if kind == "table":
+        return str(data.id)
+    if kind == "action":
+        return str(data["table_id"])
+    if kind == "update":
+        return str(data[0])
+    if kind in ("delete", "resume"):
+        return str(data)
+    if kind == "ack":
+        return data.table
+    return None
+
+
+class QueuedWrites:
+    """Durable writes queued and committed in groups; nobody hears of a write before its commit (the `after_commit`
+    callbacks are the broadcasts and the acknowledgements).
+
+    Where the commit happens: with `on_loop` (SQLite) everything queued during one turn of the event loop is
+    committed in one transaction at the end of that turn, on the loop, without waiting for any lock (no thread
+    hand-off, so a lone move pays only its own sync). Otherwise (PostgreSQL), and whenever a commit on the loop
+    fails, a writer thread commits: it retries with backoff (0.02 s doubling to `max_backoff`) for as long as
+    the database refuses, keeping the order of the writes, and hands the commits back to the loop once it has
+    caught up. While the writer retries, `down` says why (after `announce_after` seconds): the table manager
+    then refuses new actions with a typed `unavailable` and tells the connections; `listeners` hear every change
+    of `down` (None: the database is back). Nothing is lost or acknowledged early.
+
+    A write the database refuses for good (not a lock or an outage: a broken constraint) is dropped with the
+    writes of its table queued after it, and `on_lost(table_id, reason)` runs on the loop: the table manager
+    rolls that table back to what is stored, then queues ("resume", table_id)."""
+
+    def __init__(
+        self, inner: SqlStorage, *, on_loop: bool, announce_after: float = 1.0, max_backoff: float = 2.0
+    ) -> None:
         self.inner = inner
+        self.on_loop = on_loop
+        self.announce_after = announce_after
+        self.max_backoff = max_backoff
         self.loop: asyncio.AbstractEventLoop | None = None
-        self.failed: BaseException | None = None
+        self.down: str | None = None
+        self.listeners: list[Callable[[str | None], None]] = []
+        self.on_lost: Callable[[str, str], None] | None = None
+        self.pending: list[Item] = []
+        self._scheduled = False
+        self._cv = threading.Condition()
+        self._backlog: list[list[Item]] = []
+        self._slow = not on_loop  # True: the writer thread commits (the loop does not touch the connection)
+        self._busy = False  # the writer thread holds a batch
+        self._lost: set[str] = set()  # tables whose writes are dropped until they resume (writer thread only)
+        self._closing = False
+        self.thread: threading.Thread | None = None
 
-    @abc.abstractmethod
-    def _put(self, item: tuple[str, Any]) -> None:
-        """Queue one write or callback for the next commit."""
+    # ------------------------------------------------------------------ the Storage interface
+
+    def start(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.thread = threading.Thread(target=self._run, name="hegemon-writer", daemon=True)
+        self.thread.start()
+        self._schedule()
 
     def create_table(self, t: StoredTable) -> None:
         self._put(("table", t))
@@ -288,90 +411,48 @@ class QueuedWrites(abc.ABC):
         if values:
             self._put(("update", (table_id, values)))
 
-    def after_commit(self, callback: Callable[[], None]) -> None:
+    def delete_table(self, table_id: str) -> None:
+        self._put(("delete", table_id))
+
+    def resume(self, table_id: str) -> None:
+        """Store `table_id`'s writes again (queued after its rollback)."""
+        self._put(("resume", table_id))
+
+    def after_commit(
+        self, callback: Callable[[], None], table: str | None = None, on_fail: Callable[[str], None] | None = None
+    ) -> None:
         """Run `callback` on the event loop once every write queued before it is committed (writes queued
-        before `start` are committed when the strategy starts)."""
-        self._put(("callback", callback))
+        before `start` are committed when the strategy starts); `on_fail(reason)` instead if a write of `table`
+        queued before it was refused for good."""
+        self._put(("ack", Ack(callback, table, on_fail)))
 
     def load_all(self) -> list[StoredTable]:
         return self.inner.load_all()
 
-    def _commit(self, batch: list[tuple[str, Any]]) -> bool:
-        """Commit the writes of `batch` in one transaction; False (and `failed` set, the error printed) if the
-        commit failed."""
-        writes = [x for x in batch if x[0] != "callback"]
-        if writes:
-            try:
-                self.inner.write_batch(writes)
-            except Exception as e:  # nothing is acknowledged after a failed write: say so and stop
-                self.failed = e
-                traceback.print_exc()
-                print("hegemon: the database write failed; no further action is accepted", file=sys.stderr)
-                return False
-        return True
-
-
-class GroupCommit(QueuedWrites):
-    """Durable writes off the event loop (for databases behind a network, e.g. PostgreSQL): one writer thread
-    commits everything queued so far in one transaction, then runs the `after_commit` callbacks queued before
-    that point on the event loop. Nobody hears of an action before its commit (callbacks are the broadcasts),
-    and many tables share one commit. Reading (`load_all`) happens at start-up, before the writer starts."""
-
-    def __init__(self, inner: SqlStorage) -> None:
-        super().__init__(inner)
-        self.queue: queue.SimpleQueue[tuple[str, Any] | None] = queue.SimpleQueue()
-        self.thread: threading.Thread | None = None
-
-    def start(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.loop = loop
-        self.thread = threading.Thread(target=self._run, name="hegemon-writer", daemon=True)
-        self.thread.start()
-
-    def _put(self, item: tuple[str, Any]) -> None:
-        self.queue.put(item)
-
-    def _run(self) -> None:
-        while True:
-            item = self.queue.get()
-            batch = [item]
-            with contextlib.suppress(queue.Empty):
-                while len(batch) < 5000:
-                    batch.append(self.queue.get_nowait())
-            stop = any(x is None for x in batch)
-            items = [x for x in batch if x is not None]
-            if not self._commit(items):
-                return
-            assert self.loop is not None
-            for kind, cb in items:
-                if kind == "callback":
-                    self.loop.call_soon_threadsafe(cb)
-            if stop:
-                return
-
-    def close(self) -> None:
+    def close(self, timeout: float = 10.0) -> None:
+        """Commit what is pending (waiting up to `timeout` seconds for a database that refuses), then stop."""
+        if self.pending:
+            batch, self.pending = self.pending, []
+            with self._cv:
+                self._backlog.append(batch)
+                self._slow = True
+                self._cv.notify_all()
+        with self._cv:
+            self._closing = True
+            self._cv.notify_all()
         if self.thread is not None:
-            self.queue.put(None)
-            self.thread.join(timeout=30)
+            self.thread.join(timeout=timeout + 1)
+            if self.thread.is_alive():
+                log.error("the database refused writes until shutdown: the last unacknowledged writes are not stored")
             self.thread = None
+        elif self._backlog:  # never started: commit here
+            for batch in self._backlog:
+                self._commit_retrying([x for x in batch if x[0] in _WRITES], timeout)
         self.inner.close()
 
+    # ------------------------------------------------------------------ on the event loop
 
-class LoopCommit(QueuedWrites):
-    """Durable writes on the event loop (for SQLite): everything queued during one turn of the loop is
-    committed in one transaction at the end of that turn (`call_soon`), then the `after_commit` callbacks
-    queued with it run. No thread hand-off, so a lone move pays only its own sync, and many tables still share
-    one sync of the log."""
-
-    def __init__(self, inner: SqlStorage) -> None:
-        super().__init__(inner)
-        self.pending: list[tuple[str, Any]] = []
-        self._scheduled = False
-
-    def start(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.loop = loop
-        self._schedule()
-
-    def _put(self, item: tuple[str, Any]) -> None:
+    def _put(self, item: Item) -> None:
         self.pending.append(item)
         self._schedule()
 
@@ -381,15 +462,151 @@ class LoopCommit(QueuedWrites):
             self.loop.call_soon(self.flush)
 
     def flush(self) -> None:
-        """Commit everything pending, then run the callbacks queued with it."""
+        """Commit everything pending (or hand it to the writer thread), then run the callbacks queued with it."""
         self._scheduled = False
         batch, self.pending = self.pending, []
-        if self.failed is not None or not self._commit(batch):
+        if not batch:
             return
-        for kind, cb in batch:
-            if kind == "callback":
-                cb()
+        with self._cv:
+            if self._slow or self.thread is None:
+                self._backlog.append(batch)
+                self._cv.notify_all()
+                return
+        writes = [x for x in batch if x[0] in _WRITES]
+        if writes:
+            try:
+                self.inner.write_batch(writes, busy_ms=0)
+            except Exception as e:  # locked, or worse: the writer thread takes over, retries and keeps the order
+                log.warning("a database write failed on the event loop (%s); retrying in the writer thread", _why(e))
+                self.inner.reset()
+                with self._cv:
+                    self._slow = True
+                    self._backlog.append(batch)
+                    self._cv.notify_all()
+                return
+        self._acknowledge(batch)
 
-    def close(self) -> None:
-        self.flush()
-        self.inner.close()
+    @staticmethod
+    def _acknowledge(batch: list[Item]) -> None:
+        for kind, data in batch:
+            if kind == "ack":
+                data.callback()
+            elif kind == "fail" and data.on_fail is not None:
+                data.on_fail("the database refused this table's write")
+
+    def _announce(self, down: str | None) -> None:
+        if down == self.down:
+            return
+        self.down = down
+        for f in list(self.listeners):
+            f(down)
+
+    def _lost_table(self, table_id: str, reason: str) -> None:
+        if self.on_lost is not None:
+            self.on_lost(table_id, reason)
+
+    # ------------------------------------------------------------------ the writer thread
+
+    def _call(self, f: Callable[..., None], *args: Any) -> None:
+        if self.loop is not None and not self.loop.is_closed():
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                self.loop.call_soon_threadsafe(f, *args)
+
+    def _run(self) -> None:
+        while True:
+            with self._cv:
+                while not self._backlog and not self._closing:
+                    self._cv.wait()
+                if not self._backlog:
+                    return
+                batches, self._backlog = self._backlog, []
+                self._busy = True
+            try:
+                self._commit_batches(batches)
+            finally:
+                with self._cv:
+                    self._busy = False
+                    if self.on_loop and not self._backlog and not self._lost:
+                        self._slow = False  # caught up: the loop commits again
+
+    def _commit_batches(self, batches: list[list[Item]]) -> None:
+        kept: list[Item] = []
+        for it in (x for b in batches for x in b):
+            kind, data = it
+            tid = _table_of(it)
+            if kind == "resume":
+                self._lost.discard(str(data))
+            elif tid in self._lost:  # refused for good: skipped until it resumes (later writes built on those)
+                it = ("fail", data) if kind == "ack" else ("skip", data)
+            kept.append(it)
+        writes = [x for x in kept if x[0] in _WRITES]
+        error = self._commit_retrying(writes) if writes else None
+        if error is not None:
+            # refused for good: store table by table, so only the table at fault loses its unacknowledged writes
+            lost: set[str] = set()
+            for tid in dict.fromkeys(_table_of(w) for w in writes):
+                group = [w for w in writes if _table_of(w) == tid]
+                err = self._commit_retrying(group)
+                if err is not None and tid is not None:
+                    log.error("the database refused the writes of table %s for good (%s); the table goes back to "
+                              "its last stored version", tid, _why(err))  # fmt: skip
+                    self._lost.add(tid)
+                    lost.add(tid)
+                    self._call(self._lost_table, tid, _why(err))
+            kept = [("fail", d) if k == "ack" and d.table in lost else (k, d) for k, d in kept]
+        self._call(self._acknowledge, kept)
+
+    def _commit_retrying(self, writes: list[Write], give_up: float | None = None) -> BaseException | None:
+        """Commit `writes`, retrying while the database is locked or unreachable; None once committed, the
+        error if the database refused them for good (or still refused after `give_up` seconds while closing)."""
+        delay = 0.02
+        since: float | None = None
+        announced = False
+        while True:
+            try:
+                self.inner.write_batch(writes, busy_ms=100)
+            except TRANSIENT as e:
+                self.inner.reset()
+                now = time.monotonic()
+                if since is None:
+                    since = now
+                    log.warning("database write refused (%s); retrying with backoff", _why(e))
+                if not announced and now - since >= self.announce_after:
+                    announced = True
+                    log.error("the database has refused writes for %.1f s (%s): actions are refused until it is "
+                              "back; nothing acknowledged is lost", now - since, _why(e))  # fmt: skip
+                    self._call(self._announce, _why(e))
+                if (give_up is not None or self._closing) and now - since > (give_up or 10.0):
+                    return e
+                time.sleep(delay)
+                delay = min(delay * 2, self.max_backoff)
+                continue
+            except Exception as e:
+                self.inner.reset()
+                return e
+            if since is not None:
+                log.warning("database writes work again after %.1f s", time.monotonic() - since)
+                if announced:
+                    self._call(self._announce, None)
+            return None
+
+
+def _why(e: BaseException) -> str:
+    """A one-line reason (the driver's message, without SQLAlchemy's statement dump)."""
+    orig = getattr(e, "orig", None)
+    return str(orig if orig is not None else e).splitlines()[0][:200]
+
+
+class GroupCommit(QueuedWrites):
+    """Every commit in the writer thread (databases behind a network, e.g. PostgreSQL)."""
+
+    def __init__(self, inner: SqlStorage, **kw: Any) -> None:
+        super().__init__(inner, on_loop=False, **kw)
+
+
+class LoopCommit(QueuedWrites):
+    """Commits on the event loop at the end of each turn, the writer thread only while the database refuses
+    (SQLite)."""
+
+    def __init__(self, inner: SqlStorage, **kw: Any) -> None:
+        super().__init__(inner, on_loop=True, **kw)

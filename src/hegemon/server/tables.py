@@ -33,7 +33,12 @@ from hegemon.server.protocol import CreateTable, SeatSpec, ServerError
 from hegemon.server.storage import MemoryStorage, Storage, StoredTable
 
 TITLES = {"spqrisiko": "S.P.Q.RisiKo!", "polis": "Polis: Fight for the Hegemony"}
-REPLAY_EVERY = 50
+REPLAY_EVERY = 100
+"""A clone of the state is kept every REPLAY_EVERY actions as the game is played, so any past position (a replay
+step, the last stored version) costs at most REPLAY_EVERY - 1 applied actions."""
+REPLAY_LOG = 300
+"""Log lines a replay step carries by default (the ones just before it); at most MAX_REPLAY_LOG."""
+MAX_REPLAY_LOG = 1000
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
@@ -130,6 +135,8 @@ class Table:
     timed_out: int | None = None
     on_change: Callable[[Table], None] | None = None
     replay_checkpoints: dict[int, State] = field(default_factory=dict)
+    stored: bool = True  # its creation is committed (a table not yet stored is not listed)
+    _durable_state: tuple[int, State] | None = None
     _view_cache: dict[Any, dict[str, Any]] = field(default_factory=dict)
     _view_version: int = -1
 
@@ -187,6 +194,73 @@ class TableManager:
         self.new_salt = salt
         names = bot_names()
         self.timer_bot = timer_bot or ("greedy" if "greedy" in names else "random")
+        self.notice: dict[str, Any] | None = None  # what every connection is told about the database, if anything
+        listeners = getattr(self.storage, "listeners", None)
+        if listeners is not None:
+            listeners.append(self._storage_status)
+        if hasattr(self.storage, "on_lost"):
+            self.storage.on_lost = self._rollback
+
+    # ------------------------------------------------------------------ the database's health
+
+    def unavailable(self) -> str | None:
+        """Why the database takes no writes now (None: it does)."""
+        return getattr(self.storage, "down", None)
+
+    def _check_storage(self) -> None:
+        down = self.unavailable()
+        if down is not None:
+            raise ServerError(
+                "unavailable", f"the database is not taking writes ({down}); nothing was changed, try again shortly"
+            )
+
+    def _storage_status(self, down: str | None) -> None:
+        """The database stopped or resumed taking writes: tell every connection, wake the bots."""
+        if down is not None:
+            self.notice = {"type": "status", "code": "storage_down", "message": (
+                "the server cannot store moves now: play is paused and resumes by itself; nothing acknowledged "
+                "is lost")}  # fmt: skip
+        else:
+            self.notice = None
+        msg = self.notice or {"type": "status", "code": "storage_ok", "message": "the server stores moves again"}
+        for t in list(self.tables.values()):
+            for c in t.connections:
+                c.errors.append(dict(msg))
+                c.wake()
+            if down is None and t.on_change is not None:
+                t.on_change(t)
+
+    def _rollback(self, table_id: str, reason: str) -> None:
+        """The database refused `table_id`'s writes for good: go back to its last stored version (a table whose
+        creation was refused is dropped), tell its connections, and store its writes again from there."""
+        t = self.tables.get(table_id)
+        if t is not None:
+            if not t.stored:
+                del self.tables[table_id]
+                for c in t.connections:
+                    c.errors.append(ServerError("unavailable", f"this table could not be stored: {reason}").to_json())
+                    c.wake()
+            else:
+                state = self.state_at(t, t.durable)
+                del t.actions[t.durable :], t.log[t.durable :]
+                t.state = state
+                t.finished = state.current_player() == TERMINAL
+                t.bots.clear()
+                t._view_version = -1
+                t._durable_state = None
+                for k in [k for k in t.replay_checkpoints if k > t.durable]:
+                    del t.replay_checkpoints[k]
+                t.timer_player = None
+                for c in t.connections:
+                    c.log_sent = 0  # the whole log again: the client starts over from it
+                    c.version_sent = -1
+                    c.errors.append(ServerError(
+                        "unavailable", f"the last moves could not be stored ({reason}); the table is back at "
+                        f"version {t.durable}").to_json())  # fmt: skip
+        self.storage.resume(table_id)  # type: ignore[attr-defined]  # only QueuedWrites loses writes
+        if t is not None and t.stored:
+            self._advance(t)
+            self._changed(t)
 
     # ------------------------------------------------------------------ creation and loading
 
@@ -249,7 +323,10 @@ class TableManager:
         tid = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
         table = Table(tid, game, options, seed, seats, time.time(), req.turn_timer, game.new_game(options, seed))
         table.salt = self.new_salt()
+        self._check_storage()
+        table.stored = False
         self.storage.create_table(self._stored(table))
+        self.storage.after_commit(lambda: setattr(table, "stored", True), tid)
         self.tables[tid] = table
         self._advance(table)
         self._changed(table)
@@ -292,6 +369,8 @@ class TableManager:
                 play(state, action)
                 table.actions.append(action.to_json())
                 table.log.append(LogEntry(action, actor, note))
+                if table.version % REPLAY_EVERY == 0:
+                    table.replay_checkpoints[table.version] = state.clone()
             table.finished = state.current_player() == TERMINAL
             table.durable = table.version
             self.tables[st.id] = table
@@ -320,6 +399,7 @@ class TableManager:
 
     def join(self, table: Table, name: str | None = None) -> Seat:
         """Give the first open seat to a newcomer."""
+        self._check_storage()
         if table.finished:
             raise ServerError("game_over", "the game is over")
         for s in table.seats:
@@ -348,8 +428,7 @@ class TableManager:
 
     def act(self, table: Table, seat: int, version: Any, raw: Any, note: str = "") -> int:
         """`seat`'s action on `table` at `version` (see `submit`)."""
-        if getattr(self.storage, "failed", None) is not None:
-            raise ServerError("bad_request", "the server cannot store actions now; try again later")
+        self._check_storage()
         if isinstance(version, bool) or not isinstance(version, int):
             raise ServerError("bad_request", "version must be an integer")
         try:
@@ -396,6 +475,8 @@ class TableManager:
         self.storage.append_action(table.id, table.version, data, actor, note)
         table.actions.append(data)
         table.log.append(LogEntry(action, actor, note))
+        if table.version % REPLAY_EVERY == 0:
+            table.replay_checkpoints[table.version] = state.clone()
 
     def _advance(self, table: Table) -> None:
         """Play chance nodes and forced decisions (one legal action) at once; finish the game at its end."""
@@ -433,7 +514,7 @@ class TableManager:
     def _changed(self, table: Table) -> None:
         """Wake the table's connections once everything written so far is durable; poke its bot task now."""
         v = table.version
-        self.storage.after_commit(lambda: self._committed(table, v))
+        self.storage.after_commit(lambda: self._committed(table, v), table.id)
         if table.on_change is not None:
             table.on_change(table)
 
@@ -475,7 +556,7 @@ class TableManager:
         """Apply a bot's chosen action if the table is still where the bot looked (False otherwise)."""
         if table.finished or table.version != version or table.state.current_player() != seat:
             return False
-        if getattr(self.storage, "failed", None) is not None:
+        if self.unavailable() is not None:
             return False
         note = "timer" if table.seats[seat].kind == "human" else ""
         try:
@@ -490,6 +571,8 @@ class TableManager:
 
     def connect(self, table: Table, seat: int | None, wake: Callable[[], None]) -> Connection:
         c = Connection(table, seat, wake)
+        if self.notice is not None:
+            c.errors.append(dict(self.notice))
         table.connections.add(c)
         if seat is not None:
             table.seats[seat].connected += 1
@@ -503,9 +586,9 @@ class TableManager:
             if c.seat is not None:
                 c.table.seats[c.seat].connected -= 1
 
-    def log_json(self, table: Table, seat: int | None, start: int = 0) -> list[dict[str, Any]]:
+    def log_json(self, table: Table, seat: int | None, start: int = 0, end: int | None = None) -> list[dict[str, Any]]:
         out = []
-        for i in range(start, len(table.log)):
+        for i in range(start, len(table.log) if end is None else min(end, len(table.log))):
             e = table.log[i]
             a = e.action.visible_to(seat)
             out.append({"i": i, "actor": e.actor, "action": a.to_json(), "text": str(a), "note": e.note})
@@ -537,14 +620,51 @@ class TableManager:
             "outcome": view.get("outcome"),
         }
 
+    # ------------------------------------------------------------------ past and stored positions
+
+    def state_at(self, t: Table, upto: int) -> State:
+        """The position after `upto` actions (the live state itself at the current version: do not change it).
+        Starts from the nearest checkpoint: at most REPLAY_EVERY - 1 actions are applied."""
+        upto = max(0, min(upto, t.version))
+        if upto == t.version:
+            return t.state
+        cps = t.replay_checkpoints
+        base = upto - upto % REPLAY_EVERY
+        while base > 0 and base not in cps:  # checkpoints are made as the game is played: this is rare
+            base -= REPLAY_EVERY
+        state = cps[base].clone() if base in cps else t.game.new_game(t.options, t.seed)
+        for i in range(base, upto):
+            state.apply(t.log[i].action)
+            if (i + 1) % REPLAY_EVERY == 0 and (i + 1) not in cps:
+                cps[i + 1] = state.clone()
+        return state
+
+    def stored_view(self, t: Table, seat: int | None) -> dict[str, Any]:
+        """The view of the last stored (durable) version: what REST shows. Nobody sees a position the database
+        does not hold yet; usually it is the current one (the gap lasts one turn of the event loop, or as long as
+        the database refuses writes)."""
+        if t.durable >= t.version:
+            return t.view(seat)
+        cached = t._durable_state
+        if cached is None or cached[0] != t.durable:
+            cached = t._durable_state = (t.durable, self.state_at(t, t.durable))
+        v = cached[1].view(seat)
+        v.setdefault("legal_actions", [])
+        return v
+
+    def stored_status(self, t: Table) -> str:
+        if t.finished and t.durable < t.version:
+            return "playing"
+        return t.status
+
     def summary(self, t: Table) -> dict[str, Any]:
-        view = t.view(None)
+        view = self.stored_view(t, None)
         return {
             "id": t.id,
             "game": t.name,
             "title": TITLES.get(t.name, t.name),
-            "status": t.status,
-            "version": t.version,
+            "status": self.stored_status(t),
+            "version": min(t.durable, t.version),
             "created": t.created,
             "seats": [s.public() for s in t.seats],
             "open_seats": sum(1 for s in t.seats if s.kind == "human" and not s.claimed),
@@ -553,47 +673,47 @@ class TableManager:
         }
 
     def detail(self, t: Table, seat: int | None = None) -> dict[str, Any]:
-        view = t.view(seat)
+        view = self.stored_view(t, seat)
         return self.summary(t) | {"options": t.options.to_json(), "outcome": view.get("outcome"), "view": view}
 
     def record(self, t: Table, seat: int | None) -> GameRecord:
-        """The game record; while the game runs each action as `seat` saw it and no outcome or digest."""
-        if t.finished:
+        """The game record of the stored version; while the game runs each action as `seat` saw it and no
+        outcome or digest."""
+        n = min(t.durable, t.version)
+        if t.finished and n == t.version:
             actions = list(t.actions)
             out = t.state.outcome()
             outcome = out.to_json() if out is not None else None
             digest: str | None = state_digest(t.state)
         else:
-            actions = [e.action.visible_to(seat).to_json() for e in t.log]
+            actions = [e.action.visible_to(seat).to_json() for e in t.log[:n]]
             outcome = None
             digest = None
+        finished = t.finished and n == t.version
         return GameRecord(
             game=t.name,
             version=t.game.version,
             options=t.options.to_json(),
-            seed=t.seed if t.finished else 0,
+            seed=t.seed if finished else 0,
             actions=actions,
             seats=[s.name for s in t.seats],
             outcome=outcome,
             digest=digest,
-            meta={"table": t.id, "complete": t.finished, "viewer": seat, "notes": [e.note for e in t.log]},
+            meta={"table": t.id, "complete": finished, "viewer": seat, "notes": [e.note for e in t.log[:n]]},
         )
 
-    def replay_view(self, t: Table, upto: int, seat: int | None) -> dict[str, Any]:
-        """The position after `upto` actions as `seat` saw it, with the log up to there."""
-        upto = max(0, min(upto, t.version))
-        # start from the nearest checkpoint (every REPLAY_EVERY actions), so stepping costs little
-        cps = t.replay_checkpoints
-        base = max((k for k in cps if k <= upto), default=0)
-        state = cps[base].clone() if base in cps else t.game.new_game(t.options, t.seed)
-        for i in range(base, upto):
-            state.apply(t.log[i].action)
-            if (i + 1) % REPLAY_EVERY == 0 and (i + 1) not in cps:
-                cps[i + 1] = state.clone()
-        view = state.view(seat)
-        view.setdefault("legal_actions", [])
+    def replay_view(
+        self, t: Table, upto: int, seat: int | None, log_lines: int = REPLAY_LOG
+    ) -> dict[str, Any]:
+        """The position after `upto` actions as `seat` saw it, with the `log_lines` log lines just before it
+        (`log_start`: the index of the first). Only stored versions are shown."""
+        steps = min(t.durable, t.version)
+        upto = max(0, min(upto, steps))
+        view = self.state_at(t, upto).view(seat)
         view["legal_actions"] = []
-        return {"step": upto, "steps": t.version, "view": view, "log": self.log_json(t, seat)[:upto]}
+        start = max(0, upto - max(0, min(log_lines, MAX_REPLAY_LOG)))
+        log = self.log_json(t, seat, start, upto)
+        return {"step": upto, "steps": steps, "view": view, "log": log, "log_start": start}
 
 
 def derive_rng(seed: int, salt: str, version: int) -> random.Random:

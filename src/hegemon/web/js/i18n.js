@@ -89,6 +89,8 @@ const en = {
   "code.unknown_table": "no such table",
   "code.bad_request": "bad request",
   "code.unauthorized": "not your seat",
+  "code.unavailable": "the server cannot save moves now",
+  "table.storagedown": "The server cannot save moves right now: play is paused and resumes by itself.",
   // S.P.Q.RisiKo!
   "spqr.neutral": "neutral",
   "spqr.vp": "VP",
@@ -511,6 +513,8 @@ const it = {
   "code.unknown_table": "tavolo inesistente",
   "code.bad_request": "richiesta non valida",
   "code.unauthorized": "non è il tuo posto",
+  "code.unavailable": "il server ora non riesce a salvare le mosse",
+  "table.storagedown": "Il server ora non riesce a salvare le mosse: il gioco è in pausa e riprende da solo.",
   "spqr.neutral": "neutrale",
   "spqr.vp": "PV",
   "spqr.provinces": "province",

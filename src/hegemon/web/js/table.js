@@ -93,6 +93,12 @@ async function onMessage(data) {
     return;
   }
   if (data.type === "error") return showError(data);
+  if (data.type === "status") { // the server's health: the database is not taking moves, or is back
+    const down = data.code === "storage_down";
+    el("conn").textContent = down ? t("table.storagedown") : "";
+    el("conn").className = down ? "warn" : "";
+    return;
+  }
   if (data.type !== "state") return;
   if (!board) await loadBoard(data.game);
   if (msg && data.version < msg.version && !(data.log.length && data.log[0].i === 0)) return; // an older position
