@@ -176,8 +176,10 @@ def test_spqrisiko_measures_recomputed_from_the_replay() -> None:
         state = game.new_game(game.parse_options(rec["options"]), rec["seed"])
         vp_by_turn = 0
         first = None
+        kinds: dict[str, int] = {}
         for raw in rec["actions"]:
             a = game.decode_action(raw)
+            kinds[a.kind] = kinds.get(a.kind, 0) + 1
             before = state.turns
             state.apply(a)
             if a.kind == "order":
@@ -186,6 +188,8 @@ def test_spqrisiko_measures_recomputed_from_the_replay() -> None:
                 vp_by_turn += sum(state.vp_last.values())
         assert m["rounds"] == state.round and m["turns"] == state.turns
         assert m["eliminations"] == sum(state.eliminated)
+        assert (m["sea_attacks"], m["naval_attacks"], m["naval_moves"]) == (
+            kinds.get("sea_attack", 0), kinds.get("naval_attack", 0), kinds.get("naval_move", 0))
         assert m["first_player"] == first
         total = sum(m[f"vp_{k}"] for k in ("empire", "provinces", "seas", "power_centres"))
         assert total == vp_by_turn == sum(state.vp)

@@ -50,7 +50,7 @@ def _progress(quiet: bool) -> Progress:
 
 def _run(kind: str, game: str, bots: str, games: int, seed: int, option: list[str] | None, board: str | None,
          players: int | None, jobs: int, dask: str | None, out_dir: Path | None, chunk: int | None,
-         as_json: bool) -> None:
+         as_json: bool, lang: str = "en") -> None:
     try:
         sweep = make_sweep(game, kind, [b.strip() for b in bots.split(",") if b.strip()], games, seed,
                            option or [], board, players)
@@ -66,18 +66,18 @@ def _run(kind: str, game: str, bots: str, games: int, seed: int, option: list[st
             prog.update(task, total=total, completed=done, rate=rate)
 
         try:
-            summary = run_sweep(sweep, target, jobs=jobs, dask=dask, chunk=chunk, on_progress=on_progress)
+            summary = run_sweep(sweep, target, jobs=jobs, dask=dask, chunk=chunk, on_progress=on_progress, lang=lang)
         except HegemonError as e:
             _fail(str(e))
             return
     if as_json:
         print(json.dumps(summary, default=str))
         return
-    show(summary)
+    show(summary, lang)
 
 
-def show(summary: dict[str, Any]) -> None:
-    """Readable tables of a summary."""
+def show(summary: dict[str, Any], lang: str = "en") -> None:
+    """Readable tables of a summary, then its findings and warnings."""
     vs = [v for v in summary["variants"] if v.get("games")]
     t = Table(title=f"{summary['game']}: {summary['games']} games ({summary.get('computed', 0)} played now, "
                     f"{summary.get('reused', 0)} reused) → {summary.get('out', '')}")
@@ -113,6 +113,15 @@ def show(summary: dict[str, Any]) -> None:
         for i, b in enumerate(tour["bots"]):
             tt.add_row(escape(b), *(r(c) for c in tour["cross"][i]), r(tour["overall"][i]))
         out.print(tt)
+    it = lang == "it"
+    out.print("[bold]" + ("Risultati principali" if it else "Findings") + "[/bold]")
+    for f in summary.get("findings_it" if it else "findings") or []:
+        out.print(f"• {escape(f)}", soft_wrap=True)
+    warns = summary.get("warnings_it" if it else "warnings") or []
+    if warns:
+        out.print("[bold yellow]" + ("Avvertenze" if it else "Warnings") + "[/bold yellow]")
+        for w in warns:
+            out.print(f"[yellow]![/yellow] {escape(w)}", soft_wrap=True)
     if summary.get("out"):
         out.print(f"report: {escape(str(Path(summary['out']) / 'report.html'))}")
 
@@ -128,6 +137,13 @@ Dask = Annotated[str | None, typer.Option(help="Run on Dask: a scheduler address
 Out = Annotated[Path | None, typer.Option("--out", help="Output directory (re-running continues it)")]
 Chunk = Annotated[int | None, typer.Option(help="Games per task (default: a few tasks per worker)")]
 AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON summary object on stdout")]
+Lang = Annotated[str, typer.Option("--lang", help="Language of the report and findings: en or it")]
+
+
+def _lang(lang: str) -> str:
+    if lang not in ("en", "it"):
+        _fail(f"--lang must be en or it, got {lang!r}")
+    return lang
 
 
 @lab_app.command()
@@ -144,10 +160,12 @@ def compare(
     out_dir: Out = None,
     chunk: Chunk = None,
     as_json: AsJson = False,
+    lang: Lang = "en",
 ) -> None:
     """Compare rule variants on paired seeds: `--option siege=classic,sacrifice` varies one switch; several
     such options vary one switch at a time from the baseline (their first values)."""
-    _run("compare", game, bots, games, seed, option, board, players, jobs, dask, out_dir, chunk, as_json)
+    _run("compare", game, bots, games, seed, option, board, players, jobs, dask, out_dir, chunk, as_json,
+         _lang(lang))
 
 
 @lab_app.command()
@@ -164,23 +182,26 @@ def tournament(
     out_dir: Out = None,
     chunk: Chunk = None,
     as_json: AsJson = False,
+    lang: Lang = "en",
 ) -> None:
     """Every pair of bots plays the same seeds on both seat rotations: a cross table with intervals."""
-    _run("tournament", game, bots, games, seed, option, board, players, jobs, dask, out_dir, chunk, as_json)
+    _run("tournament", game, bots, games, seed, option, board, players, jobs, dask, out_dir, chunk, as_json,
+         _lang(lang))
 
 
 @lab_app.command()
 def report(
     path: Annotated[Path, typer.Argument(help="A lab output directory")],
     as_json: AsJson = False,
+    lang: Lang = "en",
 ) -> None:
     """Rebuild summary.json, games.csv and report.html from the stored records."""
     try:
-        summary = rebuild(path)
+        summary = rebuild(path, _lang(lang))
     except HegemonError as e:
         _fail(str(e))
         return
     if as_json:
         print(json.dumps(summary, default=str))
         return
-    show(summary)
+    show(summary, lang)

@@ -1,6 +1,6 @@
 """Per-game measures the lab records beside the result, one class per game, fed every action of a game.
 
-S.P.Q.RisiKo!: victory points by source, eliminations, and by round the provinces, seas controlled and VP
+S.P.Q.RisiKo!: victory points by source, eliminations, naval moves, naval battles and sea attacks, and by round the provinces, seas controlled and VP
 of every player. Polis: sieges attempted / succeeded / forced, prestige and hoplites spent on sieges,
 and by round each side's population and prestige."""
 
@@ -26,6 +26,9 @@ class Measures:
         return {}
 
 
+SPQR_NAVAL = {"sea_attack": "sea_attacks", "naval_attack": "naval_attacks", "naval_move": "naval_moves"}
+
+
 class SpqrMeasures(Measures):
     SOURCES = ("empire", "provinces", "seas", "power_centres")
 
@@ -34,6 +37,7 @@ class SpqrMeasures(Measures):
         self.curves: dict[str, list[list[int]]] = {"provinces": [], "seas": [], "vp": []}
         self.first_player: int | None = None
         self.last_round = 0
+        self.naval: dict[str, int] = {"sea_attacks": 0, "naval_attacks": 0, "naval_moves": 0}
 
     def before(self, state: Any, action: Action) -> Any:
         return state.turns
@@ -56,6 +60,9 @@ class SpqrMeasures(Measures):
         self.curves["vp"].append(list(st.vp))
 
     def after(self, state: Any, action: Action, token: Any) -> None:
+        naval = SPQR_NAVAL.get(action.kind)
+        if naval is not None:
+            self.naval[naval] += 1
         if action.kind == "order":
             self.first_player = state.order[0]
         if state.turns != token:  # a turn began: its scoring is in vp_last [R 5.6]
@@ -74,6 +81,7 @@ class SpqrMeasures(Measures):
             "turns": state.turns,
             "eliminations": sum(state.eliminated),
             **{f"vp_{k}": v for k, v in self.vp_sources.items()},
+            **self.naval,
             "curves": self.curves,
         }
 

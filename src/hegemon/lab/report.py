@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from hegemon.lab import stats
+from hegemon.lab.findings import annotate, measure_name, seat_name, variant_name
 from hegemon.lab.sweep import Sweep
 
 SKIP_MEASURES = {"first_player", "curves", "end_reason", "turns", "rounds"}
@@ -183,7 +184,7 @@ def summarise(records: list[dict[str, Any]], sweep: Sweep) -> dict[str, Any]:
         variants.append(entry)
     comparisons = compare_variants(by_var, sweep, strong, n_players)
     total_seconds = sum(g.seconds for g in games)
-    return {
+    summary: dict[str, Any] = {
         "game": sweep.game,
         "kind": sweep.kind,
         "bots": sweep.bots,
@@ -197,6 +198,10 @@ def summarise(records: list[dict[str, Any]], sweep: Sweep) -> dict[str, Any]:
         "comparisons": comparisons,
         "tournament": tournament_table(games, sweep) if sweep.kind == "tournament" else None,
     }
+    annotate(summary)
+    # what a designer reads first comes first in summary.json too
+    lead = ("game", "kind", "findings", "warnings", "games_needed")
+    return {**{k: summary[k] for k in lead}, **{k: x for k, x in summary.items() if k not in lead}}
 
 
 def curves(gs: list[Game]) -> dict[str, dict[str, list[float | None]]]:
@@ -477,86 +482,152 @@ def _table(head: list[str], rows: list[list[str]]) -> str:
     return f"<table><thead><tr>{h}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def render_html(summary: dict[str, Any]) -> str:
-    """A self-contained HTML page (inline CSS, plots as data URIs)."""
+T: dict[str, tuple[str, str]] = {
+    "findings": ("Findings", "Risultati principali"),
+    "warnings": ("Warnings", "Avvertenze"),
+    "no_warnings": ("No warnings: nothing suggests this comparison cannot tell.",
+                    "Nessuna avvertenza: nulla indica che il confronto non possa distinguere."),
+    "needed": ("Games needed", "Partite necessarie"),
+    "needed_note": ("Games per variant to detect a 5-point change in each main rate (two-sided 5% test, 80% "
+                    "power, independent samples; the lab's paired seeds usually need fewer). This run has {n}.",
+                    "Partite per variante per rilevare un cambiamento di 5 punti in ciascun tasso principale "
+                    "(test bilaterale al 5%, potenza 80%, campioni indipendenti; i semi appaiati del laboratorio "
+                    "di solito ne richiedono meno). Questa prova ne ha {n}."),
+    "rate": ("rate", "tasso"), "now": ("now", "ora"), "games": ("games", "partite"),
+    "variants": ("Variants", "Varianti"), "variant": ("variant", "variante"),
+    "wins": ("wins", "vittorie"), "first": ("first player wins", "vince il primo giocatore"),
+    "length": ("length (turns/rounds)", "durata (turni/round)"), "actions": ("atomic actions", "azioni atomiche"),
+    "endings": ("endings", "finali"), "luck": ("Luck vs skill", "Fortuna e abilità"),
+    "pair": ("pair", "coppia"), "gap": ("rank gap", "distanza in classifica"),
+    "stronger": ("stronger bot wins", "vince il bot più forte"), "dice": ("dice share (ICC)", "quota dei dadi (ICC)"),
+    "bots": ("Bots", "Bot"), "bot": ("bot", "bot"), "win_rate": ("win rate", "tasso di vittoria"),
+    "measures": ("Game measures (mean per game)", "Misure di gioco (media per partita)"),
+    "against": ("Against the baseline", "Rispetto al riferimento"), "measure": ("measure", "misura"),
+    "diff": ("difference vs baseline [95%]", "differenza dal riferimento [95%]"), "test": ("test", "test"),
+    "tournament": ("Tournament", "Torneo"), "row_beats": ("row beats column", "la riga batte la colonna"),
+    "overall": ("overall", "complessivo"), "plots": ("Plots", "Grafici"), "methods": ("Methods", "Metodo"),
+    "skill_rate": ("skill rate", "tasso di abilità"), "first_rate": ("first player win rate", "vittorie del primo giocatore"),
+    "json": ("Summary (JSON)", "Riepilogo (JSON)"), "show": ("show", "mostra"),
+}
+METHODS = (
+    "Every variant is played on the same seeds (paired deals) and every pair of bots on both seat rotations, so "
+    "seat advantage and dice noise cancel in the comparisons. Rates carry 95% Wilson intervals, means 95% "
+    "t-intervals. <b>Skill rate</b>: how often the stronger bot of a pair (more wins over the whole sweep) wins. "
+    "<b>Dice share</b>: ICC(1), over the two seat rotations of each seed, of the win share of the even seats less "
+    "its mean per rotation (which holds the seat and skill effects) — the share of the result's variance "
+    "explained by the seed (dice, draws, deal) favouring some seats whichever bot sits there. Tests against the "
+    "first variant: McNemar's exact test on paired win/loss results, the paired t-test on numbers; differences "
+    "of paired rates with the Agresti-Min interval. Findings list every measure whose change has p &lt; 0.05 and "
+    "the side or seat win rates whether they changed or not; with many measures, expect about one in twenty "
+    "p &lt; 0.05 by chance alone.",
+    "Ogni variante è giocata sugli stessi semi (distribuzioni appaiate) e ogni coppia di bot su entrambe le "
+    "rotazioni dei posti, così il vantaggio del posto e il rumore dei dadi si annullano nei confronti. I tassi "
+    "hanno intervalli di Wilson al 95%, le medie intervalli t al 95%. <b>Tasso di abilità</b>: quanto spesso vince "
+    "il bot più forte della coppia. <b>Quota dei dadi</b>: ICC(1) sulle due rotazioni di ogni seme, la parte "
+    "della varianza del risultato spiegata dal seme (dadi, pescate, distribuzione). Test rispetto alla prima "
+    "variante: test esatto di McNemar sui risultati vittoria/sconfitta appaiati, test t appaiato sui numeri; "
+    "differenze di tassi appaiati con l'intervallo di Agresti-Min. I risultati principali elencano ogni misura "
+    "cambiata con p &lt; 0,05 e i tassi di vittoria dei lati o dei posti, cambiati o no; con molte misure, "
+    "circa una su venti ha p &lt; 0,05 per puro caso.",
+)
+
+
+def render_html(summary: dict[str, Any], lang: str = "en") -> str:
+    """A self-contained HTML page (inline CSS, plots as data URIs): findings and warnings first, then the
+    results, then the methods."""
+    li = 1 if lang == "it" else 0
+
+    def t(key: str) -> str:
+        return T[key][li]
+
+    game = summary["game"]
     vs = [v for v in summary["variants"] if v.get("games")]
+    vname = {v["variant"]: variant_name(summary, v["variant"], lang) for v in summary["variants"]}
+    findings = summary.get("findings_it" if li else "findings") or []
+    warns = summary.get("warnings_it" if li else "warnings") or []
     parts = [
-        "<!doctype html><html><head><meta charset='utf-8'><title>hegemon lab — "
-        f"{html.escape(summary['game'])}</title><style>"
+        f"<!doctype html><html lang='{'it' if li else 'en'}'><head><meta charset='utf-8'><title>hegemon lab — "
+        f"{html.escape(game)}</title><style>"
         "body{font-family:system-ui,sans-serif;margin:2em;max-width:1100px;color:#222}"
         "table{border-collapse:collapse;margin:0.5em 0 1.5em}td,th{border:1px solid #ccc;padding:3px 8px;"
         "font-size:13px;text-align:left}th{background:#f3f3f3}img{max-width:100%}h2{margin-top:1.6em}"
-        ".note{color:#555;font-size:13px}</style></head><body>",
-        f"<h1>hegemon lab: {html.escape(summary['game'])} ({html.escape(summary['kind'])})</h1>",
-        f"<p>{summary['games']} of {summary['games_planned']} planned games · bots "
+        ".note{color:#555;font-size:13px}.findings li{margin:0.3em 0}"
+        ".warnings{background:#fff6e0;border:1px solid #e0b050;padding:0.5em 1em}</style></head><body>",
+        f"<h1>hegemon lab: {html.escape(game)} ({html.escape(summary['kind'])})</h1>",
+        f"<p>{summary['games']} / {summary['games_planned']} {t('games')} · bots "
         f"{html.escape(', '.join(summary['bots']))} · seed {summary['seed']} · {summary['players']} players · "
-        f"{summary['cpu_seconds']:.0f} s of play</p>",
-        "<p class='note'>Every variant is played on the same seeds (paired deals) and every pair of bots on "
-        "both seat rotations, so seat advantage and dice noise cancel in the comparisons. Rates carry 95% "
-        "Wilson intervals, means 95% t-intervals. <b>Skill rate</b>: how often the stronger bot of a pair "
-        "(more wins over the whole sweep) wins. <b>Dice share</b>: ICC(1), over the two seat rotations of "
-        "each seed, of the win share of the even seats less its mean per rotation (which holds the seat and "
-        "skill effects) — the share of the result's variance explained by the seed (dice, draws, deal) "
-        "favouring some seats whichever bot sits there. Tests against the first variant: McNemar's exact test on paired win/loss results, the "
-        "paired t-test on numbers; differences of paired rates with the Agresti-Min interval.</p>",
-        "<h2>Variants</h2>",
+        f"{summary['cpu_seconds']:.0f} s</p>",
+        f"<h2 id='findings'>{t('findings')}</h2><ul class='findings'>"
+        + "".join(f"<li>{html.escape(f)}</li>" for f in findings) + "</ul>",
+        f"<h2 id='warnings'>{t('warnings')}</h2>",
+        ("<ul class='warnings'>" + "".join(f"<li>{html.escape(w)}</li>" for w in warns) + "</ul>") if warns
+        else f"<p>{t('no_warnings')}</p>",
     ]
+    need = summary.get("games_needed") or []
+    if need:
+        n_now = min((v["games"] for v in vs), default=0)
+        parts.append(f"<h2>{t('needed')}</h2><p class='note'>{html.escape(t('needed_note').format(n=n_now))}</p>")
+        parts.append(_table([t("rate"), t("now"), t("games")],
+                            [[x["name_it" if li else "name"], f"{x['value']:.1%}", str(x["games"])] for x in need]))
+    parts.append(f"<h2>{t('variants')}</h2>")
     seats = len(vs[0]["seat_win_rate"]) if vs else 0
     rows = []
     for v in vs:
         rows.append(
-            [v["label"], str(v["games"])]
+            [vname[v["variant"]], str(v["games"])]
             + [_fmt_rate(v["seat_win_rate"][j]) for j in range(seats)]
             + [_fmt_rate(v.get("first_player_win_rate")), _fmt_mean(v["length"]["turns_or_rounds"]),
                _fmt_mean(v["length"]["actions"]),
                ", ".join(f"{k} {e['rate']:.0%}" for k, e in v["endings"].items())]
         )
-    parts.append(_table(["variant", "games"] + [f"seat {j} wins" for j in range(seats)]
-                        + ["first player wins", "length (turns/rounds)", "atomic actions", "endings"], rows))
-    parts.append("<h2>Luck vs skill</h2>")
+    parts.append(_table([t("variant"), t("games")] + [f"{seat_name(game, j, lang)} {t('wins')}" for j in range(seats)]
+                        + [t("first"), t("length"), t("actions"), t("endings")], rows))
+    parts.append(f"<h2>{t('luck')}</h2>")
     rows = []
     for v in vs:
         for e in v["luck_vs_skill"]:
             ds = e["dice_share"]["icc"]
-            rows.append([v["label"], f"{e['stronger']} vs {e['weaker']}", str(e["rank_gap"]),
+            rows.append([vname[v["variant"]], f"{e['stronger']} vs {e['weaker']}", str(e["rank_gap"]),
                          _fmt_rate(e["skill_rate"]), "–" if ds is None else f"{ds:.2f}"])
-    parts.append(_table(["variant", "pair", "rank gap", "stronger bot wins", "dice share (ICC)"], rows))
-    parts.append("<h2>Bots</h2>")
-    rows = [[v["label"], b["bot"], _fmt_rate(b)] for v in vs for b in v["bot_win_rate"]]
-    parts.append(_table(["variant", "bot", "win rate"], rows))
+    parts.append(_table([t("variant"), t("pair"), t("gap"), t("stronger"), t("dice")], rows))
+    parts.append(f"<h2>{t('bots')}</h2>")
+    rows = [[vname[v["variant"]], b["bot"], _fmt_rate(b)] for v in vs for b in v["bot_win_rate"]]
+    parts.append(_table([t("variant"), t("bot"), t("win_rate")], rows))
     if vs and vs[0].get("measures"):
-        parts.append("<h2>Game measures (mean per game)</h2>")
+        parts.append(f"<h2>{t('measures')}</h2>")
         names = list(vs[0]["measures"])
-        rows = [[v["label"]] + [_fmt_mean(v["measures"].get(k)) for k in names] for v in vs]
-        parts.append(_table(["variant", *names], rows))
+        rows = [[vname[v["variant"]]] + [_fmt_mean(v["measures"].get(k)) for k in names] for v in vs]
+        parts.append(_table([t("variant"), *(measure_name(k, lang) for k in names)], rows))
     if summary["comparisons"]:
-        parts.append(f"<h2>Against the baseline ({html.escape(summary['variants'][0]['label'])})</h2>")
+        parts.append(f"<h2>{t('against')} ({html.escape(vname[0])})</h2>")
         rows = []
         for c in summary["comparisons"]:
+            label = vname[c["variant"]]
             for e in c["skill_rate"]:
-                rows.append([c["label"], f"skill rate ({e['stronger']})", f"{e['diff']:+.1%} [{e['low']:+.1%}, {e['high']:+.1%}]", f"{e['p_value']:.3g}", e["test"]])
+                rows.append([label, f"{t('skill_rate')} ({e['stronger']})", f"{e['diff']:+.1%} [{e['low']:+.1%}, {e['high']:+.1%}]", f"{e['p_value']:.3g}", e["test"]])
             for e in c["seat_win_rate"]:
-                rows.append([c["label"], f"seat {e['seat']} win rate", f"{e['diff']:+.1%} [{e['low']:+.1%}, {e['high']:+.1%}]", f"{e['p_value']:.3g}", e["test"]])
+                rows.append([label, f"{seat_name(game, e['seat'], lang)}: {t('win_rate')}", f"{e['diff']:+.1%} [{e['low']:+.1%}, {e['high']:+.1%}]", f"{e['p_value']:.3g}", e["test"]])
             f = c.get("first_player_win_rate")
             if f:
-                rows.append([c["label"], "first player win rate", f"{f['diff']:+.1%} [{f['low']:+.1%}, {f['high']:+.1%}]", f"{f['p_value']:.3g}", f["test"]])
+                rows.append([label, t("first_rate"), f"{f['diff']:+.1%} [{f['low']:+.1%}, {f['high']:+.1%}]", f"{f['p_value']:.3g}", f["test"]])
             ln = c["length"]
-            rows.append([c["label"], "length", f"{ln['diff']:+.2f} [{ln['low']:+.2f}, {ln['high']:+.2f}]", f"{ln['p_value']:.3g}", ln["test"]])
+            rows.append([label, measure_name("length", lang), f"{ln['diff']:+.2f} [{ln['low']:+.2f}, {ln['high']:+.2f}]", f"{ln['p_value']:.3g}", ln["test"]])
             for k, m in c["measures"].items():
                 if m["diff"] is not None:
-                    rows.append([c["label"], k, f"{m['diff']:+.2f} [{m['low']:+.2f}, {m['high']:+.2f}]", f"{m['p_value']:.3g}", m["test"]])
-        parts.append(_table(["variant", "measure", "difference vs baseline [95%]", "p", "test"], rows))
-    t = summary.get("tournament")
-    if t:
-        parts.append("<h2>Tournament</h2>")
+                    rows.append([label, measure_name(k, lang), f"{m['diff']:+.2f} [{m['low']:+.2f}, {m['high']:+.2f}]", f"{m['p_value']:.3g}", m["test"]])
+        parts.append(_table([t("variant"), t("measure"), t("diff"), "p", t("test")], rows))
+    tour = summary.get("tournament")
+    if tour:
+        parts.append(f"<h2>{t('tournament')}</h2>")
         rows = []
-        for i, b in enumerate(t["bots"]):
-            rows.append([b] + [_fmt_rate(c) if c else "–" for c in t["cross"][i]] + [_fmt_rate(t["overall"][i])])
-        parts.append(_table(["row beats column", *t["bots"], "overall"], rows))
-    parts.append("<h2>Plots</h2>")
+        for i, b in enumerate(tour["bots"]):
+            rows.append([b] + [_fmt_rate(c) if c else "–" for c in tour["cross"][i]] + [_fmt_rate(tour["overall"][i])])
+        parts.append(_table([t("row_beats"), *tour["bots"], t("overall")], rows))
+    parts.append(f"<h2>{t('plots')}</h2>")
     for title, uri in plots(summary):
         parts.append(f"<h3>{html.escape(title)}</h3><img src='{uri}' alt='{html.escape(title)}'>")
-    parts.append(f"<h2>Summary (JSON)</h2><details><summary>show</summary><pre>"
+    parts.append(f"<h2 id='methods'>{t('methods')}</h2><p class='note'>{METHODS[li]}</p>")
+    parts.append(f"<h2>{t('json')}</h2><details><summary>{t('show')}</summary><pre>"
                  f"{html.escape(json.dumps(summary, indent=1, default=str)[:200000])}</pre></details>")
     parts.append("</body></html>")
     return "".join(parts)

@@ -142,6 +142,7 @@ def run_sweep(
     chunk: int | None = None,
     on_progress: Callable[[int, int, float], None] | None = None,
     limit_units: list[Unit] | None = None,
+    lang: str = "en",
 ) -> dict[str, Any]:
     """Play every unit not yet stored, appending records as tasks finish; then write the summary files.
     Returns the summary with `computed` (games played now) and `reused` (games found on disk)."""
@@ -163,7 +164,7 @@ def run_sweep(
             if on_progress:
                 on_progress(computed, total, time.perf_counter() - t0)
     wall = time.perf_counter() - t0
-    summary = write_outputs(sweep, out)
+    summary = write_outputs(sweep, out, lang)
     summary["computed"] = computed
     summary["reused"] = len(done & {u.key for u in units})
     summary["wall_seconds"] = round(wall, 3)
@@ -173,22 +174,22 @@ def run_sweep(
     return summary
 
 
-def write_outputs(sweep: Sweep, out: Path) -> dict[str, Any]:
-    """summary.json, games.csv (+ .parquet) and report.html from the stored records."""
+def write_outputs(sweep: Sweep, out: Path, lang: str = "en") -> dict[str, Any]:
+    """summary.json, games.csv (+ .parquet) and report.html (in `lang`: en or it) from the stored records."""
     records = read_jsonl(out / GAMES_FILE)
     summary = summarise(records, sweep)
     summary["files"] = [GAMES_FILE, *write_tables(records, sweep, out), "report.html", "summary.json"]
-    (out / "report.html").write_text(render_html(summary), encoding="utf-8")
+    (out / "report.html").write_text(render_html(summary, lang), encoding="utf-8")
     (out / "summary.json").write_text(json.dumps(summary, indent=1, default=str), encoding="utf-8")
     return summary
 
 
-def rebuild(out: Path) -> dict[str, Any]:
+def rebuild(out: Path, lang: str = "en") -> dict[str, Any]:
     """`lab report`: the summary and files again from `sweep.json` and `games.jsonl`."""
     sf = out / SWEEP_FILE
     if not sf.exists():
         raise ConfigError("path", f"{out} holds no lab run ({SWEEP_FILE} is missing)")
     sweep = Sweep.from_json(json.loads(sf.read_text(encoding="utf-8")))
-    summary = write_outputs(sweep, out)
+    summary = write_outputs(sweep, out, lang)
     summary["out"] = str(out)
     return summary

@@ -1,0 +1,451 @@
+"""What a designer reads first: the lab's findings (plain sentences, each with its effect size, 95% interval
+and test), its warnings (when a comparison cannot tell), the games needed to detect a 5-point change in the
+main rates, and the human names of the measures in English and Italian.
+
+Everything here reads a summary (`report.summarise`) only, so it can be tested on synthetic summaries."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from hegemon.lab.stats import Z95
+
+LANGS = ("en", "it")
+Z80 = 0.8416212335729143  # one-sided z of 80% power
+
+# human names of the per-game measures (means per game), and of the rates
+MEASURE_NAMES: dict[str, tuple[str, str]] = {
+    "sieges_attempted": ("sieges attempted per game", "assedi tentati per partita"),
+    "siege_actions": ("siege actions per game", "azioni d'assedio per partita"),
+    "sieges_succeeded": ("sieges taken per game", "assedi riusciti per partita"),
+    "sieges_forced": ("sieges forced per game", "assedi forzati per partita"),
+    "pp_on_sieges": ("prestige spent on sieges per game", "prestigio speso negli assedi per partita"),
+    "hoplites_on_sieges": ("hoplites lost in sieges per game", "opliti persi negli assedi per partita"),
+    "hoplites_garrisoned": ("hoplites left as garrison per game", "opliti lasciati di guarnigione per partita"),
+    "eliminations": ("eliminations per game", "eliminazioni per partita"),
+    "vp_empire": ("VP for the largest empire per game", "PV per l'impero più grande per partita"),
+    "vp_provinces": ("VP for most provinces per game", "PV per più province per partita"),
+    "vp_seas": ("VP for most seas per game", "PV per più mari per partita"),
+    "vp_power_centres": ("VP for power centres per game", "PV per i centri di potere per partita"),
+    "sea_attacks": ("sea attacks per game", "attacchi dal mare per partita"),
+    "naval_attacks": ("naval battles per game", "battaglie navali per partita"),
+    "naval_moves": ("naval moves per game", "spostamenti navali per partita"),
+    "length": ("game length (turns or rounds)", "durata della partita (turni o round)"),
+}
+RATE_NAMES: dict[str, tuple[str, str]] = {
+    "first_player": ("the first player's win rate", "il tasso di vittoria del primo giocatore"),
+    "skill": ("the stronger bot's win rate", "il tasso di vittoria del bot più forte"),
+}
+SIDE_NAMES: dict[str, list[tuple[str, str]]] = {
+    "polis": [("Athens", "Atene"), ("Sparta", "Sparta")],
+}
+VALUE_NAMES: dict[str, tuple[str, str]] = {
+    "classic": ("Classic", "Classico"),
+    "sacrifice": ("Sacrifice", "Sacrificio"),
+    "diceless": ("Diceless", "Senza dadi"),
+    "diceless_sacrifice": ("Diceless Sacrifice", "Sacrificio senza dadi"),
+    "house-1.2": ("House rules 1.2", "Regole della casa 1.2"),
+    "official": ("Official rules", "Regolamento ufficiale"),
+}
+# which measures a switch is about: zero in some variant means the comparison cannot show its effect
+SWITCH_MEASURES: dict[str, tuple[str, ...]] = {
+    "siege": ("sieges_succeeded", "sieges_attempted"),
+    "naval_move": ("naval_moves", "sea_attacks"),
+    "sea_attack_below_defender": ("sea_attacks",),
+    "trireme_garrison": ("sea_attacks",),
+    "trireme_disbands_per_turn": ("naval_moves",),
+}
+NEAR_ZERO = 0.1  # per game
+REASON_NAMES: dict[str, tuple[str, str]] = {
+    "starved": ("a capital starved", "capitale affamata"),
+    "ostracism": ("ostracism", "ostracismo"),
+    "elimination": ("elimination", "eliminazione"),
+    "prestige": ("prestige", "prestigio"),
+    "conquest": ("conquest", "conquista"),
+}
+
+
+def _i(lang: str) -> int:
+    return LANGS.index(lang) if lang in LANGS else 0
+
+
+def measure_name(key: str, lang: str = "en") -> str:
+    pair = MEASURE_NAMES.get(key)
+    return pair[_i(lang)] if pair else key.replace("_", " ")
+
+
+def seat_name(game: str, seat: int, lang: str = "en") -> str:
+    sides = SIDE_NAMES.get(game)
+    if sides and seat < len(sides):
+        return sides[seat][_i(lang)]
+    return f"{'seat' if lang == 'en' else 'posto'} {seat}"
+
+
+def seat_rate_name(game: str, seat: int, lang: str = "en") -> str:
+    who = seat_name(game, seat, lang)
+    if lang == "it":
+        return f"il tasso di vittoria di {who}" if game in SIDE_NAMES else f"il tasso di vittoria del {who}"
+    if game in SIDE_NAMES:
+        return f"{who}' win rate" if who.endswith("s") else f"{who}'s win rate"
+    return f"the win rate of {who}"
+
+
+def variant_name(summary: dict[str, Any], v: int, lang: str = "en") -> str:
+    """A variant by its option values in words ("Diceless Sacrifice"), or its label."""
+    entry = summary["variants"][v]
+    opts = entry.get("options") or {}
+    label = str(entry.get("label", v))
+    if v == 0 and len(summary["variants"]) > 1 and label.startswith("baseline"):
+        words = [VALUE_NAMES.get(str(x), (str(x), str(x)))[_i(lang)] for x in opts.values()]
+        return ("baseline" if lang == "en" else "riferimento") + (f" ({', '.join(words)})" if words else "")
+    if v > 0 and len(opts) > 0 and label.count("=") == 1:
+        key, _, value = label.partition("=")
+        if key in opts:
+            return VALUE_NAMES.get(value, (label, label))[_i(lang)]
+    if len(opts) == 1:
+        (value,) = opts.values()
+        return VALUE_NAMES.get(str(value), (label, label))[_i(lang)]
+    return label
+
+
+# --------------------------------------------------------------------------- numbers in words
+
+
+def _num(x: float, lang: str, digits: int = 2) -> str:
+    s = f"{x:.{digits}f}"
+    return s.replace(".", ",") if lang == "it" else s
+
+
+def _signed(x: float, lang: str, digits: int = 2) -> str:
+    s = f"{x:+.{digits}f}".replace("-", "−")
+    return s.replace(".", ",") if lang == "it" else s
+
+
+def _pct(x: float, lang: str) -> str:
+    return _num(100 * x, lang, 1) + "%"
+
+
+def _p(p: float, lang: str) -> str:
+    if p < 0.001:
+        return "p < " + _num(0.001, lang, 3)
+    return "p = " + (f"{p:.2g}".replace(".", ",") if lang == "it" else f"{p:.2g}")
+
+
+def _ci(lo: float, hi: float, lang: str, fmt: Any) -> str:
+    word = "95% CI" if lang == "en" else "IC 95%"
+    sep = " to " if lang == "en" else " a "
+    return f"{word} {fmt(lo)}{sep}{fmt(hi)}"
+
+
+TEST_NAMES = {
+    "mcnemar_exact": ("McNemar's exact test", "test esatto di McNemar"),
+    "paired_t": ("paired t-test", "test t appaiato"),
+}
+
+
+def _test(name: str, lang: str) -> str:
+    return TEST_NAMES.get(name, (name, name))[_i(lang)]
+
+
+# --------------------------------------------------------------------------- findings
+
+
+def _rate_change(name: str, before: float | None, c: dict[str, Any], lang: str) -> str:
+    """"Sparta's win rate 80.0% → 75.0% (−5.0 points, 95% CI …, McNemar's exact test p = 0.2): no clear change"."""
+    pts = "points" if lang == "en" else "punti"
+    after = None if before is None else before + c["diff"]
+    head = f"{name} {_pct(before, lang)} → {_pct(after, lang)}" if before is not None and after is not None else name
+    body = (f"{_signed(100 * c['diff'], lang, 1)} {pts}, "
+            f"{_ci(c['low'], c['high'], lang, lambda x: _signed(100 * x, lang, 1))}, "
+            f"{_test(c['test'], lang)} {_p(c['p_value'], lang)}")
+    return f"{head} ({body}){_verdict(c['p_value'], lang)}"
+
+
+def _verdict(p: float, lang: str) -> str:
+    if p < 0.05:
+        return ""
+    return ": no clear change" if lang == "en" else ": nessun cambiamento chiaro"
+
+
+def _mean_change(key: str, before: float | None, c: dict[str, Any], lang: str) -> str:
+    """"sieges taken per game 2.30 → 1.10 (−52%, 95% CI −1.50 to −0.90, paired t-test p < 0.001)"."""
+    name = measure_name(key, lang)
+    d = c["diff"]
+    rel = ""
+    if before:
+        rel = f"{_signed(100 * d / before, lang, 0)}%, "
+    elif d:
+        rel = "from zero, " if lang == "en" else "da zero, "
+    head = f"{name} {_num(before, lang)} → {_num(before + d, lang)}" if before is not None else name
+    body = f"{rel}{_ci(c['low'], c['high'], lang, lambda x: _signed(x, lang))}, {_test(c['test'], lang)} {_p(c['p_value'], lang)}"
+    return f"{head} ({body}){_verdict(c['p_value'], lang)}"
+
+
+def findings(summary: dict[str, Any], lang: str = "en") -> list[str]:
+    """Plain sentences: for each variant against the baseline, every measure that changed clearly (p < 0.05)
+    and the side/seat win rates whether or not they changed; for the baseline, who wins and how often."""
+    out: list[str] = []
+    game = summary.get("game", "")
+    vs = summary.get("variants") or []
+    played = [v for v in vs if v.get("games")]
+    if not played:
+        return out
+    base = played[0]
+    n_players = summary.get("players") or len(base.get("seat_win_rate") or [])
+    # the baseline: seat advantage and the bots' gap
+    seats = base.get("seat_win_rate") or []
+    if seats:
+        best = max(range(len(seats)), key=lambda j: seats[j]["rate"] or 0)
+        r = seats[best]
+        fair = 1 / max(1, n_players)
+        where = variant_name(summary, base["variant"], lang)
+        if lang == "en":
+            s = (f"{where}: {seat_rate_name(game, best, lang)} is {_pct(r['rate'], lang)} "
+                 f"({_ci(r['low'], r['high'], lang, lambda x: _pct(x, lang))}, Wilson, {r['n']} games)")
+            s += (f"; an even game would give {_pct(fair, lang)}." if not (r["low"] <= fair <= r["high"])
+                  else f", consistent with an even game ({_pct(fair, lang)}).")
+        else:
+            s = (f"{where}: {seat_rate_name(game, best, lang)} è {_pct(r['rate'], lang)} "
+                 f"({_ci(r['low'], r['high'], lang, lambda x: _pct(x, lang))}, Wilson, {r['n']} partite)")
+            s += (f"; un gioco equilibrato darebbe {_pct(fair, lang)}." if not (r["low"] <= fair <= r["high"])
+                  else f", compatibile con un gioco equilibrato ({_pct(fair, lang)}).")
+        out.append(s[0].upper() + s[1:])
+    for e in base.get("luck_vs_skill") or []:
+        r = e["skill_rate"]
+        if r.get("rate") is None:
+            continue
+        if lang == "en":
+            out.append(f"{e['stronger']} beats {e['weaker']} in {_pct(r['rate'], lang)} of games "
+                       f"({_ci(r['low'], r['high'], lang, lambda x: _pct(x, lang))}, Wilson, {r['n']} games).")
+        else:
+            out.append(f"{e['stronger']} batte {e['weaker']} nel {_pct(r['rate'], lang)} delle partite "
+                       f"({_ci(r['low'], r['high'], lang, lambda x: _pct(x, lang))}, Wilson, {r['n']} partite).")
+    for c in summary.get("comparisons") or []:
+        v = c["variant"]
+        name = variant_name(summary, v, lang)
+        against = variant_name(summary, 0, lang)
+        parts: list[str] = []
+        base_measures = base.get("measures") or {}
+        changed = [(k, m) for k, m in (c.get("measures") or {}).items()
+                   if m.get("diff") is not None and m["p_value"] < 0.05]
+        changed.sort(key=lambda km: km[1]["p_value"])
+        for k, m in changed:
+            parts.append(_mean_change(k, (base_measures.get(k) or {}).get("mean"), m, lang))
+        ln = c.get("length")
+        if ln and ln.get("diff") is not None and ln["p_value"] < 0.05:
+            parts.append(_mean_change("length", (base.get("length") or {}).get("turns_or_rounds", {}).get("mean"), ln, lang))
+        seat_changes = c.get("seat_win_rate") or []
+        # two sides: one seat's rate says it all (the other is its complement but for draws)
+        shown = seat_changes[1:2] if n_players == 2 else seat_changes
+        for e in shown:
+            j = e["seat"]
+            parts.append(_rate_change(seat_rate_name(game, j, lang), seats[j]["rate"] if j < len(seats) else None, e, lang))
+        if not changed:
+            parts.append("no game measure changed clearly (all p ≥ 0.05)" if lang == "en"
+                         else "nessuna misura di gioco è cambiata chiaramente (tutti p ≥ 0,05)")
+        vs_word = "against" if lang == "en" else "rispetto a"
+        out.append(f"{name} {vs_word} {against}: " + "; ".join(parts) + ".")
+    return out
+
+
+# --------------------------------------------------------------------------- games needed
+
+
+def games_for_change(p: float, delta: float = 0.05, power_z: float = Z80, alpha_z: float = Z95) -> int:
+    """Games per variant for a two-sided 5% test with 80% power to detect a change of `delta` in a rate `p`
+    (two independent samples: an upper bound, paired seeds usually need fewer). The change is taken toward
+    1/2, the harder direction."""
+    p = min(max(p, 0.0), 1.0)
+    q = p + delta if p <= 0.5 else p - delta
+    q = min(max(q, 0.0), 1.0)
+    pbar = (p + q) / 2
+    num = alpha_z * math.sqrt(2 * pbar * (1 - pbar)) + power_z * math.sqrt(p * (1 - p) + q * (1 - q))
+    return math.ceil((num / abs(q - p)) ** 2)
+
+
+def games_needed(summary: dict[str, Any]) -> list[dict[str, Any]]:
+    """The games per variant needed to detect a 5-point change in each main rate of the baseline."""
+    played = [v for v in summary.get("variants") or [] if v.get("games")]
+    if not played:
+        return []
+    base = played[0]
+    game = summary.get("game", "")
+    out = []
+    seats = base.get("seat_win_rate") or []
+    for j, r in enumerate(seats[: 1 if len(seats) == 2 else len(seats)]):
+        if r.get("rate") is not None:
+            out.append({"rate": "seat", "seat": j, "name": seat_rate_name(game, j), "name_it": seat_rate_name(game, j, "it"),
+                        "value": r["rate"], "games": games_for_change(r["rate"])})
+    fp = base.get("first_player_win_rate")
+    if fp and fp.get("rate") is not None:
+        out.append({"rate": "first_player", "name": RATE_NAMES["first_player"][0], "name_it": RATE_NAMES["first_player"][1],
+                    "value": fp["rate"], "games": games_for_change(fp["rate"])})
+    for e in base.get("luck_vs_skill") or []:
+        r = e["skill_rate"]
+        if r.get("rate") is not None:
+            out.append({"rate": "skill", "pair": e["pair"], "name": f"{e['stronger']} beats {e['weaker']}",
+                        "name_it": f"{e['stronger']} batte {e['weaker']}", "value": r["rate"],
+                        "games": games_for_change(r["rate"])})
+    return out
+
+
+# --------------------------------------------------------------------------- warnings
+
+WARNING_TEXT: dict[str, tuple[str, str]] = {
+    "dominant_bot": (
+        "{where}: {bot} wins {rate} of its games. When one bot wins nearly every game, the result measures the "
+        "gap between the bots, not the rule; pair bots of closer strength (for example the same bot twice).",
+        "{where}: {bot} vince il {rate} delle sue partite. Quando un bot vince quasi sempre, il risultato misura "
+        "la distanza tra i bot, non la regola; fai giocare bot di forza simile (per esempio lo stesso bot due volte).",
+    ),
+    "short_games": (
+        "{where}: {rate} of games end before the last round ({reasons}). A rule that acts over the whole game "
+        "cannot show its effect in games that stop early.",
+        "{where}: il {rate} delle partite finisce prima dell'ultimo round ({reasons}). Una regola che agisce "
+        "lungo tutta la partita non può mostrare il suo effetto in partite che finiscono presto.",
+    ),
+    "capped_games": (
+        "{where}: {rate} of games were cut short by the round limit. The outcome of a capped game is decided by "
+        "the cap, not by play; raise the limit or use bots that finish.",
+        "{where}: il {rate} delle partite è stato interrotto dal limite di round. L'esito di una partita "
+        "interrotta lo decide il limite, non il gioco; alza il limite o usa bot che concludono.",
+    ),
+    "variant_measure_zero": (
+        "{where}: {measure} is {value} — the {switch} switch this comparison is about hardly happens, so its "
+        "effect cannot be measured with these bots.",
+        "{where}: {measure} vale {value}: l'opzione {switch} su cui verte il confronto quasi non entra in gioco, "
+        "quindi con questi bot il suo effetto non si può misurare.",
+    ),
+    "seat_imbalance": (
+        "{where}: {seat} wins {rate} of games ({ci}); the seats are far from even, which can hide or mimic a "
+        "rule's effect.",
+        "{where}: {seat} vince il {rate} delle partite ({ci}); i posti sono molto squilibrati, il che può "
+        "nascondere o simulare l'effetto di una regola.",
+    ),
+    "too_few_games": (
+        "{games} games per variant: no difference from the baseline is clear (all p ≥ 0.05), and detecting a "
+        "5-point change in {rate} needs about {needed} games per variant. Run more games before concluding "
+        "that the variants play alike.",
+        "{games} partite per variante: nessuna differenza dal riferimento è chiara (tutti p ≥ 0,05), e per "
+        "rilevare un cambiamento di 5 punti nel {rate} servono circa {needed} partite per variante. Gioca più "
+        "partite prima di concludere che le varianti si equivalgono.",
+    ),
+}
+DOMINANT = 0.95
+SEAT_GAP = 0.20  # a seat's rate this far above 1/n, with its interval excluding 1/n
+
+
+def _warn(code: str, lang: str, **kw: Any) -> str:
+    return WARNING_TEXT[code][_i(lang)].format(**kw)
+
+
+def _where(names: list[str], lang: str) -> str:
+    if len(names) == 1:
+        return names[0]
+    last = " and " if lang == "en" else " e "
+    return ", ".join(names[:-1]) + last + names[-1]
+
+
+def _span(rates: list[float], lang: str) -> str:
+    lo, hi = min(rates), max(rates)
+    return _pct(lo, lang) if abs(hi - lo) < 5e-4 else f"{_pct(lo, lang)}–{_pct(hi, lang)}"
+
+
+def warnings(summary: dict[str, Any], lang: str = "en") -> list[tuple[str, str]]:
+    """(code, sentence) of every warning that applies; empty when none does. A rule that fires in several
+    variants gives one sentence naming them all."""
+    out: list[tuple[str, str]] = []
+    game = summary.get("game", "")
+    played = [v for v in summary.get("variants") or [] if v.get("games")]
+    n_players = summary.get("players") or 0
+    dominant: dict[str, list[tuple[str, float]]] = {}
+    short: list[tuple[str, float, dict[str, float]]] = []
+    capped_in: list[tuple[str, float]] = []
+    seat_off: dict[int, list[tuple[str, float, float, float]]] = {}
+    for v in played:
+        where = variant_name(summary, v["variant"], lang)
+        for b in v.get("bot_win_rate") or []:
+            if b.get("rate") is not None and b["rate"] >= DOMINANT and b["n"] >= 10:
+                dominant.setdefault(b["bot"], []).append((where, b["rate"]))
+                break
+        endings = v.get("endings") or {}
+        if "end_of_rounds" in endings or game == "polis":
+            early = 1 - (endings.get("end_of_rounds") or {}).get("rate", 0.0)
+            if early > 0.5:
+                why = {k: e["rate"] for k, e in (v.get("end_reasons") or endings).items()
+                       if k not in ("final", "end_of_rounds")}
+                short.append((where, early, why))
+        capped = sum((endings.get(k) or {}).get("rate", 0.0) for k in ("round_limit", "action_limit", "unfinished"))
+        if capped > 0.5:
+            capped_in.append((where, capped))
+        seats = v.get("seat_win_rate") or []
+        if n_players >= 2 and seats:
+            fair = 1 / n_players
+            for j, r in enumerate(seats):
+                if r.get("rate") is not None and r["rate"] - fair >= SEAT_GAP and r["low"] > fair:
+                    seat_off.setdefault(j, []).append((where, r["rate"], r["low"], r["high"]))
+                    break
+    for bot, dom in dominant.items():
+        out.append(("dominant_bot", _warn("dominant_bot", lang, where=_where([w for w, _ in dom], lang), bot=bot,
+                                          rate=_span([r for _, r in dom], lang))))
+    if short:
+        reasons: dict[str, list[float]] = {}
+        for _, _, rs in short:
+            for k, x in rs.items():
+                reasons.setdefault(k, []).append(x)
+        text = ", ".join(f"{REASON_NAMES.get(k, (k, k))[_i(lang)]} {_span(x, lang)}" for k, x in sorted(reasons.items()))
+        out.append(("short_games", _warn("short_games", lang, where=_where([w for w, _, _ in short], lang),
+                                         rate=_span([e for _, e, _ in short], lang), reasons=text)))
+    if capped_in:
+        out.append(("capped_games", _warn("capped_games", lang, where=_where([w for w, _ in capped_in], lang),
+                                          rate=_span([c for _, c in capped_in], lang))))
+    for j, hits in sorted(seat_off.items()):
+        if len(hits) == 1:
+            ci = _ci(hits[0][2], hits[0][3], lang, lambda x: _pct(x, lang))
+        else:
+            ci = ("95% Wilson intervals all above " if lang == "en" else "intervalli di Wilson al 95% tutti sopra il ") \
+                + _pct(1 / n_players, lang)
+        out.append(("seat_imbalance", _warn("seat_imbalance", lang, where=_where([h[0] for h in hits], lang),
+                                            seat=seat_name(game, j, lang), rate=_span([h[1] for h in hits], lang),
+                                            ci=ci)))
+    # the switches a compare varies, and the measures they are about
+    if len(played) > 1:
+        switches = {k for v in played[1:] for k, x in (v.get("options") or {}).items()
+                    if x != (played[0].get("options") or {}).get(k)}
+        for key in sorted(switches):
+            for mkey in SWITCH_MEASURES.get(key, ()):
+                present = [v for v in played if mkey in (v.get("measures") or {})]
+                if not present:
+                    continue
+                for v in present:
+                    mean = v["measures"][mkey].get("mean")
+                    if mean is not None and mean < NEAR_ZERO:
+                        out.append(("variant_measure_zero", _warn(
+                            "variant_measure_zero", lang, where=variant_name(summary, v["variant"], lang),
+                            measure=measure_name(mkey, lang), value=_num(mean, lang), switch=key)))
+                break  # the first measure of the switch that the game records
+        comps = summary.get("comparisons") or []
+        if comps:
+            ps = [e["p_value"] for c in comps for e in (c.get("seat_win_rate") or []) + (c.get("skill_rate") or [])]
+            ps += [m["p_value"] for c in comps for m in (c.get("measures") or {}).values() if m.get("diff") is not None]
+            need = games_needed(summary)
+            main = max(need, key=lambda x: x["games"]) if need else None
+            n = min(v["games"] for v in played)
+            if ps and min(ps) >= 0.05 and main is not None and n < main["games"]:
+                out.append(("too_few_games", _warn("too_few_games", lang, games=n, needed=main["games"],
+                                                   rate=main["name"] if lang == "en" else main["name_it"])))
+    return out
+
+
+def annotate(summary: dict[str, Any]) -> dict[str, Any]:
+    """Add `findings`, `warnings` (and their Italian `findings_it`, `warnings_it`, with `warning_codes`) and
+    `games_needed` to a summary, in place; returns it."""
+    summary["findings"] = findings(summary, "en")
+    summary["findings_it"] = findings(summary, "it")
+    w_en = warnings(summary, "en")
+    summary["warnings"] = [t for _, t in w_en]
+    summary["warning_codes"] = [c for c, _ in w_en]
+    summary["warnings_it"] = [t for _, t in warnings(summary, "it")]
+    summary["games_needed"] = games_needed(summary)
+    return summary
