@@ -661,15 +661,23 @@ def serve(
     port: Annotated[int, typer.Option(help="Port")] = 8000,
     db: Annotated[str | None, typer.Option(help="Database URL (default: SQLite in the user data directory)")] = None,
     bot_delay: Annotated[float, typer.Option(help="Seconds between bot moves (0 for scripts)")] = 0.8,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(help="Address or network of a reverse proxy whose X-Forwarded-For is believed (repeatable; "
+                     "default: $HEGEMON_TRUSTED_PROXIES, else none)"),
+    ] = None,
 ) -> None:
-    """Run the web table: lobby, tables, bots, replays."""
+    """Run the web table: lobby, tables, bots, replays (limits and timeouts: docs/web-table.md)."""
     try:
         server = importlib.import_module("hegemon.server.app")
     except ModuleNotFoundError:
         fail("the web server is not part of this build yet: play in the terminal with `hegemon play`")
         return
     run: Callable[..., None] = server.run
-    run(host=host, port=port, db=db, bot_delay=bot_delay)
+    try:
+        run(host=host, port=port, db=db, bot_delay=bot_delay, trusted_proxies=trusted_proxy or None)
+    except ValueError as e:  # an unreadable --trusted-proxy or limit in the environment
+        fail(str(e))
 
 
 def main() -> None:

@@ -5,20 +5,31 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import os
 import sys
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from hegemon.games import game_names, get_game
 from hegemon.server import ws
 from hegemon.server.bots import BotRunner, durable
+from hegemon.server.guard import (
+    Guard,
+    Network,
+    firm_websocket_protocol,
+    parse_proxies,
+    proxies_from_env,
+    timed_http_protocol,
+)
 from hegemon.server.odds import position_odds
 from hegemon.server.protocol import (
     HTTP_STATUS,
@@ -36,10 +47,8 @@ from hegemon.server.protocol import (
 )
 from hegemon.server.storage import GroupCommit, LoopCommit, MemoryStorage, SqlStorage, Storage
 from hegemon.server.tables import TITLES, Table, TableManager, web_bots
-from hegemon.server.ws import RateLimit
 
 WEB = Path(__file__).resolve().parent.parent / "web"
-MAX_BODY = 300 * 1024
 ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorBody, "description": "bad_request"},
     403: {"model": ErrorBody, "description": "unauthorized"},
@@ -48,10 +57,12 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     422: {"model": ErrorBody, "description": "illegal_action"},
     429: {"model": ErrorBody, "description": "bad_request: too many requests"},
 }
-CSP = (
-    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; "
-    "connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
-)
+
+class SafeJSON(JSONResponse):
+    """A JSON response written as ASCII: any text, even one that is not valid Unicode, can be sent."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode()
 
 
 def default_db_url() -> str:
@@ -68,9 +79,12 @@ def create_app(
     *,
     manager: TableManager | None = None,
     board_dir: str | Path | None = None,
+    trusted_proxies: list[Network] | None = None,
+    ws_send_timeout: float = ws.SEND_TIMEOUT,
 ) -> FastAPI:
     """The application. `db_url` None: tables in memory only (tests); "sqlite:///path" or a PostgreSQL URL:
-    durable tables, rebuilt from their actions at start-up."""
+    durable tables, rebuilt from their actions at start-up. `trusted_proxies`: the addresses whose
+    X-Forwarded-For is believed (default: HEGEMON_TRUSTED_PROXIES, else none)."""
     if manager is None:
         storage: Storage = durable_storage(db_url) if db_url else MemoryStorage()
         if board_dir is None and db_url and db_url.startswith("sqlite:///"):
@@ -104,6 +118,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.manager = mgr
+    app.add_middleware(Guard, trusted_proxies=trusted_proxies if trusted_proxies is not None else proxies_from_env())
 
     def watch(t: Table) -> None:
         if runner is not None:
@@ -111,50 +126,19 @@ def create_app(
 
     @app.exception_handler(ServerError)
     async def server_error(_req: Request, e: ServerError) -> JSONResponse:
-        return JSONResponse(e.to_json(), status_code=HTTP_STATUS[e.code])
+        return SafeJSON(e.to_json(), status_code=HTTP_STATUS[e.code])
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_req: Request, e: RequestValidationError) -> JSONResponse:
         errs = e.errors()
         where = ".".join(str(x) for x in errs[0].get("loc", ())) if errs else "request"
         msg = errs[0].get("msg", "invalid") if errs else "invalid"
-        return JSONResponse(
-            {"type": "error", "code": "bad_request", "message": f"{where}: {msg}"}, status_code=400
-        )
+        return SafeJSON({"type": "error", "code": "bad_request", "message": f"{where}: {msg}"}, status_code=400)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_req: Request, e: StarletteHTTPException) -> JSONResponse:
         code = "unknown_table" if e.status_code == 404 else "bad_request"
-        return JSONResponse({"type": "error", "code": code, "message": str(e.detail)}, status_code=e.status_code)
-
-    buckets: dict[tuple[str, bool], RateLimit] = {}
-
-    def allowed(request: Request) -> bool:
-        """Writes per client address: 50 a second (burst 100), of which new tables 2 a second (burst 120)."""
-        if request.method != "POST":
-            return True
-        host = request.client.host if request.client else "?"
-        creating = request.url.path == "/api/tables"
-        key = (host, creating)
-        b = buckets.get(key)
-        if b is None:
-            if len(buckets) > 10_000:
-                buckets.clear()
-            b = buckets[key] = RateLimit(2.0, 120.0) if creating else RateLimit(50.0, 100.0)
-        return b.allow()
-
-    @app.middleware("http")
-    async def limits(request: Request, call_next: Any) -> Response:
-        length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-            return JSONResponse({"type": "error", "code": "bad_request", "message": "request too large"}, 400)
-        if not allowed(request):
-            return JSONResponse({"type": "error", "code": "bad_request", "message": "too many requests"}, 429)
-        response: Response = await call_next(request)
-        response.headers["Content-Security-Policy"] = CSP
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["Referrer-Policy"] = "no-referrer"
-        return response
+        return SafeJSON({"type": "error", "code": code, "message": str(e.detail)}, status_code=e.status_code)
 
     # ------------------------------------------------------------------ REST
 
@@ -292,7 +276,7 @@ def create_app(
 
     # ------------------------------------------------------------------ websocket and the client
 
-    app.include_router(ws.router(mgr))
+    app.include_router(ws.router(mgr, ws_send_timeout))
 
     @app.get("/", include_in_schema=False)
     async def lobby() -> FileResponse:
@@ -325,16 +309,75 @@ def durable_storage(db_url: str) -> Storage:
     return LoopCommit(inner) if inner.engine.dialect.name == "sqlite" else GroupCommit(inner)
 
 
-def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, bot_delay: float = 0.8) -> None:
-    """Serve the web table (the `hegemon serve` command)."""
+@dataclass(frozen=True)
+class Limits:
+    """The network limits of `hegemon serve`, each settable by an environment variable (seconds)."""
+
+    request_timeout: float = 10.0
+    """A request's headers and body must arrive within this (HEGEMON_REQUEST_TIMEOUT)."""
+    keep_alive: int = 5
+    """An idle kept-alive HTTP connection is closed after this (HEGEMON_KEEP_ALIVE_TIMEOUT)."""
+    ws_ping_interval: float = 20.0
+    """The server pings every websocket this often (HEGEMON_WS_PING_INTERVAL)..."""
+    ws_ping_timeout: float = 20.0
+    """...and drops it if the pong is not back within this (HEGEMON_WS_PING_TIMEOUT)."""
+    ws_send_timeout: float = ws.SEND_TIMEOUT
+    """One message to a websocket must be taken within this, else it is dropped (HEGEMON_WS_SEND_TIMEOUT)."""
+
+    @classmethod
+    def from_env(cls) -> Limits:
+        names = {
+            "request_timeout": "HEGEMON_REQUEST_TIMEOUT",
+            "keep_alive": "HEGEMON_KEEP_ALIVE_TIMEOUT",
+            "ws_ping_interval": "HEGEMON_WS_PING_INTERVAL",
+            "ws_ping_timeout": "HEGEMON_WS_PING_TIMEOUT",
+            "ws_send_timeout": "HEGEMON_WS_SEND_TIMEOUT",
+        }
+        values: dict[str, Any] = {}
+        for f, env in names.items():
+            raw = os.environ.get(env)
+            if raw is None or raw.strip() == "":
+                continue
+            try:
+                v = float(raw)
+            except ValueError:
+                raise ValueError(f"{env}={raw!r} is not a number of seconds") from None
+            if not 0 < v <= 3600:
+                raise ValueError(f"{env}={raw!r}: give a number of seconds between 0 and 3600")
+            values[f] = int(v) if f == "keep_alive" else v
+        return cls(**values)
+
+
+def run(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db: str | None = None,
+    bot_delay: float = 0.8,
+    trusted_proxies: list[str] | None = None,
+) -> None:
+    """Serve the web table (the `hegemon serve` command). `trusted_proxies`: addresses or networks whose
+    X-Forwarded-For is believed (default: HEGEMON_TRUSTED_PROXIES, else none)."""
     import uvicorn
 
     url = db or default_db_url()
+    limits = Limits.from_env()
+    proxies = parse_proxies(trusted_proxies) if trusted_proxies else proxies_from_env()
     # Bots that search think in worker threads (and PostgreSQL commits in a writer thread): a short switch
     # interval hands the GIL back to the event loop at once instead of after up to 5 ms of their work.
     sys.setswitchinterval(0.0002)
-    app = create_app(url, bot_delay)
+    app = create_app(url, bot_delay, trusted_proxies=proxies, ws_send_timeout=limits.ws_send_timeout)
     print(f"hegemon web table on http://{host}:{port}  (database: {url})", flush=True)
     uvicorn.run(
-        app, host=host, port=port, log_level="warning", ws_max_size=64 * 1024, ws_per_message_deflate=False
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        http=timed_http_protocol(limits.request_timeout),
+        ws=firm_websocket_protocol(),
+        timeout_keep_alive=limits.keep_alive,
+        ws_max_size=64 * 1024,
+        ws_per_message_deflate=False,
+        ws_ping_interval=limits.ws_ping_interval,
+        ws_ping_timeout=limits.ws_ping_timeout,
+        proxy_headers=False,  # the Guard middleware reads X-Forwarded-For, from trusted proxies only
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+import orjson
 from pydantic import BaseModel, ConfigDict, Field
 
 ErrorCode = Literal[
@@ -30,6 +31,8 @@ HTTP_STATUS = {
 
 MAX_MESSAGE_BYTES = 4096
 """Largest websocket message or action body a client may send (an action is well under 1 KB)."""
+MAX_JSON_DEPTH = 32
+"""Deepest nesting of arrays and objects accepted in any JSON a client sends (an action nests 3 deep)."""
 MAX_BOARD_BYTES = 256 * 1024
 """Largest corrected board file accepted at table creation."""
 MAX_NAME = 40
@@ -51,6 +54,34 @@ class ServerError(Exception):
 
     def to_json(self) -> dict[str, Any]:
         return {"type": "error", "code": self.code, "message": self.message, **self.extra}
+
+
+def parse_client_json(data: str | bytes) -> Any:
+    """Parse JSON a client sent: strict UTF-8 (a lone surrogate, escaped or not, is refused: it could not be
+    sent back to anybody), at most MAX_JSON_DEPTH levels deep (checked without recursion). ServerError
+    bad_request otherwise."""
+    try:
+        value = orjson.loads(data)
+    except orjson.JSONDecodeError as e:
+        raise ServerError("bad_request", f"not valid JSON: {e}") from None
+    check_depth(value)
+    return value
+
+
+def check_depth(value: Any, limit: int = MAX_JSON_DEPTH) -> None:
+    """ServerError bad_request if `value` nests lists or dicts more than `limit` levels deep."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        v, d = stack.pop()
+        if isinstance(v, dict):
+            items: Any = v.values()
+        elif isinstance(v, list):
+            items = v
+        else:
+            continue
+        if d > limit:
+            raise ServerError("bad_request", f"JSON nested deeper than {limit} levels")
+        stack.extend((x, d + 1) for x in items if isinstance(x, (dict, list)))
 
 
 class Strict(BaseModel):

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import hashlib
 import random
-import re
 import secrets
 import time
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,7 +29,7 @@ from hegemon.core.game import CHANCE, TERMINAL, Game, State, views
 from hegemon.core.play import derive_seed, play, sample_chance
 from hegemon.core.record import GameRecord, state_digest
 from hegemon.games import get_game
-from hegemon.server.protocol import CreateTable, SeatSpec, ServerError
+from hegemon.server.protocol import MAX_NAME, CreateTable, SeatSpec, ServerError
 from hegemon.server.storage import MemoryStorage, Storage, StoredTable
 
 TITLES = {"spqrisiko": "S.P.Q.RisiKo!", "polis": "Polis: Fight for the Hegemony"}
@@ -39,7 +39,13 @@ step, the last stored version) costs at most REPLAY_EVERY - 1 applied actions.""
 REPLAY_LOG = 300
 """Log lines a replay step carries by default (the ones just before it); at most MAX_REPLAY_LOG."""
 MAX_REPLAY_LOG = 1000
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_INVISIBLE_CATEGORIES = ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")
+"""Controls (C0 and C1), format characters (bidi overrides and isolates, zero-width spaces and joiners, the
+BOM, tag characters…), lone surrogates, private-use and unassigned code points, line and paragraph separators."""
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+"""Letters and symbols that draw as nothing (Hangul fillers, the blank Braille pattern)."""
+_MAX_MARKS = 2
+"""Combining marks kept after one base character (more only pile up over the neighbouring text)."""
 
 
 SERVER_BLOCKED_BOTS = ("external",)
@@ -62,11 +68,46 @@ def web_bots() -> list[str]:
 
 
 def clean_name(name: str | None, fallback: str) -> str:
-    """A display name without control characters, at most 40 characters (HTML escaping is the client's job)."""
+    """A display name that draws as what it says: NFKC-normalised (full-width and other compatibility forms
+    become plain letters), without control characters, bidi overrides, zero-width or other invisible
+    characters, with runs of spaces made one space and at most two combining marks per letter; at most
+    MAX_NAME characters (HTML escaping is the client's job). An empty result gives `fallback`."""
     if not name:
         return fallback
-    out = _CONTROL.sub("", name).strip()[:40]
-    return out or fallback
+    out: list[str] = []
+    marks = 0
+    for ch in unicodedata.normalize("NFKC", name[: 4 * MAX_NAME]):
+        cat = unicodedata.category(ch)
+        if cat in _INVISIBLE_CATEGORIES or ch in _BLANK_LETTERS:
+            continue
+        if cat.startswith("Z") or ch.isspace():
+            if out and out[-1] != " ":
+                out.append(" ")
+            marks = 0
+            continue
+        if cat.startswith("M"):
+            if not out or out[-1] == " " or marks >= _MAX_MARKS:
+                continue
+            marks += 1
+        else:
+            marks = 0
+        out.append(ch)
+    text = "".join(out).strip()[:MAX_NAME].strip()
+    return text or fallback
+
+
+def unique_name(name: str, others: list[str]) -> str:
+    """`name`, with " (2)", " (3)"… added if another seat already shows the same name (ignoring case), so that
+    no newcomer can take the look of a player already seated."""
+    taken = {o.casefold() for o in others}
+    if name.casefold() not in taken:
+        return name
+    for k in range(2, 100):
+        suffix = f" ({k})"
+        cand = name[: MAX_NAME - len(suffix)] + suffix
+        if cand.casefold() not in taken:
+            return cand
+    return name
 
 
 @dataclass
@@ -314,7 +355,8 @@ class TableManager:
                     raise ServerError("bad_request", f"seat {i}: {e}") from None
                 seats.append(Seat(i, "bot", spec_bot, secrets.token_urlsafe(18), clean_name(name, spec_bot), True))
             else:
-                seats.append(Seat(i, "human", None, secrets.token_urlsafe(18), clean_name(name, f"Player {i + 1}"), False))
+                shown = unique_name(clean_name(name, f"Player {i + 1}"), [x.name for x in seats if x.kind == "human"])
+                seats.append(Seat(i, "human", None, secrets.token_urlsafe(18), shown, False))
         if req.claim is not None:
             if req.claim >= n or seats[req.claim].kind != "human":
                 raise ServerError("bad_request", f"claim: seat {req.claim} is not an open seat")
@@ -404,7 +446,8 @@ class TableManager:
             raise ServerError("game_over", "the game is over")
         for s in table.seats:
             if s.kind == "human" and not s.claimed:
-                s.name = clean_name(name, s.name)
+                others = [x.name for x in table.seats if x.kind == "human" and x is not s]
+                s.name = unique_name(clean_name(name, s.name), others)
                 self.claim(table, s.index)
                 return s
         raise ServerError("bad_request", "no open seat at this table")
@@ -548,7 +591,8 @@ class TableManager:
         bot = table.bots.get(seat)
         if bot is None:
             spec = table.seats[seat].bot or self.timer_bot
-            bot = make_bot(spec, derive_seed(table.seed, "bot", seat))
+            # the secret salt too: whoever chose the seed cannot foresee a bot's choices
+            bot = make_bot(spec, derive_seed(table.seed, table.salt, "bot", seat))
             table.bots[seat] = bot
         return bot
 

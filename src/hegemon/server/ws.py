@@ -7,14 +7,23 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import time
 from typing import Any
 
 import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from hegemon.server.protocol import MAX_MESSAGE_BYTES, RATE_BURST, RATE_PER_SECOND, ServerError
+from hegemon.server.protocol import (
+    MAX_MESSAGE_BYTES,
+    RATE_BURST,
+    RATE_PER_SECOND,
+    ServerError,
+    parse_client_json,
+)
 from hegemon.server.tables import TableManager
+
+log = logging.getLogger("hegemon.server")
 
 
 class RateLimit:
@@ -41,18 +50,20 @@ class RateLimit:
 
 
 def dumps(msg: dict[str, Any]) -> str:
-    """One outgoing message as JSON text (orjson: the views are the server's largest per-move cost)."""
-    return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
+    """One outgoing message as JSON text (orjson: the views are the server's largest per-move cost). Text
+    that is not valid Unicode (a lone surrogate) cannot come from a client any more, but if it ever reaches
+    a message it is sent escaped rather than killing the connection's sender."""
+    try:
+        return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:
+        return json.dumps(msg, ensure_ascii=True, default=str)
 
 
 def handle_message(manager: TableManager, table_id: str, token: str | None, text: str | bytes) -> None:
     """Validate one client message and submit it; ServerError on any refusal."""
     if len(text) > MAX_MESSAGE_BYTES:
         raise ServerError("bad_request", f"message larger than {MAX_MESSAGE_BYTES} bytes")
-    try:
-        msg: Any = json.loads(text)
-    except (ValueError, UnicodeDecodeError):
-        raise ServerError("bad_request", "a message must be a JSON object") from None
+    msg = parse_client_json(text)
     if not isinstance(msg, dict) or "action" not in msg or "version" not in msg:
         raise ServerError("bad_request", 'a message is {"version": n, "action": {...}}')
     if token is None:
@@ -60,7 +71,11 @@ def handle_message(manager: TableManager, table_id: str, token: str | None, text
     manager.submit(table_id, token, msg["version"], msg["action"])
 
 
-def router(manager: TableManager) -> APIRouter:
+SEND_TIMEOUT = 20.0
+"""Seconds one message may take to go out before the connection is dropped (HEGEMON_WS_SEND_TIMEOUT)."""
+
+
+def router(manager: TableManager, send_timeout: float = SEND_TIMEOUT) -> APIRouter:
     r = APIRouter()
 
     @r.websocket("/ws/tables/{table_id}")
@@ -79,22 +94,37 @@ def router(manager: TableManager) -> APIRouter:
         limit = RateLimit(RATE_PER_SECOND * 100, RATE_BURST * 50)  # every message
         refusals = RateLimit()  # refused messages: a client that keeps sending junk is slowed down
 
+        async def send(text: str) -> None:
+            # a client that does not read cannot hold the sender (and the message) for longer than this
+            await asyncio.wait_for(websocket.send_text(text), send_timeout)
+
         async def sender() -> None:
-            while True:
-                await wake.wait()
-                wake.clear()
-                while conn.errors:
-                    await websocket.send_text(dumps(conn.errors.pop(0)))
-                # only committed positions are sent: a newer one not yet durable comes with its own wake-up
-                if table.durable == table.version and (
-                    conn.version_sent != table.version or conn.log_sent != len(table.log)
-                ):
-                    await websocket.send_text(dumps(manager.message(conn)))
+            try:
+                while True:
+                    await wake.wait()
+                    wake.clear()
+                    while conn.errors:
+                        await send(dumps(conn.errors.pop(0)))
+                    # only committed positions are sent: a newer one not yet durable comes with its own wake-up
+                    if table.durable == table.version and (
+                        conn.version_sent != table.version or conn.log_sent != len(table.log)
+                    ):
+                        await send(dumps(manager.message(conn)))
+            except (TimeoutError, WebSocketDisconnect, RuntimeError, OSError):
+                # too slow a reader, or gone: drop the connection (the client reconnects and gets the state;
+                # the server's websocket protocol aborts the transport if even the close cannot go out)
+                with contextlib.suppress(BaseException):
+                    await asyncio.wait_for(websocket.close(code=1008), 1.0)
 
         task = asyncio.create_task(sender())
         try:
             while True:
-                data = await websocket.receive()
+                recv = asyncio.ensure_future(websocket.receive())
+                await asyncio.wait({recv, task}, return_when=asyncio.FIRST_COMPLETED)
+                if not recv.done():  # the sender gave up on a client that does not read: let it go
+                    recv.cancel()
+                    break
+                data = recv.result()
                 if data["type"] == "websocket.disconnect":
                     break
                 text = data.get("text")
@@ -103,10 +133,15 @@ def router(manager: TableManager) -> APIRouter:
                 try:
                     if not limit.allow() or not refusals.available():
                         raise ServerError("bad_request", "too many messages: slow down")
-                    handle_message(manager, table_id, token if seat is not None else None, text)
+                    try:
+                        handle_message(manager, table_id, token if seat is not None else None, text)
+                    except (ServerError, WebSocketDisconnect):
+                        raise
+                    except Exception:  # a bug must not cost the client its connection: refuse and log it
+                        log.exception("unexpected error on a message for table %s", table_id)
+                        raise ServerError("bad_request", "this message could not be handled") from None
                 except ServerError as e:
-                    if e.code != "stale_version":
-                        refusals.allow()
+                    refusals.allow()  # every refusal, stale_version too: a flood of any kind is slowed down
                     if len(conn.errors) < 50:
                         conn.errors.append(e.to_json())
                     wake.set()

@@ -1,0 +1,315 @@
+"""The front door of the web table: one plain ASGI middleware in front of every HTTP request that
+
+- finds the client's address (`X-Forwarded-For` is believed only from the configured trusted proxies, so a
+  client cannot dodge its rate limit by inventing addresses);
+- rate-limits writes per client address;
+- holds every request body to `max_body` bytes *while it streams in* (a chunked upload without a
+  Content-Length is cut off at the limit, never read in full), and refuses a body that is not strict JSON
+  (a lone surrogate, nesting deeper than MAX_JSON_DEPTH) with a typed `bad_request` before the application
+  parses it;
+- adds the security headers (Content-Security-Policy and friends) to every response.
+
+Websocket connections only get their client address resolved the same way; their limits live in ws.py."""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import os
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from typing import Any
+
+from hegemon.server.protocol import ServerError, parse_client_json
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+MAX_BODY = 300 * 1024
+"""Largest request body (a board file is at most 256 KB of TOML, escaped in JSON)."""
+TRUSTED_PROXIES_ENV = "HEGEMON_TRUSTED_PROXIES"
+CSP = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; "
+    "connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+]
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def parse_proxies(spec: str | Iterable[str] | None) -> list[Network]:
+    """Trusted proxy addresses or networks from "10.0.0.1, 192.168.0.0/16, ::1" (or a list of them). An
+    unreadable entry is a ValueError naming it: a typo must not silently trust nobody (or everybody)."""
+    if spec is None:
+        return []
+    parts = spec.split(",") if isinstance(spec, str) else list(spec)
+    out: list[Network] = []
+    for p in parts:
+        p = p.strip()
+        if not p:
+            continue
+        try:
+            out.append(ipaddress.ip_network(p, strict=False))
+        except ValueError:
+            raise ValueError(f"trusted proxy {p!r} is not an IP address or network") from None
+    return out
+
+
+def proxies_from_env() -> list[Network]:
+    return parse_proxies(os.environ.get(TRUSTED_PROXIES_ENV))
+
+
+def _trusted(host: str, proxies: list[Network]) -> bool:
+    try:
+        addr = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return any(addr in n for n in proxies)
+
+
+def client_address(scope: Scope, proxies: list[Network]) -> str:
+    """The address of whoever sent the request. The peer of the connection, unless the peer is a trusted
+    proxy: then the right-most address of X-Forwarded-For that is not itself a trusted proxy (every address
+    left of that one was written by the client and proves nothing)."""
+    client = scope.get("client")
+    peer = str(client[0]) if client else "?"
+    if not proxies or not _trusted(peer, proxies):
+        return peer
+    hops: list[str] = []
+    for name, value in scope.get("headers", ()):
+        if name == b"x-forwarded-for":
+            hops.extend(h.strip() for h in value.decode("latin-1").split(","))
+    for hop in reversed(hops):
+        if hop and not _trusted(hop, proxies):
+            return hop[:64]
+    return peer
+
+
+class TokenBucket:
+    """`burst` at once, `rate` per second after that (time from `clock`)."""
+
+    def __init__(self, rate: float, burst: float, now: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.t = now
+
+    def allow(self, now: float) -> bool:
+        self.tokens = min(self.burst, self.tokens + (now - self.t) * self.rate)
+        self.t = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class Guard:
+    """The middleware (see the module text). `creates`: (per second, burst) of new tables per client address;
+    `writes`: the same for every other POST."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        max_body: int = MAX_BODY,
+        trusted_proxies: list[Network] | None = None,
+        writes: tuple[float, float] = (50.0, 100.0),
+        creates: tuple[float, float] = (2.0, 120.0),
+        clock: Callable[[], float] | None = None,
+    ) -> None:
+        import time
+
+        self.app = app
+        self.max_body = max_body
+        self.proxies = list(trusted_proxies or [])
+        self.writes = writes
+        self.creates = creates
+        self.clock = clock or time.monotonic
+        self.buckets: dict[tuple[str, bool], TokenBucket] = {}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        who = client_address(scope, self.proxies)
+        client = scope.get("client")
+        if not client or client[0] != who:
+            scope["client"] = (who, 0)
+        if scope["type"] == "websocket":
+            await self.app(scope, receive, send)
+            return
+        send = self._with_headers(send)
+        if scope["method"] in ("GET", "HEAD", "OPTIONS"):
+            await self.app(scope, receive, send)
+            return
+        if not self._allowed(who, scope["path"] == "/api/tables" and scope["method"] == "POST"):
+            await _error(send, 429, "too many requests: slow down")
+            return
+        length = _header(scope, b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.max_body):
+            await _error(send, 400, f"request too large (at most {self.max_body} bytes)")
+            return
+        body = bytearray()
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            body += message.get("body", b"")
+            if len(body) > self.max_body:
+                await _error(send, 400, f"request too large (at most {self.max_body} bytes)")
+                return
+            if not message.get("more_body", False):
+                break
+        if body:
+            try:
+                parse_client_json(bytes(body))
+            except ServerError as e:
+                await _error(send, 400, e.message)
+                return
+        await self.app(scope, _replay(bytes(body), receive), send)
+
+    def _allowed(self, who: str, creating: bool) -> bool:
+        key = (who, creating)
+        b = self.buckets.get(key)
+        if b is None:
+            if len(self.buckets) > 10_000:
+                self.buckets.clear()
+            rate, burst = self.creates if creating else self.writes
+            b = self.buckets[key] = TokenBucket(rate, burst, self.clock())
+        return b.allow(self.clock())
+
+    @staticmethod
+    def _with_headers(send: Send) -> Send:
+        async def wrapped(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = [h for h in message.get("headers", ()) if h[0].lower() not in dict(SECURITY_HEADERS)]
+                message["headers"] = headers + SECURITY_HEADERS
+            await send(message)
+
+        return wrapped
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for k, v in scope.get("headers", ()):
+        if k == name:
+            return str(v.decode("latin-1"))
+    return None
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """A `receive` that hands the application the body already read, then waits on the connection."""
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
+
+
+async def _error(send: Send, status: int, message: str) -> None:
+    body = json.dumps({"type": "error", "code": "bad_request", "message": message}).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+def timed_http_protocol(request_timeout: float) -> type[Any]:
+    """uvicorn's HTTP protocol (httptools) with a request deadline: from the connection (or the first byte of
+    a new request on a kept-alive one) to the end of the request's body, at most `request_timeout` seconds,
+    else 408 and the connection is closed. uvicorn itself only times out idle kept-alive connections, so a
+    client sending half a request could otherwise hold a connection for ever."""
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    class TimedHttpToolsProtocol(HttpToolsProtocol):
+        _deadline: Any = None
+
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            self._arm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+        def on_message_begin(self) -> None:
+            super().on_message_begin()
+            self._arm()
+
+        def on_message_complete(self) -> None:
+            self._disarm()
+            super().on_message_complete()
+
+        def handle_websocket_upgrade(self) -> None:
+            self._disarm()
+            super().handle_websocket_upgrade()
+
+        def _arm(self) -> None:
+            if self._deadline is None:
+                self._deadline = self.loop.call_later(request_timeout, self._expire)
+
+        def _disarm(self) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+                self._deadline = None
+
+        def _expire(self) -> None:
+            self._deadline = None
+            if self.transport.is_closing():
+                return
+            if self.cycle is None or not self.cycle.response_started:
+                self.transport.write(
+                    b"HTTP/1.1 408 Request Timeout\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+                )
+            self.transport.close()
+
+    return TimedHttpToolsProtocol
+
+
+def firm_websocket_protocol(grace: float = 2.0) -> type[Any]:
+    """uvicorn's websocket protocol, but a connection that is being closed is really gone `grace` seconds
+    later: after a missed ping, a close the client never answers, or the end of the handler, the transport
+    is aborted (uvicorn only asks it to close, which waits for ever to flush data a client never reads)."""
+    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+    class FirmWebSocketProtocol(WebSocketsSansIOProtocol):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.close_timeout = grace
+
+        def keepalive_timeout(self) -> None:
+            super().keepalive_timeout()
+            self._abort_later()
+
+        async def run_asgi(self) -> None:
+            try:
+                await super().run_asgi()
+            finally:
+                self._abort_later()
+
+        def _abort_later(self) -> None:
+            self.loop.call_later(grace, self._abort)
+
+        def _abort(self) -> None:
+            if not self.disconnected:
+                self.transport.abort()
+
+    return FirmWebSocketProtocol
