@@ -76,12 +76,13 @@ def test_rules_page_from_the_lobby_switches_language(page: Page, server: Server)
     page.screenshot(path=str(DOCS / "rules-page-it.png"), full_page=False)
 
 
-def test_a_refusal_links_its_rule_tag_to_the_paragraph(browser: Browser, server: Server) -> None:
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_a_refusal_is_translated_and_links_its_rule_tag_to_the_paragraph(browser: Browser, server: Server, lang: str) -> None:
     ctx = browser.new_context(viewport={"width": 1400, "height": 900}, locale="en-US")
     page = ctx.new_page()
     page.add_init_script(SOCKETS)
     table, token = new_table(server, "spqrisiko", {"random_deal": True})
-    open_table(page, server, table, token)
+    open_table(page, server, table, token, lang)
     page.wait_for_function("() => document.body.dataset.myturn === '1'", timeout=30_000)
     assert page.get_attribute("body", "data-phase", timeout=5_000) is not None
     # an attack during the reinforcements: the server refuses it and names the rule of the phase
@@ -89,6 +90,11 @@ def test_a_refusal_links_its_rule_tag_to_the_paragraph(browser: Browser, server:
     page.evaluate("a => window.__sockets.at(-1).send(JSON.stringify({version: Number(document.body.dataset.version), action: a}))", sent)
     link = page.locator("#errortext a.ruletag")
     expect(link).to_be_visible()
+    said = page.inner_text("#errortext")
+    if lang == "it":
+        assert said.startswith("Non consentito:") and "puoi:" in said and "belongs" not in said, said
+    else:
+        assert said.startswith("Not allowed: land attack belongs to land attacks"), said
     tag = link.first.get_attribute("data-tag")
     assert tag and tag.startswith("R ")
     link.first.click()

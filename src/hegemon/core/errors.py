@@ -38,10 +38,13 @@ class IllegalActionError(HegemonError):
 
     code = "illegal_action"
 
-    def __init__(self, message: str, *, phase: str = "", player: int | None = None, rule: str = "") -> None:
+    def __init__(
+        self, message: str, *, phase: str = "", player: int | None = None, rule: str = "", reason: str = ""
+    ) -> None:
         self.phase = phase
         self.player = player
         self.rule = rule
+        self.reason = reason  # the explanation alone (no action, player or rule), for a client to show or translate
         super().__init__(message)
 
 

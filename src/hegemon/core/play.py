@@ -32,6 +32,7 @@ def play(state: State, action: Action) -> None:
             phase=state.phase_name(),
             player=player,
             rule=rule,
+            reason=reason,
         )
     state.apply(action)
 

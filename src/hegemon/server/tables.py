@@ -499,7 +499,7 @@ class TableManager:
         except IllegalActionError as e:
             legal = table.view(seat)["legal_actions"]
             raise ServerError(
-                "illegal_action", str(e), phase=e.phase, rule=e.rule, legal_actions=legal
+                "illegal_action", str(e), phase=e.phase, rule=e.rule, reason=e.reason, legal_actions=legal
             ) from None
         self._advance(table)
         self._changed(table)

@@ -3,6 +3,7 @@
 // from a game module in ./boards/<game>.js (createBoard(root, ctx) → {render, controls, players, describe…}).
 import { api, botLabel, clear, COLOURS, h, icon, langButton } from "./common.js";
 import { t } from "./i18n.js";
+import { reasonText } from "./reasons.js";
 import { tableRules } from "./rules.js";
 
 const m = location.pathname.match(/^\/(t|r)\/([A-Za-z0-9_-]+)/);
@@ -124,7 +125,9 @@ function showError(e) {
   const box = el("error");
   clear(box);
   box.hidden = false;
-  const text = t("table.refused", { code: t(`code.${e.code}`), msg: e.message });
+  // a refused move: the engine's reason in the player's language, with its rule tag (a link to the rules)
+  const text = e.reason ? `${t("table.notallowed", { reason: reasonText(msg ? msg.game : "", e.reason) })}${e.rule ? ` [${e.rule}]` : ""}`
+    : t("table.refused", { code: t(`code.${e.code}`), msg: e.message });
   box.append(h("p", { id: "errortext" }, rules ? rules.link(text) : text));
   if (e.legal_actions && e.legal_actions.length && board) {
     const list = e.legal_actions.slice(0, 12).map((a) => board.label(a)).join(" · ");

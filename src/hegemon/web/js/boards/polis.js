@@ -262,7 +262,7 @@ export async function createBoard(root, ctx) {
     }
     const units = v.sides.map((sd) => [sd.side, (sd.hoplites[id] || 0) + (sd.galleys[id] || 0)]).filter(([, n]) => n);
     if (!units.length) return null;
-    return h("p", { class: "hint placeinfo" }, units.map(([sd, n]) => `${t(`polis.${sd}`)}: ${n} ${t(seaIds.has(id) ? "polis.galleys" : "polis.hoplites")}`).join(" · "));
+    return h("p", { class: "hint placeinfo" }, units.map(([sd, n]) => `${t(`polis.${sd}`)}: ${t(seaIds.has(id) ? "n.galley" : "n.hoplite", { n })}`).join(" · "));
   }
 
   function battlePanel(root, v) {

@@ -336,7 +336,7 @@ export async function createBoard(root, ctx) {
       h("tbody", {}, rows)));
     if (msg.seat !== null && v.players[msg.seat] && v.players[msg.seat].hand) {
       const hand = v.players[msg.seat].hand;
-      const txt = Object.entries(hand).filter(([, n]) => n).map(([k, n]) => `${n} ${t(`sym.${k}`)}`).join(", ") || "—";
+      const txt = Object.entries(hand).filter(([, n]) => n).map(([k, n]) => t(`n.${k}`, { n })).join(", ") || "—";
       root.append(h("p", { id: "hand" }, t("spqr.hand", { h: txt })));
     }
     if (v.score_preview) root.append(h("p", { id: "preview", class: "hint" }, t("spqr.preview", v.score_preview)));
