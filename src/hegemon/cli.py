@@ -17,7 +17,6 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from hegemon.ai import make_bot
 from hegemon.core.actions import Action
 from hegemon.core.errors import HegemonError
 from hegemon.core.game import CHANCE, TERMINAL, Game, State
@@ -38,6 +37,13 @@ app.add_typer(lab_app, name="lab")
 
 out = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)
+
+
+def make_bot(spec: str, seed: int) -> Any:
+    """A bot from its spec (`hegemon.ai`, imported on first use: the commands that need no bot start fast)."""
+    from hegemon.ai import make_bot as make
+
+    return make(spec, seed)
 
 
 def fail(message: str, code: int = 2) -> None:
@@ -528,9 +534,9 @@ def replay_cmd(
 
 @odds_app.command("spqrisiko")
 def odds_spqr(
-    attacker: Annotated[int, typer.Argument(help="Land: legionaries ON the attacking province (one never rolls). "
-                                            "Sea: legionaries on the source province. Naval: attacking triremes.")],
-    defender: Annotated[int, typer.Argument(help="Legionaries on the defending province (all defend); naval: triremes")],
+    attacker: Annotated[int | None, typer.Argument(help="Land: legionaries ON the attacking province (one never rolls). "
+                                                   "Sea: legionaries on the source province. Naval: attacking triremes.")] = None,
+    defender: Annotated[int | None, typer.Argument(help="Legionaries on the defending province (all defend); naval: triremes")] = None,
     rules_: Annotated[str, typer.Option("--rules", help="house-1.2 or official")] = "house-1.2",
     sea: Annotated[bool, typer.Option(help="A declared sea attack, fought to the end [R 12.3]")] = False,
     naval: Annotated[bool, typer.Option(help="A naval combat between triremes [R 11]")] = False,
@@ -540,6 +546,9 @@ def odds_spqr(
     garrison: Annotated[str | None, typer.Option(help="move_in_first | garrison_stop | garrison_first (default: the rule set's)")] = None,
     below_defender: Annotated[bool, typer.Option(help="Sea attack keeps rolling with fewer dice than the defender (U7)")] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object")] = False,
+    table_size: Annotated[str | None, typer.Option("--table", help="The whole win table AxD, e.g. 30x30: attackers 1..A (rows; sea: the "
+                                              "declared force) against defenders 1..D (columns)")] = None,
+    as_csv: Annotated[bool, typer.Option("--csv", help="With --table: print CSV")] = False,
 ) -> None:
     """Exact odds of a land attack, a declared sea attack or a naval combat. Counts: for a land attack the
     attacker number is the legionaries ON the province (the last one never rolls; with the house garrison
@@ -551,7 +560,19 @@ def odds_spqr(
         raw_opts: dict[str, Any] = {"rules": rules_}
         if garrison is not None:
             raw_opts["garrison"] = garrison
-        opts = get_game("spqrisiko").parse_options(raw_opts)
+        # the options alone (not the engine): an odds query starts fast
+        from hegemon.core.options import parse_options
+        from hegemon.games.spqrisiko.options import SpqrOptions
+
+        opts = parse_options(SpqrOptions, raw_opts)
+        if table_size is not None:
+            _odds_table(table_size, opts.garrison, sea, naval, stop_at, frontier, below_defender, as_json, as_csv)
+            return
+        if attacker is None or defender is None:
+            fail("give the attacker and the defender (or --table AxD)")
+            return
+        if as_csv:
+            fail("--csv prints a --table")
         notes: list[str] = []
         if naval:
             res = O.naval_combat(attacker, defender)
@@ -592,6 +613,56 @@ def odds_spqr(
     )
     for n_ in notes:
         out.print(f"[yellow]note:[/yellow] {escape(n_)}")
+
+
+def _odds_table(
+    size: str, garrison: str, sea: bool, naval: bool, stop_at: int, frontier: bool, below_defender: bool,
+    as_json: bool, as_csv: bool,
+) -> None:
+    """`hegemon odds spqrisiko --table AxD`: every cell's exact win probability, in one backward sweep."""
+    from hegemon.games.spqrisiko import odds as O
+
+    rows_s, sep, cols_s = size.lower().partition("x")
+    if not sep or not rows_s.strip().isdigit() or not cols_s.strip().isdigit():
+        fail(f"--table expects AxD, e.g. 30x30, got {size!r}")
+    rows, cols = int(rows_s), int(cols_s)
+    inputs: dict[str, Any]
+    kind: O.Kind
+    if naval:
+        kind = "naval"
+        grid = O.win_table(rows, cols, kind="naval")
+        inputs = {}
+    elif sea:
+        kind = "sea"
+        grid = O.win_table(rows, cols, kind="sea", continue_below_defender=below_defender)
+        inputs = {"continue_below_defender": below_defender}
+    else:
+        kind = "land"
+        keep, floor = O.land_rule(garrison, frontier)
+        inputs = {"stop_at": max(stop_at, floor), "keep": keep}
+        grid = O.win_table(rows, cols, kind="land", **inputs)
+    counts = O.describe_counts(kind, **inputs) if kind == "land" else O.describe_counts(kind)
+    if as_csv:
+        lines = ["attacker," + ",".join(f"defender {d}" for d in range(1, cols + 1))]
+        lines += [f"{a}," + ",".join(repr(float(p)) for p in row) for a, row in enumerate(grid, 1)]
+        sys.stdout.write("\n".join(lines) + "\n")
+        return
+    if as_json:
+        print(json.dumps({
+            "kind": kind, "counts": counts, "inputs": inputs, "attackers": rows, "defenders": cols,
+            "p_win": [[float(p) for p in row] for row in grid],
+            "fraction": [[f"{p.numerator}/{p.denominator}" for p in row] for row in grid],
+        }))
+        return
+    out.print(f"[bold]{kind} win probability[/bold] · {escape(counts)}")
+    t = Table(title="rows: attacker, columns: defender")
+    t.add_column("A\\D", justify="right", style="bold")
+    for d in range(1, cols + 1):
+        t.add_column(str(d), justify="right")
+    for a, row in enumerate(grid, 1):
+        t.add_row(str(a), *(f"{100 * float(p):.0f}" for p in row))
+    out.print(t)
+    out.print("[dim]percent, rounded; --json or --csv for the exact values[/dim]")
 
 
 @odds_app.command("polis-siege")

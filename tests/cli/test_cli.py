@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -134,3 +136,57 @@ def test_bad_options_are_reported_without_traceback() -> None:
     assert code == 2 and "key=value" in err
     code, _, err = run("play", "spqrisiko", "--seats", "human,wizard,random,random")
     assert code == 2 and "unknown bot" in err
+
+
+HEAVY = ("scipy", "matplotlib", "dask", "numpy", "pandas")
+
+
+def _imported_after(code: str) -> list[str]:
+    script = (
+        "import sys\n" + code + "\n"
+        f"print('heavy:' + ','.join(sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r}))))"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True)
+    last = done.stdout.strip().splitlines()[-1]
+    assert last.startswith("heavy:"), done.stdout
+    return [m for m in last.removeprefix("heavy:").split(",") if m]
+
+
+def test_the_cli_imports_no_heavy_library_until_a_command_needs_it() -> None:
+    assert _imported_after("import hegemon.cli") == []
+    run_cmd = (
+        "from typer.testing import CliRunner\nfrom hegemon.cli import app\n"
+        "for args in (['--help'], ['odds', 'spqrisiko', '9', '10'], ['odds', 'spqrisiko', '--table', '6x6', '--csv'],"
+        " ['lab', '--help']):\n"
+        "    r = CliRunner().invoke(app, args)\n"
+        "    assert r.exit_code == 0, (args, r.output)\n"
+    )
+    assert _imported_after(run_cmd) == []
+
+
+def test_odds_table_prints_every_cell_as_json_and_csv() -> None:
+    from fractions import Fraction
+
+    from hegemon.games.spqrisiko.odds import land_battle, sea_attack
+
+    code, out, _ = run("odds", "spqrisiko", "--table", "30x30", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["kind"] == "land" and data["attackers"] == 30 and data["defenders"] == 30
+    assert len(data["p_win"]) == 30 and all(len(row) == 30 for row in data["p_win"])
+    assert Fraction(data["fraction"][8][9]) == land_battle(9, 10).p_win
+    assert data["p_win"][0] == [0.0] * 30  # one legionary never attacks
+    code, out, _ = run("odds", "spqrisiko", "--table", "12x7", "--sea", "--csv")
+    assert code == 0
+    lines = out.strip().splitlines()
+    assert len(lines) == 13 and lines[0].startswith("attacker,defender 1,")
+    cells = lines[5].split(",")
+    assert cells[0] == "5" and float(cells[3]) == float(sea_attack(5, 3).p_win)
+    code, out, _ = run("odds", "spqrisiko", "--table", "4x3", "--frontier", "--json")
+    assert json.loads(out)["inputs"] == {"stop_at": 2, "keep": 1}
+    code, _, err = run("odds", "spqrisiko", "--table", "30")
+    assert code == 2 and "AxD" in err
+    code, _, err = run("odds", "spqrisiko", "--table", "300x3")
+    assert code == 2 and "between 1 and 200" in err
+    code, _, err = run("odds", "spqrisiko")
+    assert code == 2 and "--table" in err

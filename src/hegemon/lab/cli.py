@@ -20,7 +20,9 @@ from rich.progress import (
 from rich.table import Table
 
 from hegemon.core.errors import HegemonError
-from hegemon.lab.run import make_sweep, rebuild, run_sweep
+
+# the sweep machinery (scipy, dask) is imported by the commands that run, so that `hegemon --help` and every
+# other command start fast
 
 lab_app = typer.Typer(help="The variant lab: bots play paired, seat-rotated games; statistics and reports.",
                       no_args_is_help=True)
@@ -51,6 +53,8 @@ def _progress(quiet: bool) -> Progress:
 def _run(kind: str, game: str, bots: str, games: int, seed: int, option: list[str] | None, board: str | None,
          players: int | None, jobs: int, dask: str | None, out_dir: Path | None, chunk: int | None,
          as_json: bool, lang: str = "en") -> None:
+    from hegemon.lab.run import make_sweep, run_sweep
+
     try:
         sweep = make_sweep(game, kind, [b.strip() for b in bots.split(",") if b.strip()], games, seed,
                            option or [], board, players)
@@ -196,6 +200,8 @@ def report(
     lang: Lang = "en",
 ) -> None:
     """Rebuild summary.json, games.csv and report.html from the stored records."""
+    from hegemon.lab.run import rebuild
+
     try:
         summary = rebuild(path, _lang(lang))
     except HegemonError as e:
