@@ -570,6 +570,9 @@ const en = {
   "kind.polis.grow": "grow a polis",
   "kind.polis.end_growth": "end growth",
   "kind.polis.phoros": "phoros",
+  "why.p_prestige_n": "{action} costs {cost} prestige and you have {n}",
+  "why.p_collect_away": "a collection outside your home region costs {cost} prestige and you have {n}",
+  "why.p_collect_home": "a collection in your home region costs {cost} prestige and you have {n}",
 };
 
 const it = {
@@ -1141,6 +1144,9 @@ const it = {
   "kind.polis.grow": "far crescere una polis",
   "kind.polis.end_growth": "finire la crescita",
   "kind.polis.phoros": "phoros",
+  "why.p_prestige_n": "{action} costa {cost} di prestigio e ne hai {n}",
+  "why.p_collect_away": "una riscossione fuori dalla tua regione costa {cost} di prestigio e ne hai {n}",
+  "why.p_collect_home": "una riscossione nella tua regione costa {cost} di prestigio e ne hai {n}",
 };
 
 export const DICTS = { en, it };

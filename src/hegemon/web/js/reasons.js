@@ -59,6 +59,7 @@ export const TEMPLATES = {
   p_classic: "under the classic and sacrifice siege rules a siege is one action with the d4 (besiege)",
   p_different: "the two actions of a turn must be different: you have taken '{action}' already",
   p_prestige: "{action} costs 1 prestige and you have {n}",
+  p_prestige_n: "{action} costs {cost} prestige and you have {n}",
   p_extra: "after the opponent has passed every action costs one extra resource, and you have none",
   p_no_polis: "there is no polis {place}",
   p_not_yours: "{action}: {place} is not your polis",
@@ -74,6 +75,8 @@ export const TEMPLATES = {
   p_collected: "{territory} has been collected already this round",
   p_opp_controls: "the opponent controls {territory}",
   p_collect_prestige: "a collection outside your home region costs 1 prestige and you have none",
+  p_collect_away: "a collection outside your home region costs {cost} prestige and you have {n}",
+  p_collect_home: "a collection in your home region costs {cost} prestige and you have {n}",
   p_merchant: "a trade needs a merchant in port",
 };
 
@@ -141,6 +144,7 @@ export function reasonText(game, text) {
     else if (k === "phase" || k === "where") v[k] = phaseText(game, val);
     else if (k === "whose") v[k] = whoseText(val);
     else if (/^\d+$/.test(val)) v[k] = Number(val);
+    else if (val === "none") v[k] = 0;
     else v[k] = val.replace(/^'(.*)'$/, "$1");
   }
   return t(`why.${hit.id}`, v);
