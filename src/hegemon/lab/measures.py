@@ -96,6 +96,7 @@ class PolisMeasures(Measures):
         self.attempted = 0
         self.siege_actions = 0
         self.succeeded = 0
+        self.by_side = [0, 0]
         self.forced = 0
         self.pp_spent = 0
         self.hoplites_spent = 0
@@ -152,6 +153,8 @@ class PolisMeasures(Measures):
                 self.hoplites_spent += lost
             taken = sum(1 for q, o in enumerate(state.owner) if o == s and owners[q] != s)
             self.succeeded += taken
+            if s >= 0:
+                self.by_side[s] += taken
             if state.siege_mode == DICELESS:  # diceless: a capture pays F - 1 PP, the F reward less the 1-PP charge
                 self.pp_spent += taken
         self.last_kind = kind
@@ -168,6 +171,7 @@ class PolisMeasures(Measures):
             "sieges_attempted": self.attempted,
             "siege_actions": self.siege_actions,
             "sieges_succeeded": self.succeeded,
+            "sieges_succeeded_by_side": self.by_side,
             "sieges_forced": self.forced,
             "pp_on_sieges": self.pp_spent,
             "hoplites_on_sieges": self.hoplites_spent,

@@ -1,5 +1,6 @@
 """What the bots know about Polis: a position evaluation (the final score — population, prestige and
-posterity — plus units, resources, merchants, sieges within reach, the wheat the next supply needs and the
+posterity — plus units, resources, merchants, sieges within reach, sieges in progress under the diceless
+rules and the option to force under Sacrifice and Diceless Sacrifice, the wheat the next supply needs and the
 ostracism danger of an empty prestige track), the determinization of the opponent's combat cards, and
 defaults for the sub-choices of a move."""
 
@@ -13,6 +14,7 @@ from hegemon.core.actions import Action
 from hegemon.core.game import PlayerId
 from hegemon.games.polis import scoring
 from hegemon.games.polis.board import SILVER, WHEAT
+from hegemon.games.polis.options import DICELESS, DICELESS_SACRIFICE, SACRIFICE
 from hegemon.games.polis.rules import common
 
 W_UNIT = 0.55
@@ -20,10 +22,89 @@ W_RESOURCE = 0.18
 W_SILVER = 0.3
 W_MERCHANT = 0.35
 W_SIEGE = 0.35  # per fortification point of a polis the side could besiege now
-W_DISC = 0.6  # per siege disc already placed (diceless rules)
+W_DISC = 0.05  # per siege disc placed, on top of the siege's value (breaks ties toward progress)
 W_HUNGER = 1.0  # per population cube the stored wheat cannot feed
 W_STARVE = 4.0  # the capital could not be fed even with every prestige point (§9.1 case 1)
 SCALE = 5.0
+# a diceless siege in progress: the chance it is completed before its discs are lost (no opponent units in
+# the territory / some), under `diceless_sacrifice` (discs kept into the next round) and `diceless` (discs
+# removed at the end of the action phase); and the chance a planned forcing next action still happens
+KEEP_DS = 0.85
+KEEP_DICELESS = 0.75
+KEEP_CONTESTED = 0.6
+KEEP_FORCE_NEXT = 0.85
+W_ACTION = 1.0  # what one more action spent on a siege (a disc per action) costs in score points
+
+
+def polis_worth(st: Any, s: int, q: int) -> float:
+    """What taking polis `q` is worth to side `s` in score points: its cubes (from neutral: the base
+    population; from the opponent: its current cubes, which the opponent loses too) and the prestige the
+    siege pays on success (F; F − 1 net under `diceless`)."""
+    b = st.b
+    f = b.p_fort[q]
+    prev = st.owner[q]
+    gained = b.p_base[q] if prev < 0 else st.pop[q]
+    cubes = gained if prev < 0 else 2 * gained
+    # the new cubes must be fed at the next supply: as in `strength`, each the stored wheat cannot feed costs
+    pop = common.population(st, s)
+    wheat = st.res[s][WHEAT]
+    hunger = W_HUNGER * (max(0, pop + gained - wheat) - max(0, pop - wheat))
+    return cubes - hunger + (f - 1 if st.siege_mode == DICELESS else f)
+
+
+def siege_value(st: Any, s: int, q: int) -> float:
+    """The value to `s` of its diceless siege of `q` (discs on it, or a forcing under way): the polis's worth
+    times the chance it is completed — more discs toward the Fortification, more likely; none if the
+    hoplites in the territory fell below F (the discs go at the next check), less with the opponent's units
+    there — less the actions the missing discs will take, or, under `diceless_sacrifice`, the worth less what forcing the missing discs costs (1 PP and
+    1 hoplite each) when the side can afford it: in the forcing tail of the action now, or in its next action
+    (a start or continue disc plus F − d − 1 forced ones)."""
+    b = st.b
+    f = b.p_fort[q]
+    t = b.p_terr[q]
+    d = st.discs[s][q]
+    h = st.units[s][t]
+    worth = polis_worth(st, s, q)
+    pending = st.phase == common.DS_FORCE and st.cur == s and st.pend is not None and st.pend[0] == q
+    value = 0.0
+    contested = KEEP_CONTESTED if st.units[1 - s][t] > 0 else 1.0
+    if h >= f:
+        keep = (KEEP_DS if st.siege_mode == DICELESS_SACRIFICE else KEEP_DICELESS) * contested
+        value = worth * keep * (0.5 + 0.5 * d / f) - W_ACTION * (f - d)
+    if st.siege_mode == DICELESS_SACRIFICE:
+        k = f - d if pending else f - d - 1  # forced discs still needed
+        if st.pp[s] >= k and (h >= k if pending else h >= f):
+            forced = worth - k * (1.0 + W_UNIT)
+            value = max(value, forced if pending else (forced - W_ACTION) * KEEP_FORCE_NEXT * contested)
+    return value + W_DISC * d
+
+
+def pending_prestige(st: Any, s: int) -> int:
+    """Prestige `s` is about to receive in the middle of a siege action: the F of a polis taken (garrison
+    choice still open), or of a forcing that completes the siege now — so a low prestige track on the way
+    there is not mistaken for ostracism danger."""
+    if st.cur != s or st.pend is None:
+        return 0
+    q = st.pend[0]
+    f = st.b.p_fort[q]
+    if st.phase == common.GARRISON:
+        return f - 1 if st.siege_mode == DICELESS else f
+    if st.phase == common.SACRIFICE_FORCE:
+        return f
+    if st.phase == common.DS_FORCE:
+        k = f - st.discs[s][q]
+        if st.pp[s] >= k and st.units[s][st.b.p_terr[q]] >= k:
+            return f
+    return 0
+
+
+def sacrifice_option(st: Any, s: int) -> float:
+    """Under `sacrifice`, after a failed roll: the option to force (1 PP and F − roll hoplites take the
+    polis), worth the polis less that cost when positive."""
+    if st.phase != common.SACRIFICE_FORCE or st.cur != s or st.pend is None:
+        return 0.0
+    q, roll = st.pend
+    return max(0.0, polis_worth(st, s, q) - 1.0 - W_UNIT * (st.b.p_fort[q] - roll))
 
 
 def strength(st: Any, s: int) -> float:
@@ -37,20 +118,24 @@ def strength(st: Any, s: int) -> float:
     v += W_RESOURCE * (sum(res) - res[SILVER]) + W_SILVER * res[SILVER]
     v += W_MERCHANT * st.merch_total[s]
     us, them = st.units[s], st.units[o]
+    diceless = st.siege_mode >= DICELESS
+    discs = st.discs[s]
     for q in range(b.n_poleis):
         if st.owner[q] != s and not b.p_capital[q]:
+            if diceless and discs[q]:
+                v += siege_value(st, s, q)
+                continue
             t = b.p_terr[q]
-            if us[t] >= b.p_fort[q] and us[t] > them[t]:
+            if us[t] >= b.p_fort[q] and (diceless or us[t] > them[t]):
                 v += W_SIEGE * b.p_fort[q]
-            d = st.discs[s][q]
-            if d:
-                v += W_DISC * d
+    if st.siege_mode == SACRIFICE:
+        v += sacrifice_option(st, s)
     short = pop - res[WHEAT]
     if short > 0:
         v -= W_HUNGER * short
         if st.pop[b.capital[s]] > res[WHEAT] + st.pp[s]:
             v -= W_STARVE
-    pp = st.pp[s]
+    pp = st.pp[s] + pending_prestige(st, s)
     if pp <= 0:
         v -= 6.0
     elif pp == 1:
