@@ -12,10 +12,12 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.cells import cell_len
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
 from hegemon.core.actions import Action
 from hegemon.core.errors import HegemonError
@@ -227,8 +229,13 @@ def play_cmd(
     log: list[str] = []
     humans = [i for i, s in enumerate(seat_list) if s == "human"]
     viewer = humans[0] if len(humans) == 1 else None
+    seats_seen: dict[int, list[str]] = {}  # each human's last board, to print only what changed
+    pending: dict[int, tuple[Action, int]] = {}  # a human's `N xK` repeat still to play
     while state.current_player() != TERMINAL:
         p = state.current_player()
+        if p != CHANCE:
+            for other in [k for k in pending if k != p]:
+                del pending[other]  # another player decides: a repeat never outlives its player's run
         if p == CHANCE:
             action = sample_chance(state, rng)
             log.append(str(action.visible_to(viewer)))
@@ -236,7 +243,7 @@ def play_cmd(
             action = bots[p].choose(state, p)
             log.append(f"P{p + 1}: {action}")
         else:
-            chosen = human_turn(g, state, p, txt, log)
+            chosen = human_turn(g, state, p, txt, log, seats_seen, pending)
             if chosen is None:
                 out.print("[yellow]game abandoned[/yellow]")
                 raise typer.Exit(1)
@@ -257,23 +264,101 @@ def play_cmd(
             fh.write(rec.to_line() + "\n")
 
 
-def human_turn(g: Game, state: State, p: int, txt: Any, log: list[str]) -> Action | None:
+def menu_lines(kind: str, items: list[tuple[int, str]], width: int) -> list[Text]:
+    """One action kind's menu as lines of at most `width` cells, broken only between items (or, for an item
+    longer than a line, between its words): a terminal never wraps a menu mid-word."""
+    width = max(width, 20)
+    lines: list[Text] = []
+    cur = Text.assemble((kind, "bold"), ":")
+    for i, label in items:
+        item = Text.assemble((str(i), "cyan"), " ", label)
+        if cur.cell_len + 3 + item.cell_len <= width:
+            cur.append("   ")
+            cur.append_text(item)
+            continue
+        lines.append(cur)
+        cur = Text("  ")
+        words = [(str(i), "cyan"), *((w, "") for w in label.split(" "))]
+        for k, (w, style) in enumerate(words):  # a long item: break between its words
+            if k and cur.cell_len + 1 + cell_len(w) > width:
+                lines.append(cur)
+                cur = Text("    ")
+            elif k:
+                cur.append(" ")
+            cur.append(w, style=style or None)
+    lines.append(cur)
+    return lines
+
+
+def board_changes(before: list[str] | None, now: list[str]) -> list[str]:
+    """The lines of the board that changed since `before` (all of it the first time; the title line always),
+    each under the heading line (one ending with ':') it belongs to."""
+    if before is None:
+        return now
+    old = set(before)
+    shown = now[:1]
+    heading = None
+    for line in now[1:]:
+        if line.rstrip().endswith(":"):
+            heading = line
+        if line not in old:
+            if heading is not None and heading != line and heading not in shown:
+                shown.append(heading)
+            shown.append(line)
+    return shown
+
+
+def human_turn(
+    g: Game,
+    state: State,
+    p: int,
+    txt: Any,
+    log: list[str],
+    seen: dict[int, list[str]] | None = None,
+    pending: dict[int, tuple[Action, int]] | None = None,
+) -> Action | None:
+    """One decision of the human in seat `p`: what happened since, what changed on the board, the menu."""
+    seen = {} if seen is None else seen
+    pending = {} if pending is None else pending
     for line in log[-15:]:
         out.print(f"  [dim]{escape(line)}[/dim]")
     log.clear()
     out.rule(f"P{p + 1} — {state.phase_name()}")
-    out.print(txt.render(state, p))
-    pending = getattr(state, "_pending_repeat", None)
+    board = txt.render(state, p).splitlines()
+    changed = board_changes(seen.get(p), board)
+    seen[p] = board
+    out.print("\n".join(changed))
+    if len(changed) < len(board):
+        out.print("[dim](only what changed; `status` shows the whole position)[/dim]")
     actions = state.legal_actions()
-    if pending is not None:
-        action, left = pending
-        if action in actions and left > 0:
-            state._pending_repeat = (action, left - 1) if left > 1 else None  # type: ignore[attr-defined]
+    if p in pending:
+        action, left = pending.pop(p)
+        if action in actions:
+            if left > 1:
+                pending[p] = (action, left - 1)
+            out.print(f"[cyan]repeat:[/cyan] {escape(str(action))}" + (f" ({left - 1} more)" if left > 1 else ""))
+            show_odds(txt, state, action)
             return action
-        state._pending_repeat = None  # type: ignore[attr-defined]
+        if any(a.kind == action.kind for a in actions):  # its kind is offered, it is not: it cannot come back
+            out.print(f"[dim]repeat ended: {escape(str(action))} is no longer possible[/dim]")
+        else:  # another step comes first (e.g. the dice of the attack): wait for it
+            pending[p] = (action, left)
+            out.print(f"[dim]repeat waiting: {escape(str(action))} ({left} more; `cancel` stops it)[/dim]")
+    odds_of = getattr(txt, "action_odds", None)
+    show_menu = True
     while True:
-        for kind, items in group_actions(actions):
-            out.print(f"[bold]{kind}[/bold]: " + "   ".join(f"[cyan]{i}[/cyan] {escape(str(a))}" for i, a in items))
+        for kind, items in group_actions(actions) if show_menu else []:
+            labels = []
+            for i, a in items:
+                label = str(a)
+                if odds_of is not None and kind in ODDS_KINDS:
+                    said = odds_of(state, a)
+                    if said and " win " in said:
+                        label += f" [win {said.split(' win ')[1].split(' ')[0]}]"
+                labels.append((i, label))
+            for row in menu_lines(kind, labels, out.width):
+                out.print(row)
+        show_menu = True
         try:
             text = input(f"P{p + 1}> ")
         except EOFError:
@@ -282,10 +367,18 @@ def human_turn(g: Game, state: State, p: int, txt: Any, log: list[str]) -> Actio
         if cmd in ("q", "quit", "exit"):
             return None
         if cmd in ("", "help", "?"):
-            out.print("type an action's number, `N xK` to repeat it K times, its text, or JSON; `board`; `quit`")
+            out.print("\n".join(HELP), markup=False)
+            show_menu = False
             continue
         if cmd == "board" and hasattr(txt, "render_map"):
             out.print(txt.render_map(state))
+            continue
+        if cmd == "status":
+            out.print("\n".join(board))
+            continue
+        if cmd == "cancel":
+            pending.pop(p, None)
+            out.print("no repeat waiting now")
             continue
         try:
             action, repeat = parse_choice(text, actions, g)
@@ -295,8 +388,29 @@ def human_turn(g: Game, state: State, p: int, txt: Any, log: list[str]) -> Actio
             out.print(f"[red]{escape(str(e))}[/red]")
             continue
         if repeat > 1:
-            state._pending_repeat = (action, repeat - 1)  # type: ignore[attr-defined]
+            pending[p] = (action, repeat - 1)
+        show_odds(txt, state, action)
         return action
+
+
+HELP = (
+    "  N          play action number N (an attack shows its odds in the menu and before it is made)",
+    "  N xK       play it K times (also `<text> xK`, e.g. `attack italia -> cisalpina x2`)",
+    "  text       an action by its text or the start of it; or its JSON",
+    "  board      every territory with its units and neighbours",
+    "  status     the whole position (after an action only what changed is shown)",
+    "  cancel     cancel a repeat still waiting",
+    "  quit       leave the game",
+)
+ODDS_KINDS = ("attack", "naval_attack", "declare", "besiege")
+
+
+def show_odds(txt: Any, state: State, action: Action) -> None:
+    """An attack's exact odds, printed before it is made (the game's text module knows its odds)."""
+    odds_of = getattr(txt, "action_odds", None)
+    line = odds_of(state, action) if odds_of is not None else None
+    if line:
+        out.print(f"[yellow]odds:[/yellow] {escape(line)}")
 
 
 # --------------------------------------------------------------------------- selfplay

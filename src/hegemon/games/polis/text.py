@@ -83,9 +83,57 @@ def render(state: Any, player: int | None = None) -> str:
     return "\n".join(lines)
 
 
+def render_map(state: Any) -> str:
+    """Every territory: its kind, units (Athens/Sparta), poleis (owner, population) and neighbours."""
+    st = state
+    b = st.b
+    lines = []
+    for t in range(b.n_terr):
+        kind = "land" if b.is_land[t] else "sea"
+        poleis = ", ".join(
+            f"{b.polis_names[q]} {_TAG[st.owner[q]] if st.owner[q] >= 0 else '---'} {st.pop[q]}"
+            for q in b.terr_poleis[t]
+        )
+        near = ", ".join(b.terr_names[j] for j in b.adj[t])
+        lines.append(
+            f"{b.terr_names[t]:20} {kind:4} units {st.units[0][t]}/{st.units[1][t]}"
+            + (f"  poleis: {poleis}" if poleis else "")
+            + f"\n    neighbours: {near}"
+        )
+    return "\n".join(lines)
+
+
+def action_odds(state: Any, action: Action) -> str | None:
+    """The exact odds of a siege before it is made (`odds.siege_odds` on this position), else None."""
+    from hegemon.games.polis import odds
+    from hegemon.games.polis.actions import Besiege, ContinueSiege, StartSiege
+
+    st = state
+    b = st.b
+    if not isinstance(action, (Besiege, StartSiege, ContinueSiege)) or action.polis not in b.polis_index:
+        return None
+    q = b.polis_index[action.polis]
+    s = st.cur
+    f = b.p_fort[q]
+    if not isinstance(action, Besiege):
+        have = st.discs[s][q]
+        return f"siege of {b.polis_names[q]}: {have + 1} of {f} discs after this action (no dice)"
+    if (b.siege_die, b.military_pp, b.min_pop) != (4, 1, 1):
+        return None  # the odds module knows the shipped board's d4 and costs only
+    owner = st.owner[q]
+    o = odds.siege_odds(f, st.units[s][b.p_terr[q]], st.opts.siege, st.pp[s], neutral=owner < 0,
+                        population=st.pop[q] if owner >= 0 else None)  # fmt: skip
+    first, total = o["first_action_success"], o["success"]
+    return (
+        f"siege of {b.polis_names[q]} (fortification {f}): win {first['decimal']:.1%} ({first['fraction']}) "
+        f"with this roll; {total['decimal']:.1%} ({total['fraction']}) repeating the siege while you can, "
+        f"expected {o['expected_hoplites_lost']['decimal']:.2f} hoplites lost"
+    )
+
+
 def describe(action: Action) -> str:
     """Alias of `actions.describe_action`."""
     return describe_action(action)
 
 
-__all__ = ["describe_action", "render"]
+__all__ = ["action_odds", "describe_action", "render", "render_map"]

@@ -9,6 +9,7 @@ from hegemon.games.spqrisiko.board import SYMBOLS
 from hegemon.games.spqrisiko.scoring import NEUTRAL, sea_controller
 
 if TYPE_CHECKING:
+    from hegemon.core.actions import Action
     from hegemon.games.spqrisiko.state import SpqrState
 
 COLOURS = ("red", "blue", "yellow", "green", "magenta")
@@ -73,10 +74,41 @@ def render(state: SpqrState, player: int | None) -> str:
 
 
 def render_map(state: SpqrState) -> str:
-    """Every province: owner, legionaries, power centre (the full public board)."""
+    """Every province: owner, legionaries, power centre, and its neighbours by land and its seas."""
     b = state.board
     rows = []
     for p in range(b.n_provinces):
         pc = " ★" if state.power_centre[p] else ""
         rows.append(f"{b.province_names[p]:<18} {who(state.owner[p])} {state.armies[p]}{pc}")
+        rows.append("    land: " + (", ".join(b.province_names[q] for q in b.land[p]) or "-")
+                    + "  ·  seas: " + (", ".join(b.sea_names[s] for s in b.coasts[p]) or "-"))  # fmt: skip
     return "\n".join(rows)
+
+
+def action_odds(state: SpqrState, action: Action) -> str | None:
+    """The exact odds of an attack before it is made (the game's own `odds` functions on this position)."""
+    from hegemon.games.spqrisiko import odds
+    from hegemon.games.spqrisiko.actions import Attack, Declare, NavalAttack
+
+    b = state.board
+    if isinstance(action, Attack):
+        r = odds.land_position(state, b.province_index[action.source], b.province_index[action.target])
+        what = f"attack {action.source} -> {action.target}"
+    elif isinstance(action, NavalAttack):
+        me = state.order[state.turn]
+        s = b.sea_index[action.sea]
+        r = odds.naval_combat(state.triremes[me][s], state.triremes[action.opponent][s])
+        what = f"naval combat in {b.sea_names[s]}"
+    elif isinstance(action, Declare) and len(state.battle) > 2 and state.battle[0] == 2:
+        t = state.battle[2]
+        r = odds.sea_attack(action.count, state.armies[t],
+                            continue_below_defender=state.opts.sea_attack_below_defender)  # fmt: skip
+        what = f"sea attack on {b.province_names[t]} with {action.count}"
+    else:
+        return None
+    if not r.attack_possible:
+        return f"{what}: no roll is possible"
+    return (
+        f"{what}: win {float(r.p_win):.1%} ({r.p_win.numerator}/{r.p_win.denominator}); expected losses "
+        f"{float(r.expected_attacker_losses):.2f} yours, {float(r.expected_defender_losses):.2f} theirs"
+    )
