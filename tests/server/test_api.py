@@ -56,12 +56,12 @@ def test_create_list_detail_and_private_links(client: TestClient) -> None:
     d = client.get(f"/api/tables/{res['id']}").json()
     assert d["status"] == "waiting" and d["version"] == 0 and d["view"]["game"] == "spqrisiko"
     assert links[0]["token"] not in json.dumps(d)
-    # joining takes the open seats in order, then there are none
-    j1 = client.post(f"/api/tables/{res['id']}/join", json={"name": "Bea"}).json()
-    j2 = client.post(f"/api/tables/{res['id']}/join", json={}).json()
-    assert (j1["seat"], j2["seat"]) == (0, 1) and j1["token"] == links[0]["token"]
+    # private seats are never handed out by /join: each is taken through its link
     r = client.post(f"/api/tables/{res['id']}/join", json={})
     assert r.status_code == 400 and r.json()["code"] == "bad_request"
+    j1 = client.post(f"/api/tables/{res['id']}/seat", json={"token": links[0]["token"], "name": "Bea"}).json()
+    j2 = client.post(f"/api/tables/{res['id']}/seat", json={"token": links[1]["token"]}).json()
+    assert (j1["seat"], j2["seat"]) == (0, 1) and j1["token"] == links[0]["token"]
     d = client.get(f"/api/tables/{res['id']}").json()
     assert d["status"] == "playing" and d["version"] >= 1
 
@@ -70,7 +70,7 @@ def test_rest_actions_and_typed_errors(client: TestClient) -> None:
     res = create(client, game="spqrisiko", players=3, seats=[{"human": True}] * 3, seed=2, claim=0)
     tid = res["id"]
     for _s in res["seats"][1:]:
-        client.post(f"/api/tables/{tid}/join", json={})
+        client.post(f"/api/tables/{tid}/seat", json={"token": _s["token"]})
     d = client.get(f"/api/tables/{tid}", params={"token": res["seats"][0]["token"]}).json()
     cur = d["view"]["current_player"]
     tok = res["seats"][cur]["token"]
@@ -240,8 +240,8 @@ def test_restart_the_app_on_the_same_database(tmp_path: Path) -> None:
         res = create(c, game="spqrisiko", players=3, seats=[{"human": True}] * 3, seed=31)
         tid = res["id"]
         toks = [s["token"] for s in res["seats"]]
-        for _ in toks:
-            c.post(f"/api/tables/{tid}/join", json={})
+        for tok in toks:
+            c.post(f"/api/tables/{tid}/seat", json={"token": tok})
         for _ in range(40):
             d = c.get(f"/api/tables/{tid}").json()
             cur = d["view"]["current_player"]

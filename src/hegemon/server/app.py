@@ -44,6 +44,7 @@ from hegemon.server.protocol import (
     ServerError,
     TableDetail,
     TableSummary,
+    TakeSeat,
 )
 from hegemon.server.storage import GroupCommit, LoopCommit, MemoryStorage, SqlStorage, Storage
 from hegemon.server.tables import TITLES, Table, TableManager, web_bots
@@ -166,7 +167,9 @@ def create_app(
         seats = []
         for s in t.seats:
             d: dict[str, Any] = s.public()
-            if s.kind == "human":
+            if s.kind == "human" and s.open:
+                d["url"] = f"{base}/t/{t.id}"  # joined from the lobby or the table page: no private token
+            elif s.kind == "human":
                 d["token"] = s.token
                 d["url"] = f"{base}/t/{t.id}#seat={s.token}"
             seats.append(d)
@@ -204,11 +207,22 @@ def create_app(
 
     @app.post("/api/tables/{table_id}/join", response_model=Joined, responses=ERRORS, tags=["tables"])
     async def join(table_id: str, req: JoinRequest, request: Request) -> dict[str, Any]:
-        """Take the first open seat of a table."""
+        """Take the first free seat that is open to anyone; the token is minted now and only this answer has
+        it. Private seats are taken through their link (`/seat`)."""
         t = mgr.get(table_id)
         s = mgr.join(t, req.name)
         watch(t)
-        await durable(mgr)
+        await durable(mgr, t)
+        base = str(request.base_url).rstrip("/")
+        return {"seat": s.index, "token": s.token, "url": f"{base}/t/{t.id}#seat={s.token}"}
+
+    @app.post("/api/tables/{table_id}/seat", response_model=Joined, responses=ERRORS, tags=["tables"])
+    async def take_seat(table_id: str, req: TakeSeat, request: Request) -> dict[str, Any]:
+        """Take the private seat whose link holds `token`, under `name` (a seat already taken keeps its name)."""
+        t = mgr.get(table_id)
+        s = mgr.take(t, req.token, req.name)
+        watch(t)
+        await durable(mgr, t)
         base = str(request.base_url).rstrip("/")
         return {"seat": s.index, "token": s.token, "url": f"{base}/t/{t.id}#seat={s.token}"}
 

@@ -94,6 +94,11 @@ class SeatSpec(Strict):
     bot: str | None = Field(None, max_length=40, description="Bot spec, e.g. random, greedy, mcts:hard")
     human: bool | None = Field(None, description="An open seat for a person")
     name: str | None = Field(None, max_length=MAX_NAME, description="Display name (escaped everywhere)")
+    open: bool | None = Field(
+        None,
+        description="A person's seat open to anyone: joined from the lobby (POST /join) instead of through its "
+        "private link",
+    )
 
 
 class CreateTable(Strict):
@@ -120,6 +125,7 @@ class SeatInfo(BaseModel):
     name: str
     claimed: bool
     connected: int = 0
+    open: bool = False
 
 
 class SeatLink(SeatInfo):
@@ -145,11 +151,13 @@ class TableSummary(BaseModel):
     created: float
     seats: list[SeatInfo]
     open_seats: int
+    joinable: int = 0
     round: Any = None
     turn_timer: int | None = None
 
 
 class TableDetail(TableSummary):
+    you: int | None = None
     options: dict[str, Any]
     outcome: dict[str, Any] | None = None
     view: dict[str, Any]
@@ -169,6 +177,13 @@ class ActionAccepted(BaseModel):
 
 
 class JoinRequest(Strict):
+    name: str | None = Field(None, max_length=MAX_NAME)
+
+
+class TakeSeat(Strict):
+    """Take the private seat whose link holds `token`, under `name`."""
+
+    token: str = Field(..., max_length=100)
     name: str | None = Field(None, max_length=MAX_NAME)
 
 

@@ -119,10 +119,16 @@ class Seat:
     name: str
     claimed: bool
     connected: int = 0
+    open: bool = False
+    """Open to anyone: joined from the lobby (`TableManager.join`), with a token minted for the joiner alone.
+    Otherwise a person's seat is private: taken only through its link (the token given at creation)."""
 
     def to_json(self) -> dict[str, Any]:
         """Stored form (with the token: only the database sees it)."""
-        return {"kind": self.kind, "bot": self.bot, "token": self.token, "name": self.name, "claimed": self.claimed}
+        return {
+            "kind": self.kind, "bot": self.bot, "token": self.token, "name": self.name, "claimed": self.claimed,
+            "open": self.open,
+        }  # fmt: skip
 
     def public(self) -> dict[str, Any]:
         return {
@@ -132,6 +138,7 @@ class Seat:
             "name": self.name,
             "claimed": self.claimed,
             "connected": self.connected,
+            "open": self.open,
         }
 
 
@@ -356,7 +363,8 @@ class TableManager:
                 seats.append(Seat(i, "bot", spec_bot, secrets.token_urlsafe(18), clean_name(name, spec_bot), True))
             else:
                 shown = unique_name(clean_name(name, f"Player {i + 1}"), [x.name for x in seats if x.kind == "human"])
-                seats.append(Seat(i, "human", None, secrets.token_urlsafe(18), shown, False))
+                is_open = bool(spec is not None and spec.open)
+                seats.append(Seat(i, "human", None, secrets.token_urlsafe(18), shown, False, open=is_open))
         if req.claim is not None:
             if req.claim >= n or seats[req.claim].kind != "human":
                 raise ServerError("bad_request", f"claim: seat {req.claim} is not an open seat")
@@ -401,7 +409,7 @@ class TableManager:
             except HegemonError:
                 continue
             seats = [
-                Seat(i, s["kind"], s.get("bot"), s["token"], s["name"], bool(s.get("claimed")))
+                Seat(i, s["kind"], s.get("bot"), s["token"], s["name"], bool(s.get("claimed")), open=bool(s.get("open")))
                 for i, s in enumerate(st.seats)
             ]
             table = Table(st.id, game, options, st.seed, seats, st.created, st.turn_timer, state)
@@ -440,17 +448,32 @@ class TableManager:
         raise ServerError("unauthorized", "this token holds no seat at this table")
 
     def join(self, table: Table, name: str | None = None) -> Seat:
-        """Give the first open seat to a newcomer."""
-        self._check_storage()
+        """Give the first free seat that is open to anyone to a newcomer, with a token minted now for the
+        newcomer alone (stored before it is handed out). Private seats are never given out here: they are
+        taken through their link (`take`)."""
         if table.finished:
             raise ServerError("game_over", "the game is over")
         for s in table.seats:
-            if s.kind == "human" and not s.claimed:
+            if s.kind == "human" and s.open and not s.claimed:
                 others = [x.name for x in table.seats if x.kind == "human" and x is not s]
                 s.name = unique_name(clean_name(name, s.name), others)
+                s.token = secrets.token_urlsafe(18)
                 self.claim(table, s.index)
                 return s
-        raise ServerError("bad_request", "no open seat at this table")
+        raise ServerError("bad_request", "no seat open to anyone is free at this table (a private seat is taken through its link)")
+
+    def take(self, table: Table, token: str | None, name: str | None = None) -> Seat:
+        """The holder of a private seat's link takes the seat, under `name` (the seat's name is kept when
+        none is given, and once the seat is taken)."""
+        seat = self.seat_of(table, token)
+        s = table.seats[seat]
+        if not s.claimed:
+            if table.finished:
+                raise ServerError("game_over", "the game is over")
+            others = [x.name for x in table.seats if x.kind == "human" and x is not s]
+            s.name = unique_name(clean_name(name, s.name), others)
+            self.claim(table, seat)
+        return s
 
     def claim(self, table: Table, seat: int) -> None:
         s = table.seats[seat]
@@ -485,9 +508,8 @@ class TableManager:
                 "stale_version", f"the table is at version {table.version}, not {version}", version=table.version
             )
         if not table.seats[seat].claimed:
-            self.claim(table, seat)
-            if table.version != version:
-                raise ServerError("stale_version", "the table moved on", version=table.version)
+            # a refusal changes nothing: acting never takes a seat (nor starts the game)
+            raise ServerError("not_your_turn", "take your seat first: the table is waiting for every player to join")
         cur = table.state.current_player()
         if cur != seat:
             who = "the dice" if cur == CHANCE else f"seat {cur}"
@@ -712,13 +734,16 @@ class TableManager:
             "created": t.created,
             "seats": [s.public() for s in t.seats],
             "open_seats": sum(1 for s in t.seats if s.kind == "human" and not s.claimed),
+            "joinable": sum(1 for s in t.seats if s.kind == "human" and s.open and not s.claimed),
             "round": view.get("round"),
             "turn_timer": t.turn_timer,
         }
 
     def detail(self, t: Table, seat: int | None = None) -> dict[str, Any]:
         view = self.stored_view(t, seat)
-        return self.summary(t) | {"options": t.options.to_json(), "outcome": view.get("outcome"), "view": view}
+        return self.summary(t) | {
+            "you": seat, "options": t.options.to_json(), "outcome": view.get("outcome"), "view": view,
+        }  # fmt: skip
 
     def record(self, t: Table, seat: int | None) -> GameRecord:
         """The game record of the stored version; while the game runs each action as `seat` saw it and no

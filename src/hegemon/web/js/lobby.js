@@ -196,7 +196,7 @@ async function refresh() {
     const mine = localStorage.getItem(`hegemon.seat.${tb.id}`);
     const btns = [];
     if (mine && tb.status !== "finished") btns.push(h("a", { class: "button", href: `/t/${tb.id}` }, t("lobby.open")));
-    else if (tb.open_seats > 0) btns.push(h("button", { type: "button", class: "join", onclick: () => join(tb.id) }, t("lobby.join")));
+    else if (tb.joinable > 0) btns.push(h("button", { type: "button", class: "join", onclick: () => join(tb.id) }, t("lobby.join")));
     btns.push(h("a", { class: "button", href: `/t/${tb.id}` }, t("lobby.watch")));
     if (tb.status === "finished") btns.push(h("a", { class: "button", href: `/r/${tb.id}` }, t("lobby.replay")));
     return h("tr", { "data-table": tb.id },
