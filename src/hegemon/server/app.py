@@ -47,9 +47,12 @@ from hegemon.server.protocol import (
     TakeSeat,
 )
 from hegemon.server.storage import GroupCommit, LoopCommit, MemoryStorage, SqlStorage, Storage
-from hegemon.server.tables import TITLES, Table, TableManager, web_bots
+from hegemon.server.tables import MAX_REPLAY_LOG, REPLAY_LOG, TITLES, Table, TableManager, web_bots
+from hegemon.server.ws import RateLimit
 
 WEB = Path(__file__).resolve().parent.parent / "web"
+READS_PER_SECOND = 20.0
+READS_BURST = 60.0
 ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorBody, "description": "bad_request"},
     403: {"model": ErrorBody, "description": "unauthorized"},
@@ -237,32 +240,55 @@ def create_app(
         await durable(mgr, t)
         return {"version": v, "status": t.status}
 
+    read_buckets: dict[str, RateLimit] = {}
+
+    def read_limit(request: Request) -> None:
+        """Costly reads (records, replays) per client address: READS_PER_SECOND, after a burst of READS_BURST."""
+        host = request.client.host if request.client else "?"
+        b = read_buckets.get(host)
+        if b is None:
+            if len(read_buckets) > 10_000:
+                read_buckets.clear()
+            b = read_buckets[host] = RateLimit(READS_PER_SECOND, READS_BURST)
+        if not b.allow():
+            raise StarletteHTTPException(429, "too many requests: slow down")
+
     @app.get(
         "/api/tables/{table_id}/record",
         response_class=PlainTextResponse,
         responses={**ERRORS, 200: {"content": {"application/x-ndjson": {}}}},
         tags=["tables"],
     )
-    async def record(table_id: str, token: str | None = Query(None, max_length=100)) -> PlainTextResponse:
+    async def record(
+        table_id: str, request: Request, token: str | None = Query(None, max_length=100)
+    ) -> PlainTextResponse:
         """The game record as one JSON line (`hegemon replay --verify` accepts it once the game is over; while
-        it runs, hidden parts are withheld: each action as the token's seat, or a spectator, saw it)."""
+        it runs, hidden parts are withheld: each action as the token's seat, or a spectator, saw it). Encoded a
+        chunk at a time between turns of the event loop, and kept: a record is encoded once."""
+        read_limit(request)
         t = mgr.get(table_id)
         seat = mgr.seat_of(t, token) if token else None
-        return PlainTextResponse(mgr.record(t, seat).to_line() + "\n", media_type="application/x-ndjson")
+        while not mgr.record_prepare(t, seat):
+            await asyncio.sleep(0)
+        return PlainTextResponse(mgr.record_line(t, seat) + "\n", media_type="application/x-ndjson")
 
     @app.get("/api/tables/{table_id}/replay", responses=ERRORS, tags=["tables"])
     async def replay(
         table_id: str,
+        request: Request,
         step: int = Query(0, ge=0, le=10**7),
         token: str | None = Query(None, max_length=100),
         seat: int | None = Query(None, ge=0, le=4, description="Point of view in a finished game"),
+        log: int = Query(REPLAY_LOG, ge=0, le=MAX_REPLAY_LOG, description="Log lines before the step"),
     ) -> dict[str, Any]:
-        """The position after `step` actions, as the token's seat saw it (any seat once the game is over)."""
+        """The position after `step` actions, as the token's seat saw it (any seat once the game is over), with
+        the `log` log lines just before it (`log_start`: the index of the first)."""
+        read_limit(request)
         t = mgr.get(table_id)
         who = mgr.seat_of(t, token) if token else None
         if t.finished and seat is not None and seat < len(t.seats):
             who = seat
-        return mgr.replay_view(t, step, who)
+        return mgr.replay_view(t, step, who, log)
 
     @app.get("/api/tables/{table_id}/odds", responses=ERRORS, tags=["tables"])
     async def odds(

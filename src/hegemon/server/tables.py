@@ -27,7 +27,7 @@ from hegemon.core.actions import Action
 from hegemon.core.errors import HegemonError, IllegalActionError
 from hegemon.core.game import CHANCE, TERMINAL, Game, State, views
 from hegemon.core.play import derive_seed, play, sample_chance
-from hegemon.core.record import GameRecord, state_digest
+from hegemon.core.record import GameRecord, canonical_json, state_digest
 from hegemon.games import get_game
 from hegemon.server.protocol import MAX_NAME, CreateTable, SeatSpec, ServerError
 from hegemon.server.storage import MemoryStorage, Storage, StoredTable
@@ -185,6 +185,7 @@ class Table:
     replay_checkpoints: dict[int, State] = field(default_factory=dict)
     stored: bool = True  # its creation is committed (a table not yet stored is not listed)
     _durable_state: tuple[int, State] | None = None
+    _record_parts: dict[Any, list[str]] = field(default_factory=dict)  # per viewer: each action's record JSON
     _view_cache: dict[Any, dict[str, Any]] = field(default_factory=dict)
     _view_version: int = -1
 
@@ -296,6 +297,7 @@ class TableManager:
                 t.bots.clear()
                 t._view_version = -1
                 t._durable_state = None
+                t._record_parts.clear()
                 for k in [k for k in t.replay_checkpoints if k > t.durable]:
                     del t.replay_checkpoints[k]
                 t.timer_player = None
@@ -749,7 +751,8 @@ class TableManager:
         """The game record of the stored version; while the game runs each action as `seat` saw it and no
         outcome or digest."""
         n = min(t.durable, t.version)
-        if t.finished and n == t.version:
+        finished = t.finished and n == t.version
+        if finished:
             actions = list(t.actions)
             out = t.state.outcome()
             outcome = out.to_json() if out is not None else None
@@ -758,7 +761,6 @@ class TableManager:
             actions = [e.action.visible_to(seat).to_json() for e in t.log[:n]]
             outcome = None
             digest = None
-        finished = t.finished and n == t.version
         return GameRecord(
             game=t.name,
             version=t.game.version,
@@ -770,6 +772,51 @@ class TableManager:
             digest=digest,
             meta={"table": t.id, "complete": finished, "viewer": seat, "notes": [e.note for e in t.log[:n]]},
         )
+
+    def record_prepare(self, t: Table, seat: int | None, chunk: int = 500) -> bool:
+        """Encode up to `chunk` more actions of the record `seat` may read (kept per viewer, so a record is
+        encoded once however often it is read); True once every stored action is encoded. The web server calls it
+        between turns of the event loop, so a long game never holds the loop."""
+        n = min(t.durable, t.version)
+        finished = t.finished and n == t.version
+        key = "full" if finished else seat
+        parts = t._record_parts.setdefault(key, [])
+        notes = t._record_parts.setdefault("notes", [])
+        end = min(n, len(parts) + chunk)
+        for i in range(len(parts), end):
+            a = t.log[i].action if finished else t.log[i].action.visible_to(seat)
+            parts.append(canonical_json(t.actions[i] if finished else a.to_json()))
+        for i in range(len(notes), min(n, len(notes) + chunk)):
+            notes.append(canonical_json(t.log[i].note))
+        return len(parts) >= n and len(notes) >= n
+
+    def record_line(self, t: Table, seat: int | None) -> str:
+        """The record as one JSON line, byte for byte `record(t, seat).to_line()`, from the parts that
+        `record_prepare` encoded (it encodes whatever is missing)."""
+        while not self.record_prepare(t, seat, 1 << 30):
+            pass
+        n = min(t.durable, t.version)
+        finished = t.finished and n == t.version
+        rec = self.record(t, seat) if n == 0 else None
+        if rec is not None:
+            return rec.to_line()
+        shell = GameRecord(
+            game=t.name, version=t.game.version, options=t.options.to_json(), seed=t.seed if finished else 0,
+            actions=[], seats=[s.name for s in t.seats], outcome=None, digest=None,
+            meta={"table": t.id, "complete": finished, "viewer": seat, "notes": []},
+        )  # fmt: skip
+        if finished:
+            out = t.state.outcome()
+            shell.outcome = out.to_json() if out is not None else None
+            shell.digest = state_digest(t.state)
+        line = shell.to_line()
+        parts = t._record_parts["full" if finished else seat][:n]
+        notes = t._record_parts["notes"][:n]
+        assert line.startswith('{"actions":[]')
+        line = '{"actions":[' + ",".join(parts) + "]" + line[len('{"actions":[]') :]
+        meta = line.index('"meta":{')
+        at = line.index('"notes":[]', meta)
+        return line[:at] + '"notes":[' + ",".join(notes) + "]" + line[at + len('"notes":[]') :]
 
     def replay_view(
         self, t: Table, upto: int, seat: int | None, log_lines: int = REPLAY_LOG

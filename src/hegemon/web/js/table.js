@@ -244,7 +244,7 @@ function render(newLog) {
   pl.append(h("h2", {}, t("table.players")));
   renderSeats(pl);
   board.players(pl, msg);
-  renderLog(newLog, replay ? replay.step : undefined);
+  renderLog(newLog); // in a replay `log` is already the window of lines before the step
   el("keys").textContent = board.keys ? board.keys() : t("table.keys");
   if (el("mapzoom")) el("mapzoom").textContent = t(document.body.classList.contains("fitmap") ? "table.zoommap" : "table.fitmap");
 }
@@ -274,18 +274,41 @@ document.addEventListener("keydown", (e) => {
 
 // ------------------------------------------------------------------ replay
 
+let replayBusy = false;
+
 async function stepReplay(step) {
   if (!replay) return;
   step = Math.max(0, Math.min(replay.steps, step));
   replay.target = step; // quick clicks add up even before the answers come back
-  const q = new URLSearchParams({ step });
-  if (TOKEN) q.set("token", TOKEN);
-  if (replay.seat !== null && replay.seat !== undefined && replay.seat !== "") q.set("seat", replay.seat);
-  const r = await api(`/api/tables/${ID}/replay?${q}`);
-  if (r.step !== replay.target) return; // a later step was asked for meanwhile
+  if (replayBusy) return; // one request at a time: the one in flight asks for the latest step when it is back
+  replayBusy = true;
+  try {
+    for (;;) {
+      const want = `${replay.target}|${replay.seat ?? ""}`;
+      const q = new URLSearchParams({ step: replay.target });
+      if (TOKEN) q.set("token", TOKEN);
+      if (replay.seat !== null && replay.seat !== undefined && replay.seat !== "") q.set("seat", replay.seat);
+      let r;
+      try {
+        r = await api(`/api/tables/${ID}/replay?${q}`);
+      } catch (e) {
+        if (!String(e.message).startsWith("too many requests")) throw e;
+        await new Promise((ok) => setTimeout(ok, 1000)); // too many requests: wait, then ask again
+        continue;
+      }
+      if (want !== `${replay.target}|${replay.seat ?? ""}`) continue; // a later step was asked for meanwhile
+      showReplay(r);
+      return;
+    }
+  } finally {
+    replayBusy = false;
+  }
+}
+
+function showReplay(r) {
   replay.step = r.step;
   replay.steps = r.steps;
-  log = r.log;
+  log = r.log; // the log lines just before the step (from r.log_start)
   const pov = r.view.you ?? r.view.player ?? null;
   msg = { ...msg, view: r.view, version: r.step, log: [], seat: pov };
   el("replaystep").textContent = t("replay.step", { i: r.step, n: r.steps });
@@ -297,7 +320,7 @@ async function stepReplay(step) {
   board.players(pl, msg);
   el("status").textContent = t("table.phase", { p: board.phaseText(r.view.phase) });
   clear(el("log"));
-  renderLog(undefined, r.step);
+  renderLog(undefined);
   document.body.dataset.step = r.step;
 }
 
