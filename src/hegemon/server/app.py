@@ -47,7 +47,16 @@ from hegemon.server.protocol import (
     TakeSeat,
 )
 from hegemon.server.storage import GroupCommit, LoopCommit, MemoryStorage, SqlStorage, Storage
-from hegemon.server.tables import MAX_REPLAY_LOG, REPLAY_LOG, TITLES, Table, TableManager, web_bots
+from hegemon.server.tables import (
+    MAX_REPLAY_LOG,
+    REPLAY_LOG,
+    TITLES,
+    Table,
+    TableManager,
+    UploadedBoard,
+    check_board,
+    web_bots,
+)
 from hegemon.server.ws import RateLimit
 
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -188,7 +197,11 @@ def create_app(
     @app.post("/api/tables", response_model=CreatedTable, status_code=201, responses=ERRORS, tags=["tables"])
     async def create_table(req: CreateTable, request: Request) -> dict[str, Any]:
         """Create a table; returns one private link (token) per open seat and a spectator link."""
-        t = mgr.create(req)
+        board: UploadedBoard | None = None
+        if req.board_data is not None and mgr.board_dir is not None:
+            # parsing and validating a board file is bounded but not instant: off the event loop
+            board = await asyncio.to_thread(check_board, req.game, req.board_data)
+        t = mgr.create(req, board)
         watch(t)
         await durable(mgr, t)
         return links(request, t)

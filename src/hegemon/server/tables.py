@@ -11,8 +11,10 @@ leave the server, so not even whoever chose the seed can foresee a draw."""
 
 from __future__ import annotations
 
-import hashlib
+import importlib
+import logging
 import random
+import re
 import secrets
 import time
 import unicodedata
@@ -23,8 +25,9 @@ from typing import Any
 
 from hegemon.ai import bot_names, make_bot
 from hegemon.ai.base import Bot
+from hegemon.core import boardfile
 from hegemon.core.actions import Action
-from hegemon.core.errors import HegemonError, IllegalActionError
+from hegemon.core.errors import HegemonError, IllegalActionError, RulesDataError
 from hegemon.core.game import CHANCE, TERMINAL, Game, State, views
 from hegemon.core.play import derive_seed, play, sample_chance
 from hegemon.core.record import GameRecord, canonical_json, state_digest
@@ -32,6 +35,7 @@ from hegemon.games import get_game
 from hegemon.server.protocol import MAX_NAME, CreateTable, SeatSpec, ServerError
 from hegemon.server.storage import MemoryStorage, Storage, StoredTable
 
+log = logging.getLogger("hegemon.server")
 TITLES = {"spqrisiko": "S.P.Q.RisiKo!", "polis": "Polis: Fight for the Hegemony"}
 REPLAY_EVERY = 100
 """A clone of the state is kept every REPLAY_EVERY actions as the game is played, so any past position (a replay
@@ -108,6 +112,40 @@ def unique_name(name: str, others: list[str]) -> str:
         if cand.casefold() not in taken:
             return cand
     return name
+
+
+_BOARD_NAME = re.compile(r"[0-9a-f]{24}\.toml")
+
+
+def board_module(game: str) -> Any:
+    """The board module of a game (`board_from_text`, `register_board`, `forget_board`)."""
+    return importlib.import_module(f"hegemon.games.{game}.board")
+
+
+@dataclass(frozen=True)
+class UploadedBoard:
+    """A board upload that passed validation, not yet stored: its game, content-hash name, bytes and Board."""
+
+    game: str
+    name: str
+    data: bytes
+    board: Any
+
+
+def check_board(game: str, text: str) -> UploadedBoard:
+    """Validate an uploaded board's text for `game` within the bounds of `hegemon.core.boardfile`; nothing is
+    stored. Bounded and linear, but tens of milliseconds for a large file: the web app runs it in a thread.
+    Refusals are ServerError bad_request naming the entry ("board: cards.legionary: ...")."""
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ServerError("bad_request", "board_data: not valid Unicode text") from None
+    try:
+        boardfile.decode(data, "board")
+        board = board_module(game).board_from_text(text, "board")
+    except RulesDataError as e:
+        raise ServerError("bad_request", str(e)) from None
+    return UploadedBoard(game, boardfile.board_name(data), data, board)
 
 
 @dataclass
@@ -243,6 +281,7 @@ class TableManager:
         self.new_salt = salt
         names = bot_names()
         self.timer_bot = timer_bot or ("greedy" if "greedy" in names else "random")
+        self._pending_board: UploadedBoard | None = None
         self.notice: dict[str, Any] | None = None  # what every connection is told about the database, if anything
         listeners = getattr(self.storage, "listeners", None)
         if listeners is not None:
@@ -314,8 +353,18 @@ class TableManager:
 
     # ------------------------------------------------------------------ creation and loading
 
-    def create(self, req: CreateTable) -> Table:
-        """A new table from a validated request (bad options or seats: ServerError bad_request)."""
+    def create(self, req: CreateTable, board: UploadedBoard | None = None) -> Table:
+        """A new table from a validated request (bad options or seats: ServerError bad_request). An uploaded
+        board (`req.board_data`, validated beforehand into `board` or here) is stored only once the table is."""
+        self._pending_board = None
+        try:
+            return self._create(req, board)
+        finally:
+            if self._pending_board is not None:  # refused: the upload leaves nothing behind
+                board_module(self._pending_board.game).forget_board(self._pending_board.name)
+                self._pending_board = None
+
+    def _create(self, req: CreateTable, board: UploadedBoard | None) -> Table:
         game = get_game(req.game)
         raw = dict(req.options)
         if "board" in raw:
@@ -333,7 +382,7 @@ class TableManager:
         if "players" in fields:
             raw["players"] = n
         if req.board_data is not None:
-            raw["board"] = self._save_board(req.board_data)
+            raw["board"] = self._accept_board(game.name, req.board_data, board)
         try:
             options = game.parse_options(raw)
         except HegemonError as e:
@@ -377,6 +426,7 @@ class TableManager:
         table.salt = self.new_salt()
         self._check_storage()
         table.stored = False
+        self._store_board()
         self.storage.create_table(self._stored(table))
         self.storage.after_commit(lambda: setattr(table, "stored", True), tid)
         self.tables[tid] = table
@@ -384,15 +434,48 @@ class TableManager:
         self._changed(table)
         return table
 
-    def _save_board(self, text: str) -> str:
+    def _accept_board(self, game: str, text: str, board: UploadedBoard | None) -> str:
+        """Validate an upload (unless done already) and make it usable by name while the table is built; the
+        options hold its content-hash name, never a server path."""
         if self.board_dir is None:
             raise ServerError("bad_request", "this server does not accept board files")
-        data = text.encode()
+        up = board if board is not None and board.game == game else check_board(game, text)
+        mod = board_module(game)
+        if up.name not in mod._NAMED:
+            mod.register_board(up.name, up.board)
+            self._pending_board = up
+        return up.name
+
+    def _store_board(self) -> None:
+        """Write the accepted pending upload to the board directory (content-addressed, written once)."""
+        up = self._pending_board
+        if up is None or self.board_dir is None:
+            return
         self.board_dir.mkdir(parents=True, exist_ok=True)
-        path = self.board_dir / f"{hashlib.sha256(data).hexdigest()[:24]}.toml"
+        path = self.board_dir / up.name
         if not path.exists():
-            path.write_bytes(data)
-        return str(path)
+            tmp = path.with_suffix(".part")
+            tmp.write_bytes(up.data)
+            tmp.replace(path)
+        self._pending_board = None
+
+    def _stored_board(self, game: str, options: dict[str, Any]) -> dict[str, Any]:
+        """Options of a stored table with its board resolved by name: the board file is read from the board
+        directory and validated again (RulesDataError if it is missing or no longer valid). Tables stored with
+        a server path get the file's name instead."""
+        ref = options.get("board")
+        if ref is None:
+            return options
+        name = Path(str(ref)).name
+        if not _BOARD_NAME.fullmatch(name):
+            raise RulesDataError(str(ref), "file", "not the name of an uploaded board")
+        mod = board_module(game)
+        if name not in mod._NAMED:
+            if self.board_dir is None:
+                raise RulesDataError(name, "file", "this server has no board directory")
+            text = boardfile.read_text(self.board_dir / name, name)
+            mod.register_board(name, mod.board_from_text(text, name))
+        return options | {"board": name}
 
     def _stored(self, t: Table) -> StoredTable:
         return StoredTable(
@@ -406,9 +489,10 @@ class TableManager:
         for st in self.storage.load_all():
             try:
                 game = get_game(st.game)
-                options = game.parse_options(st.options)
+                options = game.parse_options(self._stored_board(game.name, st.options))
                 state = game.new_game(options, st.seed)
-            except HegemonError:
+            except HegemonError as e:
+                log.warning("table %s not loaded: %s", st.id, e)
                 continue
             seats = [
                 Seat(i, s["kind"], s.get("bot"), s["token"], s["name"], bool(s.get("claimed")), open=bool(s.get("open")))

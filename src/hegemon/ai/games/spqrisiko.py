@@ -116,7 +116,10 @@ def evaluate(st: Any) -> list[float]:
 def determinize(st: Any, player: PlayerId, rng: random.Random) -> Any:
     """A copy where the cards `player` cannot see are dealt again: the unseen cards (the deck plus the other
     players' hands — only their total per symbol is used) go to the other players, each keeping its hand's
-    size, and the rest form the deck. The discard pile and `player`'s own hand are public to it."""
+    size, and the rest form the deck. The discard pile and `player`'s own hand are public to it.
+
+    Each dealt card is drawn without replacement from the per-symbol counts, so the cost grows with the cards
+    dealt (the hands), never with the size of the deck (a board may hold hundreds of cards)."""
     c = st.clone()
     n = st.n
     if player is None or not 0 <= player < n:
@@ -129,20 +132,32 @@ def determinize(st: Any, player: PlayerId, rng: random.Random) -> Any:
         sizes.append(sum(h))
         for i in range(4):
             unseen[i] += h[i]
-    cards = [i for i in range(4) for _ in range(unseen[i])]
-    rng.shuffle(cards)
-    k = 0
-    for p, size in zip(others, sizes, strict=True):
-        hand = [0, 0, 0, 0]
-        for i in cards[k : k + size]:
-            hand[i] += 1
-        k += size
+    hands, deck = deal(unseen, sizes, rng)
+    for p, hand in zip(others, hands, strict=True):
         c.hands[p] = hand
-    deck = [0, 0, 0, 0]
-    for i in cards[k:]:
-        deck[i] += 1
     c.deck = deck
     return c
+
+
+def deal(counts: list[int], sizes: list[int], rng: random.Random) -> tuple[list[list[int]], list[int]]:
+    """Deal hands of `sizes` cards at random from a pile with `counts` cards of each kind (every deal equally
+    likely, as a shuffle would give); returns the hands and what is left. Costs O(sum(sizes) * kinds)."""
+    left = list(counts)
+    total = sum(left)
+    hands = []
+    for size in sizes:
+        hand = [0] * len(left)
+        for _ in range(min(size, total)):
+            r = rng.randrange(total)
+            i = 0
+            while r >= left[i]:
+                r -= left[i]
+                i += 1
+            left[i] -= 1
+            hand[i] += 1
+            total -= 1
+        hands.append(hand)
+    return hands, left
 
 
 def _best_by_eval(st: Any, player: PlayerId, actions: list[Action]) -> Action:

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import itertools
 import re
-import tomllib
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hegemon.core.boardfile import build, check_count, check_int, read_text
 from hegemon.core.errors import RulesDataError
 
 DEFAULT_BOARD = Path(__file__).with_name("data") / "board.toml"
@@ -213,6 +213,14 @@ class Board:
         return len(self.polis_ids)
 
 
+MAX_TERRITORIES = 32
+"""Territory sets are 32-bit masks (`bits`)."""
+MAX_LIST = 64
+"""Longest list in an entry (adjacency, tribute box, route, project slots...)."""
+MAX_NUMBER = 1_000
+"""Default bound of any integer field (counts, costs, prestige, populations)."""
+
+
 class _Checker:
     def __init__(self, path: str) -> None:
         self.path = path
@@ -220,13 +228,38 @@ class _Checker:
     def fail(self, entry: str, msg: str) -> RulesDataError:
         return RulesDataError(self.path, entry, msg)
 
-    def get(self, obj: Any, key: str, entry: str, typ: type | tuple[type, ...] | None = None) -> Any:
+    def get(
+        self,
+        obj: Any,
+        key: str,
+        entry: str,
+        typ: type | tuple[type, ...] | None = None,
+        lo: int = -MAX_NUMBER,
+        hi: int = MAX_NUMBER,
+    ) -> Any:
         if not isinstance(obj, dict) or key not in obj:
             raise self.fail(entry, f"missing field {key!r}")
         v = obj[key]
         if typ is not None and (not isinstance(v, typ) or (typ is int and isinstance(v, bool))):
             raise self.fail(entry, f"field {key!r} has the wrong type ({type(v).__name__})")
+        if typ is int:
+            check_int(self.path, f"{entry}.{key}", v, lo, hi)
+        if typ is list:
+            check_count(self.path, f"{entry}.{key}", len(v), MAX_LIST, "items")
+            if not all(isinstance(x, (str, int, float, bool)) for x in v) and key not in ("effects", "shiploads"):
+                raise self.fail(f"{entry}.{key}", "must be a list of plain values")
         return v
+
+    def strs(self, obj: Any, key: str, entry: str) -> list[Any]:
+        """A list field whose items are all strings (ids, resources)."""
+        v = self.get(obj, key, entry, list)
+        for x in v:
+            if not isinstance(x, str):
+                raise self.fail(f"{entry}.{key}", f"needs a list of strings, has {type(x).__name__}")
+        return v
+
+    def integer(self, entry: str, v: Any, lo: int = 0, hi: int = MAX_NUMBER) -> int:
+        return check_int(self.path, entry, v, lo, hi)
 
 
 def _entries(ck: _Checker, raw: dict[str, Any], section: str) -> list[dict[str, Any]]:
@@ -327,7 +360,7 @@ def _parse(path: str, raw: dict[str, Any]) -> Board:
     b.battle_min_units = count("battle_min_units", 2, 1)
     b.project_offer = count("project_offer_size", 3)
     tie = const("first_player_tie_round_3", "sparta")
-    if tie not in SIDE:
+    if not isinstance(tie, str) or tie not in SIDE:
         raise ck.fail("constants.first_player_tie_round_3", f"unknown side {tie!r}")
     b.first_tie_side = SIDE[tie]
     b.resource_max = count("resource_maximum", 0, 0, 10**6)
@@ -359,6 +392,9 @@ def _parse(path: str, raw: dict[str, Any]) -> Board:
 
     # --- territories
     terrs = _entries(ck, raw, "territories")
+    check_count(path, "territories", len(terrs), MAX_TERRITORIES, "territories")
+    if not terrs:
+        raise ck.fail("territories", "no territories")
     for i, t in enumerate(terrs):
         b.terr_index[t["id"]] = i
         b.terr_ids.append(t["id"])
@@ -371,7 +407,7 @@ def _parse(path: str, raw: dict[str, Any]) -> Board:
     adjsets: list[set[int]] = [set() for _ in range(n)]
     for i, t in enumerate(terrs):
         entry = f"territories.{t['id']}"
-        for a in g(t, "adjacent", entry, list):
+        for a in ck.strs(t, "adjacent", entry):
             if a not in b.terr_index:
                 raise ck.fail(entry, f"adjacent names unknown territory {a!r}")
             j = b.terr_index[a]
@@ -410,7 +446,7 @@ def _parse(path: str, raw: dict[str, Any]) -> Board:
     for i, t in enumerate(terrs):
         entry = f"territories.{t['id']}"
         if b.is_land[i]:
-            box = g(t, "tribute_box", entry, list)
+            box = ck.strs(t, "tribute_box", entry)
             if not 1 <= len(box) <= 5:
                 raise ck.fail(entry, f"tribute box must have 1-5 spaces, has {len(box)}")
             for r in box:
@@ -447,7 +483,7 @@ def _parse(path: str, raw: dict[str, Any]) -> Board:
             ("max_population", b.p_max, 1),
             ("max_growth", b.p_growth, 0),
         ):
-            v = g(p, key, entry, int)
+            v = g(p, key, entry, int, 0, 100)
             if v < lo:
                 raise ck.fail(entry, f"{key} must be at least {lo}")
             lst.append(v)
@@ -464,7 +500,7 @@ def _parse(path: str, raw: dict[str, Any]) -> Board:
             b.p_galley_sea.append(gi)
         else:
             b.p_galley_sea.append(-1)
-        slots = g(p, "project_slots", entry, list)
+        slots = ck.strs(p, "project_slots", entry)
         for s in slots:
             if s not in sym_index:
                 raise ck.fail(entry, f"project slot names unknown symbol {s!r}")
@@ -521,26 +557,25 @@ def _parse(path: str, raw: dict[str, Any]) -> Board:
     mv = raw.get("market_values")
     if not isinstance(mv, dict):
         raise ck.fail("market_values", "missing table")
-    goods = g(mv, "goods", "market_values", list)
+    goods = ck.strs(mv, "goods", "market_values")
     for r in goods:
         if r not in RES:
             raise ck.fail("market_values", f"unknown good {r!r}")
     b.track_goods = tuple(RES[r] for r in goods)
     b.track_of = {r: i for i, r in enumerate(b.track_goods)}
-    b.track_positions = g(mv, "positions", "market_values", int)
-    b.track_cost = tuple(g(mv, "cost_by_position", "market_values", list))
-    if not all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in b.track_cost):
-        raise ck.fail("market_values.cost_by_position", "every cost must be a whole number of at least 0")
+    b.track_positions = g(mv, "positions", "market_values", int, 1, MAX_LIST)
+    b.track_cost = tuple(
+        ck.integer(f"market_values.cost_by_position[{i}]", c)
+        for i, c in enumerate(g(mv, "cost_by_position", "market_values", list))
+    )
     if len(b.track_cost) != b.track_positions:
         raise ck.fail("market_values", "cost_by_position must have one cost per position")
     starts = g(mv, "start_position", "market_values", dict)
     for r in goods:
-        v = starts.get(r, 0)
-        if not isinstance(v, int) or isinstance(v, bool):
-            raise ck.fail(f"market_values.start_position.{r}", f"must be a whole number, got {v!r}")
-        if not 1 <= v <= b.track_positions:
+        if r not in starts:
             raise ck.fail("market_values", f"start position of {r!r} missing or off the track")
-    b.track_start = tuple(starts[r] for r in goods)
+        ck.integer(f"market_values.start_position.{r}", starts[r], 1, b.track_positions)
+    b.track_start = tuple(int(starts[r]) for r in goods)
     for i, m in enumerate(markets):
         entry = f"markets.{m['id']}"
         b.market_ids.append(m["id"])
@@ -551,8 +586,8 @@ def _parse(path: str, raw: dict[str, Any]) -> Board:
             se = f"{entry}.shiploads[{j + 1}]"
             good = g(sl, "good", se, str)
             gives = g(sl, "gives", se, str)
-            amount = g(sl, "amount", se, int)
-            price = g(sl, "purchase_silver", se, int)
+            amount = g(sl, "amount", se, int, 0)
+            price = g(sl, "purchase_silver", se, int, 0)
             if good not in RES or RES[good] not in b.track_of:
                 raise ck.fail(se, f"good {good!r} has no market value track")
             if gives not in ("wheat", "silver"):
@@ -580,7 +615,7 @@ def _parse(path: str, raw: dict[str, Any]) -> Board:
             raise ck.fail(entry, f"unknown port {port!r}")
         if market not in b.market_index:
             raise ck.fail(entry, f"unknown market {market!r}")
-        seas = g(r, "seas", entry, list)
+        seas = ck.strs(r, "seas", entry)
         for s in seas:
             if s not in b.terr_index or b.is_land[b.terr_index[s]]:
                 raise ck.fail(entry, f"{s!r} is not a sea")
@@ -612,7 +647,7 @@ def _parse(path: str, raw: dict[str, Any]) -> Board:
         form = g(card, "formation", entry, str)
         if form not in fidx:
             raise ck.fail(entry, f"unknown formation {form!r}")
-        pv = g(card, "prestige", entry, int)
+        pv = g(card, "prestige", entry, int, 0)
         if pv < 0:
             raise ck.fail(entry, "prestige must be at least 0")
         counts[(fidx[form], pv)] = counts.get((fidx[form], pv), 0) + 1
@@ -640,7 +675,7 @@ def _parse(path: str, raw: dict[str, Any]) -> Board:
         cost = g(p, "cost", entry, dict)
         vec = [0] * 6
         for r, v in cost.items():
-            if r not in RES or not isinstance(v, int) or v < 0:
+            if r not in RES or not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= MAX_NUMBER:
                 raise ck.fail(entry, f"bad cost entry {r!r} = {v!r}")
             vec[RES[r]] = v
         b.pr_cost.append(tuple(vec))
@@ -666,7 +701,7 @@ def _parse(path: str, raw: dict[str, Any]) -> Board:
         members[pidx[pile]].append(i)
         b.ev_effects.append(tuple(_parse_effect(ck, b, entry, eff) for eff in g(e, "effects", entry, list)))
     for i, p in enumerate(piles):
-        size = g(p, "size", f"event_piles.{p['id']}", int)
+        size = g(p, "size", f"event_piles.{p['id']}", int, 0)
         if size != len(members[i]):
             raise ck.fail(f"event_piles.{p['id']}", f"size {size} but {len(members[i])} cards")
     b.pile_events = [tuple(m) for m in members]
@@ -675,13 +710,14 @@ def _parse(path: str, raw: dict[str, Any]) -> Board:
     for r in _entries(ck, raw, "rounds"):
         entry = f"rounds.{r['id']}"
         b.round_names.append(g(r, "name", entry, str))
-        b.round_limit.append(g(r, "stacking_limit", entry, int))
+        b.round_limit.append(g(r, "stacking_limit", entry, int, 1, 100))
         pile = g(r, "event_pile", entry, str)
         if pile not in pidx:
             raise ck.fail(entry, f"unknown pile {pile!r}")
         b.round_pile.append(pidx[pile])
     if not b.round_limit:
         raise ck.fail("rounds", "at least one round is needed")
+    check_count(path, "rounds", len(b.round_limit), 10, "rounds")
 
     # --- setup
     setup = raw.get("setup")
@@ -691,7 +727,7 @@ def _parse(path: str, raw: dict[str, Any]) -> Board:
         entry = f"setup.{side}"
         s = g(setup, side, "setup", dict)
         pol = []
-        for q in g(s, "poleis", entry, list):
+        for q in ck.strs(s, "poleis", entry):
             if q not in b.polis_index:
                 raise ck.fail(entry, f"unknown polis {q!r}")
             if b.p_start[b.polis_index[q]] != SIDE[side]:
@@ -700,15 +736,16 @@ def _parse(path: str, raw: dict[str, Any]) -> Board:
         b.setup_poleis.append(tuple(pol))
         resd = g(s, "resources", entry, dict)
         for r, v in resd.items():
-            if r not in RES or not isinstance(v, int) or isinstance(v, bool) or v < 0:
+            if r not in RES or not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= MAX_NUMBER:
                 raise ck.fail(f"{entry}.resources", f"bad resource entry {r!r} = {v!r}")
         b.setup_res.append(tuple(resd.get(r, 0) for r in RESOURCES))
         if b.resource_max and max(b.setup_res[-1]) > b.resource_max:
             raise ck.fail(f"{entry}.resources", f"a starting resource exceeds resource_maximum ({b.resource_max})")
-        b.setup_pp.append(g(s, "prestige", entry, int))
+        b.setup_pp.append(g(s, "prestige", entry, int, 0))
         units: dict[int, int] = {}
         for key, want_land in (("hoplites", True), ("galleys", False)):
             for t, cnt in g(s, key, entry, dict).items():
+                ck.integer(f"{entry}.{key}.{t}", cnt, 0)
                 if t not in b.terr_index or b.is_land[b.terr_index[t]] != want_land:
                     raise ck.fail(entry, f"{key} placed in {t!r}, which is not a {'land' if want_land else 'sea'}")
                 if not isinstance(cnt, int) or isinstance(cnt, bool) or cnt < 0:
@@ -717,7 +754,7 @@ def _parse(path: str, raw: dict[str, Any]) -> Board:
                     raise ck.fail(entry, f"{cnt} {key} in {t} exceed the round-3 stacking limit")
                 units[b.terr_index[t]] = cnt
         b.setup_units.append(units)
-        b.setup_merchants.append(g(s, "merchants", entry, int))
+        b.setup_merchants.append(g(s, "merchants", entry, int, 0, b.max_merchants))
         px = g(s, "proxenos", entry, str)
         if px not in b.polis_index:
             raise ck.fail(entry, f"proxenos on unknown polis {px!r}")
@@ -761,7 +798,7 @@ def _parse_effect(ck: _Checker, b: Board, entry: str, eff: Any) -> tuple[Any, ..
         r = g(eff, "resource", entry, str)
         if r != "prestige" and r not in RES:
             raise ck.fail(entry, f"unknown resource {r!r}")
-        return (typ, side(), PRESTIGE if r == "prestige" else RES[r], g(eff, "amount", entry, int))
+        return (typ, side(), PRESTIGE if r == "prestige" else RES[r], g(eff, "amount", entry, int, 0, 100))
     if typ == "place_units":
         unit = g(eff, "unit", entry, str)
         t = g(eff, "territory", entry, str)
@@ -769,12 +806,12 @@ def _parse_effect(ck: _Checker, b: Board, entry: str, eff: Any) -> tuple[Any, ..
             raise ck.fail(entry, f"bad place_units {unit!r} in {t!r}")
         if b.is_land[b.terr_index[t]] != (unit == "hoplite"):
             raise ck.fail(entry, f"a {unit} cannot stand in {t}")
-        return (typ, side(), b.terr_index[t], g(eff, "count", entry, int))
+        return (typ, side(), b.terr_index[t], g(eff, "count", entry, int, 0, 100))
     if typ == "remove_units":
-        kinds = g(eff, "units", entry, list)
+        kinds = ck.strs(eff, "units", entry)
         if not kinds or any(k not in ("hoplite", "galley") for k in kinds):
             raise ck.fail(entry, f"bad unit kinds {kinds!r}")
-        return (typ, side(), "hoplite" in kinds, "galley" in kinds, g(eff, "count", entry, int))
+        return (typ, side(), "hoplite" in kinds, "galley" in kinds, g(eff, "count", entry, int, 0, 100))
     if typ == "close_market":
         m = g(eff, "market", entry, str)
         if m not in b.market_index:
@@ -791,13 +828,13 @@ def _parse_effect(ck: _Checker, b: Board, entry: str, eff: Any) -> tuple[Any, ..
         q = g(eff, "polis", entry, str)
         if q not in b.polis_index:
             raise ck.fail(entry, f"unknown polis {q!r}")
-        return (typ, b.polis_index[q], g(eff, "delta", entry, int))
+        return (typ, b.polis_index[q], g(eff, "delta", entry, int, -100, 100))
     if typ == "market_shift":
-        goods = g(eff, "goods", entry, list)
+        goods = ck.strs(eff, "goods", entry)
         for r in goods:
             if r not in RES or RES[r] not in b.track_of:
                 raise ck.fail(entry, f"good {r!r} has no track")
-        return (typ, tuple(b.track_of[RES[r]] for r in goods), g(eff, "steps", entry, int))
+        return (typ, tuple(b.track_of[RES[r]] for r in goods), g(eff, "steps", entry, int, -100, 100))
     raise ck.fail(entry, f"unknown effect type {typ!r}")
 
 
@@ -808,10 +845,38 @@ def _side(ck: _Checker, entry: str, s: str) -> int:
 
 
 _CACHE: dict[str, Board] = {}
+_NAMED: dict[str, Board] = {}
+"""Accepted uploaded boards by their content-hash name (the server registers them; options hold the name)."""
+
+
+def register_board(name: str, board: Board) -> None:
+    _NAMED[name] = board
+
+
+def forget_board(name: str) -> None:
+    _NAMED.pop(name, None)
+
+
+def board_from_text(text: str, label: str) -> Board:
+    """Parse and validate board TOML text within the bounds of `hegemon.core.boardfile` (RulesDataError
+    naming `label` and the entry otherwise)."""
+    return build(text, label, _parse_guarded)
+
+
+def _parse_guarded(raw: dict[str, Any], label: str) -> Board:
+    try:
+        return _parse(label, raw)
+    except RulesDataError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
+        raise RulesDataError(label, "data", f"malformed data ({type(e).__name__}: {e})") from None
 
 
 def load_board(path: str | Path | None = None) -> Board:
-    """Load and validate a board file (default: the shipped one), once per file version (path, mtime, size)."""
+    """The shipped board (None), a registered uploaded board by name, or a board file, validated once per
+    file version (path, mtime, size)."""
+    if isinstance(path, str) and path in _NAMED:
+        return _NAMED[path]
     p = Path(path) if path is not None else DEFAULT_BOARD
     try:
         st = p.stat()
@@ -820,20 +885,7 @@ def load_board(path: str | Path | None = None) -> Board:
         key = str(p)
     if key in _CACHE:
         return _CACHE[key]
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as e:
-        raise RulesDataError(str(p), "file", f"cannot read ({e.strerror})") from None
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise RulesDataError(str(p), "toml", f"not valid TOML ({e})") from None
-    try:
-        board = _parse(str(p), raw)
-    except RulesDataError:
-        raise
-    except (KeyError, TypeError, ValueError, AttributeError) as e:
-        raise RulesDataError(str(p), "data", f"malformed data ({type(e).__name__}: {e})") from None
+    board = board_from_text(read_text(p), str(p))
     _CACHE[key] = board
     return board
 

@@ -273,8 +273,7 @@ class PolisState:
     # ------------------------------------------------------------------ serialisation
     def to_json(self) -> dict[str, Any]:
         """The full state (hidden parts included) as JSON-ready data, for digests and debugging."""
-        b = self.b
-        out: dict[str, Any] = {"siege": self.opts.siege, "board": b.path if self.opts.board else None}
+        out: dict[str, Any] = {"siege": self.opts.siege, "board": self.opts.board}
         for name, _ in _FIELDS:
             v = getattr(self, name)
             out[name] = [list(x) if isinstance(x, tuple) else x for x in v] if isinstance(v, list) else v

@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from hegemon.core.boardfile import build, check_count, check_int, check_number, read_text
 from hegemon.core.errors import RulesDataError
 
 SYMBOLS = ("legionary", "banner", "trireme", "arena")
@@ -72,61 +72,97 @@ def _fail(path: str, entry: str, msg: str) -> RulesDataError:
     return RulesDataError(path, entry, msg)
 
 
+MAX_PROVINCES = 200
+MAX_SEAS = 60
+MAX_LAND_BORDERS = 1_000
+MAX_COASTS = 1_000
+MAX_SEA_LINKS = 500
+MAX_SHORE = 60
+"""Most provinces on one sea area (the shipped board has 8): keeps the derived sea bridges small."""
+MAX_CARDS = 500
+"""Most cards of one symbol (the shipped deck has 25 legionaries)."""
+MAX_POWER_CENTRES = 100
+MAX_ID = 60
+
+
+def _table(data: dict[str, Any], key: str, path: str) -> dict[str, Any]:
+    v = data.get(key, {})
+    if not isinstance(v, dict):
+        raise _fail(path, key, "must be a table")
+    return v
+
+
+def _id(path: str, entry: str, v: Any) -> str:
+    if not isinstance(v, str) or not v or len(v) > MAX_ID:
+        raise _fail(path, entry, f"needs a string 'id' of 1-{MAX_ID} characters")
+    return v
+
+
 def parse_board(data: dict[str, Any], path: str) -> Board:
-    """Build and validate a Board from parsed TOML; every problem names the entry."""
+    """Build and validate a Board from parsed TOML; every problem names the entry. Every count is bounded
+    (the MAX_* above) and every step is linear in the size of the file."""
     provinces = data.get("province")
     seas = data.get("sea")
     graph = data.get("graph")
-    meta = data.get("meta", {})
+    meta = _table(data, "meta", path)
     if not isinstance(provinces, list) or not provinces:
         raise _fail(path, "province", "no [[province]] entries")
     if not isinstance(seas, list) or not seas:
         raise _fail(path, "sea", "no [[sea]] entries")
     if not isinstance(graph, dict):
         raise _fail(path, "graph", "missing [graph] table")
+    check_count(path, "province", len(provinces), MAX_PROVINCES, "provinces")
+    check_count(path, "sea", len(seas), MAX_SEAS, "sea areas")
     pid: list[str] = []
     pname, pkind, ppos = [], [], []
+    pidx: dict[str, int] = {}
     for i, p in enumerate(provinces):
         entry = f"province[{i}]"
-        if not isinstance(p, dict) or not isinstance(p.get("id"), str) or not isinstance(p.get("name"), str):
-            raise _fail(path, entry, "needs string 'id' and 'name'")
-        if p["id"] in pid:
-            raise _fail(path, f"province {p['id']!r}", "duplicate id")
+        if not isinstance(p, dict):
+            raise _fail(path, entry, "must be a table")
+        x = _id(path, f"{entry}.id", p.get("id"))
+        if not isinstance(p.get("name"), str):
+            raise _fail(path, f"{entry}.name", "needs a string 'name'")
+        if x in pidx:
+            raise _fail(path, f"province {x!r}", "duplicate id")
         if p.get("kind") not in KINDS:
-            raise _fail(path, f"province {p['id']!r}", f"kind must be one of {', '.join(KINDS)}")
-        for k in ("lat", "lon"):
-            if not isinstance(p.get(k), (int, float)):
-                raise _fail(path, f"province {p['id']!r}", f"missing numeric {k!r}")
-        pid.append(p["id"])
+            raise _fail(path, f"province {x!r}", f"kind must be one of {', '.join(KINDS)}")
+        lat = check_number(path, f"province {x!r}.lat", p.get("lat"), -90, 90)
+        lon = check_number(path, f"province {x!r}.lon", p.get("lon"), -180, 180)
+        pidx[x] = len(pid)
+        pid.append(x)
         pname.append(p["name"])
         pkind.append(p["kind"])
-        ppos.append((float(p["lat"]), float(p["lon"])))
+        ppos.append((lat, lon))
     sid: list[str] = []
     sname, spos = [], []
+    sidx: dict[str, int] = {}
     for i, s in enumerate(seas):
         entry = f"sea[{i}]"
-        if not isinstance(s, dict) or not isinstance(s.get("id"), str) or not isinstance(s.get("name"), str):
-            raise _fail(path, entry, "needs string 'id' and 'name'")
-        if s["id"] in sid or s["id"] in pid:
-            raise _fail(path, f"sea {s['id']!r}", "duplicate id")
-        for k in ("lat", "lon"):
-            if not isinstance(s.get(k), (int, float)):
-                raise _fail(path, f"sea {s['id']!r}", f"missing numeric {k!r}")
-        sid.append(s["id"])
+        if not isinstance(s, dict):
+            raise _fail(path, entry, "must be a table")
+        x = _id(path, f"{entry}.id", s.get("id"))
+        if not isinstance(s.get("name"), str):
+            raise _fail(path, f"{entry}.name", "needs a string 'name'")
+        if x in sidx or x in pidx:
+            raise _fail(path, f"sea {x!r}", "duplicate id")
+        lat = check_number(path, f"sea {x!r}.lat", s.get("lat"), -90, 90)
+        lon = check_number(path, f"sea {x!r}.lon", s.get("lon"), -180, 180)
+        sidx[x] = len(sid)
+        sid.append(x)
         sname.append(s["name"])
-        spos.append((float(s["lat"]), float(s["lon"])))
-    pidx = {x: i for i, x in enumerate(pid)}
-    sidx = {x: i for i, x in enumerate(sid)}
+        spos.append((lat, lon))
 
-    def pairs(key: str, left: dict[str, int], right: dict[str, int]) -> list[tuple[int, int]]:
+    def pairs(key: str, left: dict[str, int], right: dict[str, int], most: int) -> list[tuple[int, int]]:
         raw = graph.get(key)
         if not isinstance(raw, list):
             raise _fail(path, f"graph.{key}", "missing list")
+        check_count(path, f"graph.{key}", len(raw), most, "entries")
         out: list[tuple[int, int]] = []
         seen: set[frozenset[int] | tuple[int, int]] = set()
-        for pair in raw:
+        for i, pair in enumerate(raw):
             if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair)):
-                raise _fail(path, f"graph.{key} {pair!r}", "each entry is a pair of ids")
+                raise _fail(path, f"graph.{key}[{i}]", "each entry is a pair of ids")
             a, b = pair
             if a not in left:
                 raise _fail(path, f"graph.{key} {a}--{b}", f"unknown id {a!r}")
@@ -142,9 +178,9 @@ def parse_board(data: dict[str, Any], path: str) -> Board:
             out.append((ia, ib))
         return out
 
-    land_pairs = pairs("land", pidx, pidx)
-    coast_pairs = pairs("coast", pidx, sidx)
-    sea_pairs = pairs("sea_links", sidx, sidx)
+    land_pairs = pairs("land", pidx, pidx, MAX_LAND_BORDERS)
+    coast_pairs = pairs("coast", pidx, sidx, MAX_COASTS)
+    sea_pairs = pairs("sea_links", sidx, sidx, MAX_SEA_LINKS)
     land: list[set[int]] = [set() for _ in pid]
     for a, b in land_pairs:
         land[a].add(b)
@@ -169,6 +205,7 @@ def parse_board(data: dict[str, Any], path: str) -> Board:
     for s in range(len(sid)):
         if not shores[s]:
             raise _fail(path, f"sea {sid[s]!r}", "a sea area must touch at least one province")
+        check_count(path, f"sea {sid[s]!r}", len(shores[s]), MAX_SHORE, "provinces on one sea area")
         if not slinks[s]:
             raise _fail(path, f"sea {sid[s]!r}", "a sea area must link to another sea area")
     for key, count in (
@@ -179,24 +216,18 @@ def parse_board(data: dict[str, Any], path: str) -> Board:
         ("sea_links", len(sea_pairs)),
     ):
         if key in meta and meta[key] != count:
-            raise _fail(path, f"meta.{key}", f"declares {meta[key]} but the data has {count}")
-    cards = data.get("cards", {})
-    deck = []
-    for sym in SYMBOLS:
-        n = cards.get(sym)
-        if not isinstance(n, int) or n < 0:
-            raise _fail(path, f"cards.{sym}", "needs a non-negative integer count")
-        deck.append(n)
+            raise _fail(path, f"meta.{key}", f"declares {meta[key]!r} but the data has {count}")
+    cards = _table(data, "cards", path)
+    deck = [check_int(path, f"cards.{sym}", cards.get(sym), 0, MAX_CARDS) for sym in SYMBOLS]
     if sum(deck) < 3:
         raise _fail(path, "cards", "the deck needs at least 3 cards")
-    pcs = data.get("pieces", {}).get("power_centres")
-    if not isinstance(pcs, int) or pcs < 0:
-        raise _fail(path, "pieces.power_centres", "needs a non-negative integer")
-    bridges = []
-    for p in range(len(pid)):
-        bridges.append(
-            tuple(sorted((q, s) for s in sorted(coasts[p]) for q in sorted(shores[s]) if q != p))
-        )
+    pcs = check_int(
+        path, "pieces.power_centres", _table(data, "pieces", path).get("power_centres"), 0, MAX_POWER_CENTRES
+    )
+    # at most MAX_COASTS * MAX_SHORE pairs in all
+    bridges = [
+        tuple(sorted((q, s) for s in coasts[p] for q in shores[s] if q != p)) for p in range(len(pid))
+    ]
     return Board(
         path=path,
         province_ids=tuple(pid),
@@ -218,28 +249,44 @@ def parse_board(data: dict[str, Any], path: str) -> Board:
     )
 
 
+def board_from_text(text: str, label: str) -> Board:
+    """Parse and validate board TOML text (an upload): bounded (see `hegemon.core.boardfile`), typed errors."""
+    return build(text, label, parse_board)
+
+
 def load_board_file(path: str | Path) -> Board:
-    """Load and validate a board TOML file."""
+    """Load and validate a board TOML file (RulesDataError naming the file and the entry)."""
     p = str(path)
-    try:
-        with open(p, "rb") as fh:
-            data = tomllib.load(fh)
-    except OSError as e:
-        raise RulesDataError(p, "file", f"cannot read ({e.strerror})") from None
-    except tomllib.TOMLDecodeError as e:
-        raise RulesDataError(p, "file", f"not valid TOML ({e})") from None
-    return parse_board(data, p)
+    return board_from_text(read_text(p), p)
 
 
 @cache
 def default_board() -> Board:
     """The shipped board (spqrisiko-board.toml), loaded once and shared."""
     ref = resources.files("hegemon.games.spqrisiko") / "data" / "board.toml"
-    data = tomllib.loads(ref.read_text(encoding="utf-8"))
-    return parse_board(data, "spqrisiko/data/board.toml")
+    return board_from_text(ref.read_text(encoding="utf-8"), "spqrisiko/data/board.toml")
+
+
+_NAMED: dict[str, Board] = {}
+"""Accepted uploaded boards by their content-hash name (the server registers them; options hold the name)."""
+
+
+def register_board(name: str, board: Board) -> None:
+    _NAMED[name] = board
+
+
+def forget_board(name: str) -> None:
+    _NAMED.pop(name, None)
+
+
+def load_board(path: str | None = None) -> Board:
+    """The default board, a registered uploaded board by name, or a validated file (cached by path)."""
+    if path is None:
+        return default_board()
+    named = _NAMED.get(path)
+    return named if named is not None else _load_file_cached(path)
 
 
 @cache
-def load_board(path: str | None = None) -> Board:
-    """The default board, or a validated custom one (cached by path)."""
-    return default_board() if path is None else load_board_file(path)
+def _load_file_cached(path: str) -> Board:
+    return load_board_file(path)

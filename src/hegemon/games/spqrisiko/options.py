@@ -200,3 +200,11 @@ class SpqrOptions(Options):
     def validate(self) -> None:
         if self.vp_target is None and self.max_rounds is None:
             raise ConfigError("vp_target", "a game needs a VP target or a round limit (max_rounds)")
+        if self.board is not None:
+            from hegemon.core.errors import RulesDataError
+            from hegemon.games.spqrisiko.board import load_board
+
+            try:
+                load_board(self.board)
+            except RulesDataError as e:
+                raise ConfigError("board", str(e)) from None
