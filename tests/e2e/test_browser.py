@@ -126,6 +126,8 @@ def polis_move(page: Page) -> str:
         btn = page.locator(f"#actions {css}")
         if btn.count():
             btn.first.click()
+            if page.locator("#confirm-move").count():  # a move that loses prestige or a polis is asked first
+                page.click("#confirm-yes")
             wait_moved(page, v)
             return kind
     raise AssertionError("no control offered on my turn")
@@ -558,14 +560,17 @@ def test_polis_counts_in_italian_with_translated_game_terms(browser: Browser, se
     polis_to_action_phase(page)
     # "Other actions" offers a labelled button, never a raw kind or a log line
     expect(page.locator("#actions button.act[data-type='pass']")).to_have_text(
-        "Passa (nessun'altra azione in questo round)"
+        re.compile(r"^Passa \(nessun'altra azione in questo round\)")
     )
     # creating galleys: how many (buttons), the price shown, then confirm
     page.locator("#a-attika").dispatch_event("click")
     group = page.locator(".group[data-type='create_galleys']")
     expect(group).to_be_visible()
     group.locator("button.count-btn[data-count='2']").click()
-    expect(group.locator("button.confirm")).to_have_text("Conferma: Crea 2 galee ad Athinae — paga 2 legno")
+    # the whole cost and effect, computed by the rules: the cubes become galleys, the wood is paid
+    expect(group.locator("button.confirm")).to_have_text(
+        "Conferma: Crea 2 galee ad Athinae — \u22122 popolazione · +2 galee · \u22122 legno"
+    )
     v = version(page)
     group.locator("button.confirm").click()
     wait_moved(page, v)

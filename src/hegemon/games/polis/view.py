@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from hegemon.core.game import CHANCE, TERMINAL
-from hegemon.games.polis import scoring
+from hegemon.games.polis import preview, scoring
 from hegemon.games.polis.board import RESOURCES, SIDES
 
 
@@ -60,6 +60,8 @@ def public(st: Any) -> dict[str, Any]:
         "siege": st.opts.siege,
         "round": b.round_names[st.round],
         "stacking_limit": b.round_limit[st.round],
+        "round_number": st.round + 1,
+        "rounds": len(b.round_limit),
         "phase": st.phase_name(),
         "current_player": cp if cp >= 0 else ("chance" if cp == CHANCE else "terminal"),
         "first_player": SIDES[st.first],
@@ -107,5 +109,8 @@ def view(st: Any, player: int | None) -> dict[str, Any]:
         out["side"] = SIDES[player]
         out["hand"] = _hand(st, player)
         if st.current_player() == player:
-            out["legal_actions"] = [a.to_json() for a in st.legal_actions()]
+            legal = st.legal_actions()
+            out["legal_actions"] = [a.to_json() for a in legal]
+            # what each costs and brings, computed by the rules (the table shows it before the click)
+            out["action_effects"] = preview.effects(st, legal)
     return out

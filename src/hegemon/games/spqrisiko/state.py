@@ -66,7 +66,7 @@ class SpqrState:
         "conquered", "deck", "discard", "disbands", "eliminated", "eliminated_by", "hands", "last_dice",
         "moved_group", "n", "naval_fought", "neutral_groups", "opts", "order", "owner", "armies", "pc",
         "pcs_built", "phase", "pool", "power_centre", "round", "sea_conquered", "sets_traded", "slots",
-        "terminal", "triremes", "turn", "turns", "vp", "vp_last", "built",
+        "terminal", "triremes", "turn", "turns", "vp", "vp_last", "vp_sources", "built",
     )  # fmt: skip
 
     def __init__(self, board: Board, opts: SpqrOptions) -> None:
@@ -85,6 +85,7 @@ class SpqrState:
         self.discard = [0, 0, 0, 0]
         self.vp = [0] * n
         self.vp_last: dict[str, int] = {}
+        self.vp_sources: list[dict[str, int]] = [{} for _ in range(n)]  # VP scored so far, by source [R 5.6]
         self.eliminated = [False] * n
         self.eliminated_by: list[int | None] = [None] * n
         self.order: list[int] = []
@@ -158,6 +159,7 @@ class SpqrState:
         c.discard = self.discard[:]
         c.vp = self.vp[:]
         c.vp_last = dict(self.vp_last)
+        c.vp_sources = [dict(x) for x in self.vp_sources]
         c.eliminated = self.eliminated[:]
         c.eliminated_by = self.eliminated_by[:]
         c.order = self.order[:]
@@ -722,6 +724,10 @@ class SpqrState:
         gained = score_turn(self.board, self.owner, self.triremes, self.power_centre, me, self._competitors())
         self.vp_last = gained
         self.vp[me] += sum(gained.values())
+        src = self.vp_sources[me]
+        for k, v in gained.items():
+            if v:
+                src[k] = src.get(k, 0) + v
         target = self.opts.vp_target
         if target is not None and self.vp[me] >= target:
             self._finish(Termination.VP_TARGET, (me,))

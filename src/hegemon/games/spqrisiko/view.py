@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from hegemon.core.game import CHANCE, PlayerId
+from hegemon.games.spqrisiko import preview
 from hegemon.games.spqrisiko.board import SYMBOLS
 from hegemon.games.spqrisiko.scoring import FREE, NEUTRAL, empire_sizes, score_turn, sea_controller
 
@@ -46,9 +47,10 @@ def views(state: SpqrState, players: Iterable[PlayerId | None]) -> dict[PlayerId
                 v["score_preview"] = score_turn(
                     b, state.owner, state.triremes, state.power_centre, player, comp, empires
                 )
-        v["legal_actions"] = (
-            [a.to_json() for a in state.legal_actions()] if player is not None and cur == player else []
-        )
+        legal = state.legal_actions() if player is not None and cur == player else []
+        v["legal_actions"] = [a.to_json() for a in legal]
+        if legal:
+            preview.annotate(v, state, legal)  # what a card set, a trireme or a bonus costs and brings
         out[player] = v
     return out
 
@@ -70,6 +72,7 @@ def _public(state: SpqrState) -> tuple[dict[str, Any], dict[int, int]]:
                 "cards": sum(state.hands[p]),
                 "eliminated": state.eliminated[p],
                 "empire": empires.get(p, 0),
+                "vp_sources": dict(state.vp_sources[p]),
             }
         )
     seas = []

@@ -5,6 +5,8 @@ import { api, botLabel, clear, COLOURS, h, icon, langButton } from "./common.js"
 import { t } from "./i18n.js";
 import { reasonText } from "./reasons.js";
 import { tableRules } from "./rules.js";
+import "./texts-show.js";
+import { confirmMove, showDice, toast } from "./happen.js";
 
 const m = location.pathname.match(/^\/(t|r)\/([A-Za-z0-9_-]+)/);
 const MODE = m ? m[1] : "t";
@@ -63,6 +65,20 @@ function myTurn() {
 function send(action) {
   if (!ws || ws.readyState !== 1 || !msg) return false;
   if (sentVersion === msg.version) return false;
+  // a move that loses the game, spends the last prestige or gives up a polis asks first (the game says which)
+  const danger = board && board.danger ? board.danger(action, msg) : null;
+  if (danger) {
+    const v = msg.version;
+    auto = null;
+    confirmMove(danger, board.label(action)).then((ok) => { if (ok && msg && msg.version === v) sendNow(action); });
+    return true;
+  }
+  return sendNow(action);
+}
+
+function sendNow(action) {
+  if (!ws || ws.readyState !== 1 || !msg) return false;
+  if (sentVersion === msg.version) return false;
   sentVersion = msg.version;
   ws.send(JSON.stringify({ version: msg.version, action }));
   return true;
@@ -106,10 +122,16 @@ async function onMessage(data) {
   if (data.log.length && data.log[0].i === 0) log = [];
   for (const e of data.log) if (e.i === log.length) log.push(e);
   const newLog = data.log;
+  const prev = msg;
   msg = data;
   sentVersion = -1;
   deadline = data.seconds_left === null ? null : Date.now() + data.seconds_left * 1000;
   render(newLog);
+  if (prev && board.happenings) {
+    const { toasts, dice } = board.happenings(prev, msg, newLog);
+    for (const x of toasts) toast(x.text, x.kind);
+    if (dice !== undefined) showDice(dice);
+  }
   if (auto && myTurn()) {
     const a = auto(msg);
     if (a) send(a);
@@ -179,21 +201,37 @@ function renderHeader() {
 function logLine(e) {
   const who = e.actor >= 0 ? seatName(e.actor) : icon("die", t("table.dice"));
   const note = e.note ? ` ${t(`note.${e.note}`)}` : "";
-  const li = h("li", { "data-i": e.i, class: e.actor < 0 ? "chance" : "" },
+  const text = board.describe(e.action, e.actor) + note;
+  const li = h("li", { "data-i": e.i, "data-key": `${e.actor}|${text}`, class: e.actor < 0 ? "chance" : "" },
     h("span", { class: "who", style: e.actor >= 0 ? `color:${seatColour(e.actor)}` : "" }, who),
-    " ", board.describe(e.action, e.actor), note);
+    " ", text, h("span", { class: "times" }));
   return li;
+}
+
+/** Append a log line, or count it on the last one when it repeats it ("reinforces Lusitania ×17"). */
+function appendLog(ol, e) {
+  const li = logLine(e);
+  const last = ol.lastElementChild;
+  if (last && last.dataset.key === li.dataset.key && e.actor >= 0) {
+    const n = Number(last.dataset.n || 1) + 1;
+    last.dataset.n = String(n);
+    last.dataset.i = String(e.i);
+    last.querySelector(".times").textContent = ` ${t("log.times", { n })}`;
+    return;
+  }
+  ol.append(li);
 }
 
 function renderLog(entries, upto) {
   const ol = el("log");
   el("logtitle").textContent = t("table.log");
   const shown = upto === undefined ? log : log.slice(0, upto);
-  if (entries === undefined || ol.childElementCount > shown.length || (entries.length && entries[0].i === 0)) {
+  const lastI = ol.lastElementChild ? Number(ol.lastElementChild.dataset.i) : -1;
+  if (entries === undefined || lastI >= shown.length || (entries.length && entries[0].i === 0)) {
     clear(ol);
-    for (const e of shown.slice(-300)) ol.append(logLine(e));
+    for (const e of shown.slice(-600)) appendLog(ol, e);
   } else {
-    for (const e of entries) if (e.i >= (ol.lastElementChild ? Number(ol.lastElementChild.dataset.i) + 1 : 0)) ol.append(logLine(e));
+    for (const e of entries) if (e.i >= (ol.lastElementChild ? Number(ol.lastElementChild.dataset.i) + 1 : 0)) appendLog(ol, e);
   }
   while (ol.childElementCount > 300) ol.firstElementChild.remove();
   ol.scrollTop = ol.scrollHeight;
@@ -205,8 +243,27 @@ function renderSeats(root) {
     s.kind === "human" ? ` · ${s.connected ? t("table.online") : t("table.offline")}` : ""))));
 }
 
+function renderNow() {
+  const box = el("now");
+  if (!box) return;
+  let text = "";
+  if (MODE === "r") text = "";
+  else if (msg.status === "finished") text = t("now.over");
+  else if (msg.status === "waiting") text = t("table.waitingjoin");
+  else if (myTurn()) text = board.nowText ? board.nowText(msg) : "";
+  else if (msg.seat === null) text = t("now.watch");
+  else {
+    const cur = board.currentSeat(msg.view);
+    text = cur === null ? "" : t("now.wait", { who: seatName(cur) });
+  }
+  box.textContent = text;
+  box.hidden = !text;
+  box.className = myTurn() ? "mine" : "";
+}
+
 function renderActions() {
   const root = clear(el("actions"));
+  renderNow();
   if (MODE === "r") return;
   if (msg.status === "finished") return renderOver(root);
   if (msg.seat === null) root.append(h("p", {}, t("table.spectator")));
@@ -228,9 +285,18 @@ function renderOver(root) {
   root.append(h("h2", { id: "gameover" }, t("table.over")));
   if (out) {
     root.append(h("p", { class: "winner" }, t("table.winner", { who: out.winners.map(seatName).join(", ") })));
+    const why = board.endReason ? board.endReason(msg.view, out) : "";
+    if (why) root.append(h("h3", {}, t("end.why")), h("p", { class: "endreason", id: "endreason", "data-termination": out.termination }, why));
     root.append(h("h3", {}, t("table.ranking")));
     root.append(h("ol", { class: "ranking" }, out.ranking.map((grp) => h("li", {},
       grp.map((p) => `${seatName(p)} — ${out.scores[p]} ${t("table.score")}`).join(" = ")))));
+    const by = board.scoreSources ? board.scoreSources(msg.view, out) : null;
+    if (by) {
+      root.append(h("h3", {}, t("end.score")), h("table", { class: "scores bysource", id: "bysource" },
+        h("thead", {}, h("tr", {}, h("th"), by.columns.map((c) => h("th", {}, c)), h("th", {}, t("end.total")))),
+        h("tbody", {}, by.rows.map((r) => h("tr", { "data-seat": r.seat }, h("td", {}, seatName(r.seat)),
+          r.values.map((x) => h("td", {}, String(x))), h("td", { class: "total" }, String(r.total)))))));
+    }
   }
   root.append(h("a", { class: "button primary", id: "openreplay", href: `/r/${ID}` }, t("table.openreplay")));
 }
@@ -259,6 +325,7 @@ function tick() {
 
 document.addEventListener("keydown", (e) => {
   if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement || e.ctrlKey || e.metaKey) return;
+  if (document.querySelector("dialog[open]")) return; // a confirmation is asked: only its buttons answer
   if (MODE === "r") {
     if (e.key === "ArrowLeft") stepReplay(replay.target - 1);
     else if (e.key === "ArrowRight") stepReplay(replay.target + 1);

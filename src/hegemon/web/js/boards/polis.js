@@ -3,6 +3,7 @@
 // prestige and hand. Clicking a territory, polis or sea lists the legal actions there; sieges show the odds.
 import { clear, countChoice, h, icon, pct, s } from "../common.js";
 import { has, t } from "../i18n.js";
+import { signed } from "../happen.js";
 
 const SIDE_COLOUR = { athens: "#2f6fd0", sparta: "#d33c32", neutral: "#8d8778" };
 const SIDES = ["athens", "sparta"];
@@ -178,8 +179,50 @@ export async function createBoard(root, ctx) {
   }
   /** A log line: what someone did. */
   const describe = (a) => t(`act.polis.${kind(a)}`, vars(a));
-  /** A button: what you can do. */
-  const label = (a) => t(`do.polis.${kind(a)}`, vars(a)) + (UNIT_RES[a.type] ? ` — ${t("polis.pay", { cost: cost(a) })}` : "");
+  // ------------------------------------------------------------------ costs and effects (computed by the rules)
+  const actKey = (a) => JSON.stringify(a);
+  let fxFor = new Map();
+  function effects(msg) {
+    const v = msg && msg.view;
+    const m = new Map();
+    if (v && v.legal_actions && v.action_effects) v.legal_actions.forEach((a, i) => m.set(actKey(a), v.action_effects[i]));
+    fxFor = m;
+  }
+  const effectOf = (a) => fxFor.get(actKey(a));
+  /** "−1 prestige · −1 population · +1 hoplites · −1 metal": the whole cost and effect of an action. */
+  function fxText(e) {
+    if (!e) return "";
+    const parts = [];
+    for (const k of ["prestige", "population", "hoplites", "galleys", "merchants"]) if (e[k]) parts.push(t(`fx.${k}`, { n: signed(e[k]) }));
+    for (const [r, n] of Object.entries(e.resources || {})) parts.push(`${signed(n)} ${t(`res.${r}`)}`);
+    if (e.opponent_prestige) parts.push(t("fx.opponent_prestige", { n: signed(e.opponent_prestige) }));
+    if (e.gained) parts.push(t("fx.gained", { p: e.gained.map(nm).join(", ") }));
+    if (e.lost) parts.push(t("fx.lost", { p: e.lost.map(nm).join(", ") }));
+    if (e.game_over) parts.push(e.game_over.lose ? t("fx.lose") : t("fx.ends"));
+    else if (e.ostracism) parts.push(t("fx.ostracism"));
+    if (e.then) parts.push(t(String(e.then).endsWith("roll") ? "fx.chance" : "fx.draw"));
+    return parts.join(" · ");
+  }
+  function endWhy(reason, loserSide) {
+    const who = loserSide ? t(`polis.${loserSide}`) : "";
+    return has(`end.${reason}`) ? t(`end.${reason}`, { who }) : t("end.other", { why: reason });
+  }
+  /** The confirmation asked before an action that loses the game, spends the last prestige or gives up a polis. */
+  function danger(a, msg) {
+    const e = effectOf(a);
+    if (!e || msg.seat === null) return null;
+    if (e.game_over && e.game_over.lose) return t("confirm.lose", { why: endWhy(e.game_over.reason, SIDES[msg.seat]) });
+    if (e.ostracism) return t("confirm.ostracism");
+    if (e.lost) return t("confirm.lost", { p: e.lost.map(nm).join(", ") });
+    return null;
+  }
+  /** A button: what you can do, and what it costs and brings. */
+  const label = (a) => {
+    const base = t(`do.polis.${kind(a)}`, vars(a));
+    const e = effectOf(a);
+    if (e) { const fx = fxText(e); return fx ? `${base} — ${fx}` : base; }
+    return base + (UNIT_RES[a.type] ? ` — ${t("polis.pay", { cost: cost(a) })}` : "");
+  };
 
   // ------------------------------------------------------------------ controls
   const NUMERIC = ["count", "silver", "amount"];
@@ -196,7 +239,9 @@ export async function createBoard(root, ctx) {
   }
 
   function actButton(a, primary) {
-    return h("button", { type: "button", class: `act${primary ? " primary" : ""}`, "data-type": a.type, title: describe(a), onclick: () => ctx.send(a) }, label(a));
+    const e = effectOf(a);
+    const warn = e && ((e.game_over && e.game_over.lose) || e.ostracism || e.lost);
+    return h("button", { type: "button", class: `act${primary ? " primary" : ""}${warn ? " warn" : ""}`, "data-type": a.type, title: describe(a), onclick: () => ctx.send(a) }, label(a));
   }
 
   let uid = 0;
@@ -245,6 +290,7 @@ export async function createBoard(root, ctx) {
         key, id, label: t(field === "amount" ? "polis.how_much" : "polis.how_many"), items: list.map((a) => ({ value: a[field], action: a })),
         confirmText: t("polis.confirm"), preferred: a0.type === "phoros" ? "min" : "max",
         onPick: (a) => ctx.send(a),
+        extra: (val) => { const a = list.find((x) => x[field] === val); const fx = a && fxText(effectOf(a)); return fx ? h("p", { class: "fx" }, fx) : null; },
       }));
       return box;
     }
@@ -275,13 +321,28 @@ export async function createBoard(root, ctx) {
     root.append(box);
   }
 
+  function marketPanel(root, v, trades) {
+    const vals = Object.entries(v.market_values || {}).map(([r, n]) => `${t(`res.${r}`)} ${n}`).join(" · ");
+    const box = h("div", { class: "markets", id: "markets" }, h("h3", {}, t("polis.markets")),
+      vals ? h("p", { class: "hint" }, t("polis.marketvalues", { v: vals })) : null,
+      h("ul", { class: "marketlist" }, (v.markets || []).map((mk) => h("li", { "data-market": mk.id, class: mk.closed ? "closed" : "" },
+        h("strong", {}, nm(mk.id)), " ",
+        mk.closed ? t("polis.marketclosed") : t("polis.shiploads", { n: mk.shiploads - mk.shiploads_taken, of: mk.shiploads })))));
+    if (trades.length) {
+      box.append(h("div", { class: "btns" }, trades.map((a) => actButton(a, false))));
+    } else if (v.phase === "action") box.append(h("p", { class: "hint" }, t("polis.notrade")));
+    root.append(box);
+  }
+
   function controls(root, msg) {
     const v = msg.view;
+    effects(msg);
     const acts = legal(msg);
-    const located = acts.filter((a) => places(a).length);
+    const trades = acts.filter((a) => a.type === "trade");
+    const located = acts.filter((a) => places(a).length && a.type !== "trade");
     const other = acts.filter((a) => !places(a).length);
     battlePanel(root, v);
-    if (has(`polis.hint.${v.phase}`)) root.append(h("p", { class: "hint" }, t(`polis.hint.${v.phase}`)));
+    // (what to do in this phase is said by the "what you can do now" line above)
     if (v.phase !== "action") {
       // few choices, all tied to the map: list them by place right away (the map still works)
       const byPlace = new Map();
@@ -317,6 +378,7 @@ export async function createBoard(root, ctx) {
       root.append(h("div", { class: "btns" }, gs.filter((g) => g.length === 1).map((g) => actButton(g[0], end.includes(g[0].type)))));
       for (const g of gs.filter((x) => x.length > 1)) root.append(groupControl(g));
     }
+    if (v.phase === "action") marketPanel(root, v, trades);
   }
 
   function handText(hand) {
@@ -344,6 +406,44 @@ export async function createBoard(root, ctx) {
     if (v.project_offer && v.project_offer.length) root.append(h("p", { class: "hint", id: "offer" }, t("polis.offer", { p: v.project_offer.map(projectName).join(", ") })));
   }
 
+  // ------------------------------------------------------------------ what happened (announced to everyone)
+  const unitsAt = (v, terr) => v.sides.map((sd) => (sd.hoplites[terr] || 0) + (sd.galleys[terr] || 0));
+  function happenings(prev, cur, entries) {
+    const toasts = [];
+    let dice;
+    const pv = prev.view;
+    const v = cur.view;
+    if (!pv || !v || !v.poleis || cur.version <= prev.version) return { toasts };
+    const before = Object.fromEntries((pv.poleis || []).map((p) => [p.id, p.owner]));
+    for (const p of v.poleis) {
+      const o = before[p.id];
+      if (o === undefined || o === p.owner) continue;
+      toasts.push({ kind: "big", text: p.owner === "neutral" ? t("toast.polisneutral", { polis: nm(p.id) })
+        : t("toast.polis", { polis: nm(p.id), who: t(`polis.${p.owner}`) }) });
+    }
+    if (v.round !== pv.round) toasts.push({ text: t("toast.round", { n: v.round_number || v.round }) });
+    if (v.event && v.event !== pv.event) toasts.push({ text: t("toast.event", { e: eventName(v.event) }) });
+    if (v.battle && (!pv.battle || pv.battle.territory !== v.battle.territory)) {
+      toasts.push({ kind: "big", text: t("toast.battle", { place: nm(v.battle.territory) }) });
+    }
+    const bt = pv.battle || v.battle;
+    if (bt) {
+      const a = unitsAt(pv, bt.territory);
+      const b = unitsAt(v, bt.territory);
+      if (a[0] !== b[0] || a[1] !== b[1]) {
+        const loss = SIDES.map((sd, i) => `${t(`polis.${sd}`)} ${signed(b[i] - a[i])}`).join(", ");
+        toasts.push({ kind: "big", text: `${t(v.battle ? "toast.battle" : "toast.battleend", { place: nm(bt.territory) })}: ${loss}` });
+      }
+    }
+    for (const e of entries) {
+      const ty = e.action.type;
+      if (ty === "siege_roll" || ty === "market_roll") {
+        dice = { title: t(ty === "siege_roll" ? "dice.siege" : "dice.market"), attacker: [e.action.roll], attackerName: " " };
+      }
+    }
+    return { toasts, dice };
+  }
+
   function onKey(key, msg) {
     const acts = legal(msg);
     if (key === "d") {
@@ -366,7 +466,19 @@ export async function createBoard(root, ctx) {
     colour: (i) => SIDE_COLOUR[SIDES[i]] || "#888",
     seatLabel: (i) => t(`polis.${SIDES[i]}`),
     phaseText: (p) => t(`polisphase.${p}`),
-    roundText: (v) => t("polis.round", { r: v.round }),
+    roundText: (v) => (v.round_number ? t("polis.roundof", { i: v.round_number, n: v.rounds, k: v.stacking_limit }) : t("polis.round", { r: v.round })),
+    danger,
+    nowText: (msg) => (has(`now.polis.${msg.view.phase}`) ? t(`now.polis.${msg.view.phase}`) : ""),
+    endReason: (v, out) => {
+      const why = v.end_reason || out.termination;
+      const losers = SIDES.filter((_, i) => !out.winners.includes(i));
+      return endWhy(why, why === "final" ? null : losers[0]);
+    },
+    scoreSources: (v) => ({
+      columns: ["population", "prestige", "posterity"].map((k) => t(`polis.src.${k}`)),
+      rows: v.sides.map((sd, i) => ({ seat: i, values: [sd.score.population, sd.score.prestige, sd.score.posterity], total: sd.score.total })),
+    }),
+    happenings,
     currentSeat: (v) => (typeof v.current_player === "number" ? v.current_player : null),
   };
 }

@@ -2,7 +2,8 @@
 // areas with each player's triremes), clicking on the map to act, and controls for the compound moves:
 // reinforcement counter, odds before attacks, auto-roll until…, sliders for declare / move-in / move counts.
 import { clear, COLOURS, countChoice, h, icon, pct, s } from "../common.js";
-import { t } from "../i18n.js";
+import { has, t } from "../i18n.js";
+import { signed } from "../happen.js";
 
 const NEUTRAL = "#8d8778";
 const FREE = "#efe8d6";
@@ -307,9 +308,9 @@ export async function createBoard(root, ctx) {
       root.append(h("p", { class: "hint" }, sel.length ? t("spqr.click_next") : t("spqr.click_source")));
     }
     const trades = acts.filter((a) => a.type === "trade_set");
-    if (trades.length) root.append(h("div", { class: "btns" }, trades.map((a) => h("button", { type: "button", onclick: () => ctx.send(a) },
-      t("spqr.trade", { cards: a.cards.map((c) => t(`sym.${c}`)).join("+") })))));
-    if (types.has("forgo")) root.append(h("button", { type: "button", id: "forgo", onclick: () => ctx.send({ type: "forgo" }) }, t("spqr.forgo")));
+    if (trades.length) root.append(h("div", { class: "btns" }, trades.map((a) => h("button", { type: "button", class: "trade", onclick: () => ctx.send(a) },
+      withFx(t("spqr.trade", { cards: a.cards.map((c) => t(`sym.${c}`)).join("+") }), a)))));
+    if (types.has("forgo")) root.append(h("button", { type: "button", id: "forgo", onclick: () => ctx.send({ type: "forgo" }) }, withFx(t("spqr.forgo"), acts.find((a) => a.type === "forgo"))));
     if (types.has("done")) root.append(h("button", { type: "button", id: "done", class: "primary", onclick: () => { reset(); ctx.send({ type: "done" }); } }, `${t("table.done")} (D)`));
     if (me === null) return;
   }
@@ -358,9 +359,90 @@ export async function createBoard(root, ctx) {
     return vars;
   }
 
+  // ------------------------------------------------------------------ costs and effects (computed by the rules)
+  const FX = ["legionaries", "pool", "triremes", "power_centres", "cards", "vp", "bonus_triremes", "bonus_power_centres"];
+  function effectOf(a) {
+    const v = ctx.msg && ctx.msg.view;
+    if (!a || !v || !v.action_effects || !v.legal_actions) return null;
+    const k = JSON.stringify(a);
+    const i = v.legal_actions.findIndex((x) => JSON.stringify(x) === k);
+    return i < 0 ? null : v.action_effects[i];
+  }
+  function fxText(e) {
+    if (!e) return "";
+    return FX.filter((k) => e[k]).map((k) => t(`fx.${k}`, { n: signed(e[k]) })).join(" · ");
+  }
+  const withFx = (text, a) => { const fx = fxText(effectOf(a)); return fx ? `${text} — ${fx}` : text; };
+
   // a log line (what someone did) and a button label (what you can do)
   const describe = (a) => t(`act.spqrisiko.${a.type}`, vars(a));
-  const label = (a) => t(`do.spqrisiko.${a.type}`, vars(a));
+  const label = (a) => withFx(t(`do.spqrisiko.${a.type}`, vars(a)), a);
+
+  // ------------------------------------------------------------------ what happened (announced to everyone)
+  const MAIN = ["reinforcements: cards", "reinforcements: place", "reinforcements: navy", "naval movement", "naval combat",
+    "sea attacks", "land attacks", "strategic move"];
+  const who = (o) => (o === "neutral" ? t("spqr.neutral") : ctx.seatName(o));
+  function losses(att, dfn, naval) {
+    const la = att.map(() => false);
+    const ld = dfn.map(() => false);
+    for (let i = 0; i < Math.min(att.length, dfn.length); i++) {
+      if (att[i] > dfn[i]) ld[i] = true;
+      else if (att[i] < dfn[i] || !naval) la[i] = true;
+    }
+    return [la, ld];
+  }
+  function happenings(prev, cur, entries) {
+    const toasts = [];
+    let dice;
+    const pv = prev.view;
+    const v = cur.view;
+    if (!pv || !v || !v.provinces || cur.version <= prev.version) return { toasts };
+    // the dice of the last roll, with the losses (the battle is the one before the roll)
+    const rolls = entries.filter((e) => e.action.type === "roll");
+    if (rolls.length) {
+      const r = rolls[rolls.length - 1].action;
+      const bt = (rolls.length === 1 ? pv.battle : null) || pv.battle || v.battle;
+      const naval = bt && bt.kind === "naval";
+      const [la, ld] = losses(r.attacker, r.defender, naval);
+      const a = la.filter(Boolean).length;
+      const d = ld.filter(Boolean).length;
+      const attacker = pv.active;
+      const defender = bt ? (naval ? bt.opponent : bt.defender) : null;
+      const where = bt ? (naval ? nm(bt.sea) : `${nm(bt.source)} → ${nm(bt.target)}`) : "";
+      dice = { title: `${t("dice.title")}${where ? `: ${where}` : ""}`, attacker: r.attacker, defender: r.defender, lostA: la, lostD: ld,
+        attackerName: attacker !== null && attacker !== undefined ? ctx.seatName(attacker) : t("dice.attacker"),
+        defenderName: defender !== null && defender !== undefined ? who(defender) : t("dice.defender"),
+        losses: t("dice.losses", { a, d }) };
+      toasts.push({ text: t("toast.roll", { who: ctx.seatName(attacker), a, d }) });
+    }
+    const before = Object.fromEntries(pv.provinces.map((p) => [p.id, p.owner]));
+    if (pv.order && pv.order.length) {
+      for (const p of v.provinces) {
+        const o = before[p.id];
+        if (o === undefined || o === p.owner || p.owner === null || o === null) continue;
+        toasts.push({ kind: "big", text: t("toast.conquered", { who: who(p.owner), place: nm(p.id) }) });
+      }
+    }
+    v.players.forEach((p, i) => {
+      const q = pv.players[i];
+      if (!q) return;
+      if (p.eliminated && !q.eliminated) toasts.push({ kind: "big", text: t("toast.eliminated", { who: ctx.seatName(i) }) });
+      if (p.vp > q.vp) {
+        const src = i === v.active ? Object.entries(v.last_score || {}).filter(([, n]) => n).map(([k, n]) => t(`src.${k}`, { n })).join(", ") : "";
+        toasts.push({ text: t("toast.vp", { who: ctx.seatName(i), n: p.vp - q.vp, src: src || "" }) });
+      }
+    });
+    // phases passed over because they offered no choice (said to the player whose turn it is)
+    if (cur.seat !== null && v.active === cur.seat && pv.active === v.active && v.phase !== pv.phase) {
+      const dones = entries.filter((e) => e.action.type === "done").length;
+      const from = MAIN.indexOf(pv.phase);
+      const to = MAIN.indexOf(v.phase);
+      if (dones <= 1 && from >= 0 && to > from + 1) {
+        for (const ph of MAIN.slice(from + 1, to)) toasts.push({ kind: "skip", text: t("toast.skipped", { phase: t(`phase.${ph}`) }) });
+      }
+    }
+    return { toasts, dice };
+  }
 
   function onKey(key, msg) {
     const acts = legal(msg);
@@ -390,5 +472,15 @@ export async function createBoard(root, ctx) {
     colour: (i) => COLOURS[i % COLOURS.length],
     phaseText: (p) => t(`phase.${p}`),
     currentSeat: (v) => (v.current_player === null || v.current_player === undefined ? null : v.current_player),
+    nowText: (msg) => (has(`now.spqr.${msg.view.phase}`) ? t(`now.spqr.${msg.view.phase}`, { n: msg.view.pool }) : ""),
+    endReason: (v, out) => t(`end.${out.termination}`, { who: out.winners.map((w) => ctx.seatName(w)).join(", ") }),
+    scoreSources: (v) => {
+      const keys = ["empire", "provinces", "seas", "power_centres"];
+      return {
+        columns: keys.map((k) => t(`spqr.src.${k}`)),
+        rows: v.players.map((p) => ({ seat: p.seat, values: keys.map((k) => (p.vp_sources || {})[k] || 0), total: p.vp })),
+      };
+    },
+    happenings,
   };
 }

@@ -1,0 +1,129 @@
+"""End-to-end: the table shows what happens. Costs and effects on the buttons before the click, a confirmation
+before a move that spends the last prestige, the dice of each roll beside the map, announcements, the reason
+the game ended and the final score by source."""
+
+from __future__ import annotations
+
+import time
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from .conftest import DOCS, Server
+from .test_browser import create_table, polis_to_action_phase, version, wait_moved, wait_turn
+
+pytestmark = pytest.mark.e2e
+
+
+def finished_table(server: Server, body: dict[str, object]) -> str:
+    tid = httpx.post(f"{server.url}/api/tables", json=body).json()["id"]
+    deadline = time.time() + 90
+    while time.time() < deadline:
+        if httpx.get(f"{server.url}/api/tables/{tid}").json()["status"] == "finished":
+            return str(tid)
+        time.sleep(0.2)
+    raise AssertionError("the bots did not finish the game")
+
+
+def test_polis_buttons_name_their_cost_and_the_last_prestige_asks_first(page: Page, server: Server) -> None:
+    create_table(page, server, "polis")
+    page.click("#go")
+    page.wait_for_selector("#map")
+    assert wait_turn(page)
+    polis_to_action_phase(page)
+    # the round reads as a player counts it, and the line of what to do now is there
+    expect(page.locator("#status")).to_contain_text("Round 1 of 4 (stacking")
+    expect(page.locator("#now")).to_contain_text("Two actions per turn")
+    # every move names its prestige cost before the click (the rules computed it)
+    page.click("details.all summary")
+    move = page.locator("button.legal", has_text="Move hoplites").first
+    expect(move).to_contain_text("\u22121 prestige")
+    create = page.locator("button.legal", has_text="Create 1 hoplite").first
+    expect(create).to_contain_text("\u22121 population")
+    # markets and trade are in view, with their shiploads
+    expect(page.locator("#markets li")).to_have_count(5)
+    expect(page.locator("#markets")).to_contain_text("shiploads left")
+    page.screenshot(path=str(DOCS / "show-polis-costs.png"))
+    # military actions cost a prestige each: the one that spends the last is asked first
+    asked = False
+    for _ in range(120):
+        if not wait_turn(page):
+            break
+        phase = page.get_attribute("body", "data-phase")
+        v = version(page)
+        if phase == "action":
+            page.eval_on_selector("details.all", "d => { d.open = true; }")
+            move = page.locator("details.all button.legal", has_text="Move hoplites")
+            move = move if move.count() else page.locator("details.all button.legal", has_text="Move galleys")
+            if not move.count():
+                move = page.locator("details.all button.legal", has_text="Pass")
+            move.first.click()
+        else:
+            for css in ("button.act[data-type=end_move]", "button.confirm", "button.count-btn", "button.act"):
+                if page.locator(f"#actions {css}").count():
+                    page.locator(f"#actions {css}").first.click()
+                    break
+        if page.locator("#confirm-move").count():
+            text = page.locator("#confirm-move").inner_text()
+            if "last prestige" in text:
+                asked = True
+                break
+            page.click("#confirm-yes")  # another warning (a polis given up at the supply): go on
+        wait_moved(page, v)
+    assert asked, "no move spent the last prestige"
+    dlg = page.locator("#confirm-move")
+    expect(dlg).to_be_visible()
+    expect(dlg).to_contain_text("ostracism")
+    page.screenshot(path=str(DOCS / "show-polis-confirm.png"))
+    v = version(page)
+    page.click("#confirm-no")
+    expect(dlg).to_have_count(0)
+    page.wait_for_timeout(300)
+    assert version(page) == v  # nothing was played
+    assert page.get_attribute("body", "data-myturn") == "1"
+
+
+def test_the_end_screen_says_why_and_the_score_by_source(page: Page, server: Server) -> None:
+    tid = finished_table(server, {"game": "spqrisiko", "players": 3, "seats": [{"bot": "random"}] * 3, "seed": 11,
+                                  "options": {"max_rounds": 2, "vp_target": None}})  # fmt: skip
+    page.goto(f"{server.url}/t/{tid}")
+    page.wait_for_selector("#gameover")
+    expect(page.locator("#endreason")).to_contain_text("last round was played")
+    rows = page.locator("#bysource tbody tr")
+    expect(rows).to_have_count(3)
+    view = httpx.get(f"{server.url}/api/tables/{tid}").json()["view"]
+    for p in view["players"]:
+        row = page.locator(f"#bysource tr[data-seat='{p['seat']}'] td.total")
+        expect(row).to_have_text(str(p["vp"]))
+        assert sum(p["vp_sources"].values()) == p["vp"]
+    tid = finished_table(server, {"game": "polis", "seats": [{"bot": "random"}] * 2, "seed": 3})
+    page.goto(f"{server.url}/t/{tid}")
+    page.wait_for_selector("#gameover")
+    view = httpx.get(f"{server.url}/api/tables/{tid}").json()["view"]
+    words = {"ostracism": "ostracism", "starved": "starvation", "final": "last round is over"}
+    expect(page.locator("#endreason")).to_contain_text(words[view["end_reason"]])
+    expect(page.locator("#bysource tbody tr")).to_have_count(2)
+    expect(page.locator("#bysource thead")).to_contain_text("posterity")
+    page.screenshot(path=str(DOCS / "show-polis-end.png"))
+
+
+def test_a_battles_dice_show_beside_the_map_without_scrolling(browser: Browser, server: Server) -> None:
+    ctx = browser.new_context(viewport={"width": 1400, "height": 900}, locale="en-US")
+    page = ctx.new_page()
+    tid = httpx.post(f"{server.url}/api/tables", json={
+        "game": "spqrisiko", "players": 3, "seats": [{"bot": "random"}] * 3, "seed": 21,
+        "options": {"max_rounds": 6, "vp_target": None}}).json()["id"]  # fmt: skip
+    page.goto(f"{server.url}/t/{tid}")
+    page.wait_for_selector("#map")
+    page.wait_for_selector("#dicetray svg.die", timeout=60_000)
+    tray = page.locator("#dicetray")
+    expect(tray).to_be_visible()
+    box = tray.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 900 and box["x"] + box["width"] <= 1400
+    assert page.locator("#dicetray svg.die.att").count() >= 1 and page.locator("#dicetray svg.die.def").count() >= 1
+    expect(tray).to_contain_text("Losses: attacker")
+    # a conquest or a roll is announced over the map
+    page.wait_for_selector("#toasts .toast", timeout=30_000)
+    page.screenshot(path=str(DOCS / "show-spqr-dice.png"))
+    ctx.close()
