@@ -283,3 +283,17 @@ def test_game_options_resolve_an_accepted_board_by_name_only(tmp_path: Path) -> 
     with app(tmp_path) as c:
         r = c.post("/api/tables", json={"game": "spqrisiko", "options": {"board": "/etc/passwd"}})
         assert r.status_code == 400 and "board_data" in r.json()["message"]
+
+
+def test_a_board_whose_provinces_the_players_cannot_share_is_refused(tmp_path: Path) -> None:
+    """The set-up deals every province (neutral groups first, then as many to each player): a board that leaves
+    a remainder or nothing for a player is refused at creation instead of leaving a seat without a move."""
+    with app(tmp_path) as c:
+        r = c.post("/api/tables", json={"game": "spqrisiko", "players": 4, "board_data": one_sea_board(10)})
+        assert r.status_code == 400, r.text
+        assert "option 'board'" in r.json()["message"] and "cannot share equally" in r.json()["message"]
+        r = c.post("/api/tables", json={"game": "spqrisiko", "players": 3, "board_data": one_sea_board(13)})
+        assert r.status_code == 400 and "13 provinces less 9 neutral groups leave 4" in r.json()["message"]
+        ok = c.post("/api/tables", json={"game": "spqrisiko", "players": 3, "board_data": one_sea_board(12)})
+        assert ok.status_code == 201, ok.text
+    assert len(boards_dir(tmp_path)) == 1

@@ -205,6 +205,16 @@ class SpqrOptions(Options):
             from hegemon.games.spqrisiko.board import load_board
 
             try:
-                load_board(self.board)
+                board = load_board(self.board)
             except RulesDataError as e:
                 raise ConfigError("board", str(e)) from None
+            # the set-up deals every province: the neutral groups first, then the same number to each player
+            unused = 5 - self.players
+            groups = 0 if unused == 0 else (9 * unused if self.neutrals == "per_unused_colour" else 9)
+            free = board.n_provinces - groups
+            if free < self.players or free % self.players:
+                raise ConfigError(
+                    "board",
+                    f"its {board.n_provinces} provinces less {groups} neutral groups leave {free}, which "
+                    f"{self.players} players cannot share equally (at least one each)",
+                )
