@@ -297,3 +297,18 @@ def test_a_board_whose_provinces_the_players_cannot_share_is_refused(tmp_path: P
         ok = c.post("/api/tables", json={"game": "spqrisiko", "players": 3, "board_data": one_sea_board(12)})
         assert ok.status_code == 201, ok.text
     assert len(boards_dir(tmp_path)) == 1
+
+
+def test_the_same_board_twice_is_stored_once_and_again_if_its_file_went_missing(tmp_path: Path) -> None:
+    text = sub(SPQR, "banner = 15", "banner = 16")
+    with app(tmp_path) as c:
+        a = c.post("/api/tables", json={"game": "spqrisiko", "board_data": text}).json()["id"]
+        b = c.post("/api/tables", json={"game": "spqrisiko", "board_data": text}).json()["id"]
+        name = c.get(f"/api/tables/{a}").json()["options"]["board"]
+        assert c.get(f"/api/tables/{b}").json()["options"]["board"] == name
+        assert [p.name for p in boards_dir(tmp_path)] == [name]
+        (tmp_path / "boards" / name).unlink()
+        r = c.post("/api/tables", json={"game": "spqrisiko", "board_data": text})
+        assert r.status_code == 201
+        assert [p.name for p in boards_dir(tmp_path)] == [name]
+        assert (tmp_path / "boards" / name).read_text() == text

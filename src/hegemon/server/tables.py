@@ -282,6 +282,7 @@ class TableManager:
         names = bot_names()
         self.timer_bot = timer_bot or ("greedy" if "greedy" in names else "random")
         self._pending_board: UploadedBoard | None = None
+        self._pending_fresh = False
         self.notice: dict[str, Any] | None = None  # what every connection is told about the database, if anything
         listeners = getattr(self.storage, "listeners", None)
         if listeners is not None:
@@ -357,12 +358,13 @@ class TableManager:
         """A new table from a validated request (bad options or seats: ServerError bad_request). An uploaded
         board (`req.board_data`, validated beforehand into `board` or here) is stored only once the table is."""
         self._pending_board = None
+        self._pending_fresh = False
         try:
             return self._create(req, board)
         finally:
-            if self._pending_board is not None:  # refused: the upload leaves nothing behind
+            if self._pending_board is not None and self._pending_fresh:  # refused: nothing left behind
                 board_module(self._pending_board.game).forget_board(self._pending_board.name)
-                self._pending_board = None
+            self._pending_board = None
 
     def _create(self, req: CreateTable, board: UploadedBoard | None) -> Table:
         game = get_game(req.game)
@@ -441,13 +443,15 @@ class TableManager:
             raise ServerError("bad_request", "this server does not accept board files")
         up = board if board is not None and board.game == game else check_board(game, text)
         mod = board_module(game)
-        if up.name not in mod._NAMED:
+        self._pending_board = up
+        self._pending_fresh = up.name not in mod._NAMED
+        if self._pending_fresh:
             mod.register_board(up.name, up.board)
-            self._pending_board = up
         return up.name
 
     def _store_board(self) -> None:
-        """Write the accepted pending upload to the board directory (content-addressed, written once)."""
+        """Write the accepted upload to the board directory (content-addressed: written once, and again if the
+        file went missing)."""
         up = self._pending_board
         if up is None or self.board_dir is None:
             return
