@@ -1,11 +1,15 @@
 """Lab throughput: games/s of the same sweep with 1 and 2 worker processes (and the scaling), and MCTS
 simulations per second.
 
-Run: python benchmarks/bench_lab.py [--games 200] [--mcts-moves 30] [--json]
+Run: python benchmarks/bench_lab.py [--games 200] [--mcts-moves 30] [--dask] [--search-games 8] [--json]
 
 The sweep: S.P.Q.RisiKo! (4 players, random deal, 60-round cap) random vs random and greedy vs greedy, and
-Polis greedy vs random, through the full lab path (measures, JSONL records, summary). The machine's load
-average is printed with the figures: on a shared machine the 2-process scaling is bounded by the idle cores."""
+Polis greedy vs greedy and greedy vs random, through the full lab path (measures, JSONL records written by
+the workers, summary, report); `--dask` repeats the full-share cases on a Dask LocalCluster of 1 and 2
+workers; `--search-games N` plays N games per variant with search bots on 1 and 2 processes and says what an
+hour on 2 cores buys. Besides wall-clock rates it prints the parent's CPU time: the workers write their own
+records, so the parent's share stays small and 2 processes are bounded only by the idle cores. The machine's
+load average is printed with the figures: on a shared machine the 2-process scaling is bounded by them."""
 
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import shutil
 import tempfile
 import time
@@ -28,21 +33,52 @@ from hegemon.lab.run import make_sweep, run_sweep
 CASES = [
     ("spqrisiko", "random,random", 1.0),
     ("spqrisiko", "greedy,greedy", 0.1),
+    ("polis", "greedy,greedy", 1.0),
     ("polis", "greedy,random", 1.0),
 ]
+# search bots: few games, long ones (what a designer's sweep with real opponents costs)
+SEARCH_CASES = [("polis", "mcts:normal,greedy"), ("spqrisiko", "mcts:easy,greedy")]
 
 
-def throughput(game: str, bots: str, games: int, jobs: int) -> dict[str, Any]:
+def _children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def _self_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def throughput(game: str, bots: str, games: int, jobs: int, dask: str | None = None) -> dict[str, Any]:
+    """One sweep through the full lab path. `play_games_per_second` is the play phase (the workers' games
+    and the parent's merging); `seconds` adds the summary, tables and HTML report written once at the end.
+    `parent_cpu` is the parent's CPU over the play phase and summary; with local processes `worker_cpu` is
+    the workers' (reaped children's) CPU."""
     out = Path(tempfile.mkdtemp(prefix="bench-lab-"))
     try:
         sweep = make_sweep(game, "compare", bots.split(","), games, seed=7)
+        c0, s0 = _children_cpu(), _self_cpu()
         t0 = time.perf_counter()
-        summary = run_sweep(sweep, out, jobs=jobs)
+        summary = run_sweep(sweep, out, jobs=jobs, dask=dask)
         wall = time.perf_counter() - t0
+        parent, children = _self_cpu() - s0, _children_cpu() - c0
     finally:
         shutil.rmtree(out, ignore_errors=True)
-    return {"game": game, "bots": bots, "jobs": jobs, "games": summary["games"], "seconds": round(wall, 2),
-            "games_per_second": round(summary["games"] / wall, 2)}
+    return {"game": game, "bots": bots, "jobs": jobs, "dask": dask, "games": summary["games"],
+            "seconds": round(wall, 2), "play_seconds": summary["wall_seconds"],
+            "play_games_per_second": summary["games_per_second"],
+            "games_per_second": round(summary["games"] / wall, 2),
+            "parent_cpu": round(parent, 2), "worker_cpu": round(children, 2)}
+
+
+def scaling(game: str, bots: str, games: int, dask: str | None = None) -> dict[str, Any]:
+    one = throughput(game, bots, games, 1, dask)
+    two = throughput(game, bots, games, 2, dask)
+    return {"game": game, "bots": bots, "backend": "dask local" if dask else "processes", "games": one["games"],
+            "one": one, "two": two,
+            "play_scaling": round(two["play_games_per_second"] / one["play_games_per_second"], 2),
+            "scaling": round(two["games_per_second"] / one["games_per_second"], 2)}
 
 
 def mcts_rate(game: str, moves: int, iterations: int) -> dict[str, Any]:
@@ -80,25 +116,46 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=200, help="games per throughput case (scaled per case)")
     parser.add_argument("--mcts-moves", type=int, default=30)
+    parser.add_argument("--dask", action="store_true", help="also measure the Dask LocalCluster path")
+    parser.add_argument("--search-games", type=int, default=0,
+                        help="games per search-bot case (0: skip; each game costs seconds to minutes)")
+    parser.add_argument("--only", choices=["polis", "spqrisiko"], default=None)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     rows = []
     for game, bots, share in CASES:
+        if args.only and game != args.only:
+            continue
         n = max(8, int(args.games * share))
-        one = throughput(game, bots, n, 1)
-        two = throughput(game, bots, n, 2)
-        rows.append({**one, "games_per_second_2_jobs": two["games_per_second"],
-                     "scaling": round(two["games_per_second"] / one["games_per_second"], 2)})
-    mcts = [mcts_rate("spqrisiko", args.mcts_moves, 150), mcts_rate("polis", args.mcts_moves, 150)]
-    result = {"cpus": os.cpu_count(), "load_average": os.getloadavg(), "throughput": rows, "mcts": mcts}
+        rows.append(scaling(game, bots, n))
+        if args.dask and share == 1.0:
+            rows.append(scaling(game, bots, n, "local"))
+    search = []
+    if args.search_games:
+        for game, bots in SEARCH_CASES:
+            if args.only and game != args.only:
+                continue
+            r = scaling(game, bots, args.search_games)
+            r["games_per_hour_2_cores"] = round(3600 * r["two"]["play_games_per_second"])
+            search.append(r)
+    mcts = [mcts_rate(g, args.mcts_moves, 150) for g in ("spqrisiko", "polis") if not args.only or g == args.only]
+    result = {"cpus": os.cpu_count(), "load_average": os.getloadavg(), "throughput": rows, "search": search,
+              "mcts": mcts}
     if args.json:
         print(json.dumps(result))
         return
     print(f"cpus {result['cpus']}, load average (1, 5, 15 min) at the end {result['load_average']}")
-    print(f"{'game':10} {'bots':15} {'games':>6} {'1 job g/s':>10} {'2 jobs g/s':>11} {'scaling':>8}")
-    for r in rows:
-        print(f"{r['game']:10} {r['bots']:15} {r['games']:6d} {r['games_per_second']:10.2f} "
-              f"{r['games_per_second_2_jobs']:11.2f} {r['scaling']:7.2f}x")
+    print(f"{'game':10} {'bots':19} {'backend':10} {'games':>5} {'1 job g/s':>10} {'2 jobs g/s':>11} "
+          f"{'play scaling':>12} {'end-to-end':>10} {'parent CPU 1/2':>15} {'worker CPU 2':>12}")
+    for r in rows + search:
+        one, two = r["one"], r["two"]
+        print(f"{r['game']:10} {r['bots']:19} {r['backend']:10} {r['games']:5d} {one['play_games_per_second']:10.2f} "
+              f"{two['play_games_per_second']:11.2f} {r['play_scaling']:11.2f}x {r['scaling']:9.2f}x "
+              f"{one['parent_cpu']:7.1f}/{two['parent_cpu']:<7.1f} {two['worker_cpu']:11.1f}s")
+    for r in search:
+        print(f"search bots {r['game']} {r['bots']}: {r['one']['play_games_per_second']:.3f} games/s on 1 process, "
+              f"{r['two']['play_games_per_second']:.3f} on 2; an hour on 2 cores buys about "
+              f"{r['games_per_hour_2_cores']} games")
     for m in mcts:
         print(f"mcts {m['game']:10} {m['iterations_per_second']:8.1f} iterations/s, "
               f"{m['simulated_actions_per_second']:9.1f} simulated actions/s, {m['seconds_per_move']:.3f} s/move "

@@ -70,7 +70,7 @@ class Game:
         self.winners: list[int] = out.get("winners") or []
         self.termination = out.get("termination") or "unfinished"
         self.measures: dict[str, Any] = meta.get("measures") or {}
-        self.actions = len(rec["actions"])
+        self.actions = meta["actions"] if "actions" in meta else len(rec.get("actions") or [])
         self.decisions = meta.get("decisions", 0)
         self.seconds = meta.get("seconds", 0.0)
         fp = self.measures.get("first_player")

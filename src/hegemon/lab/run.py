@@ -14,9 +14,9 @@ from typing import Any
 
 from hegemon.core.errors import ConfigError
 from hegemon.games import get_game
-from hegemon.lab.backends import execute
+from hegemon.lab.backends import PARTS_DIR, execute
 from hegemon.lab.report import render_html, summarise, write_tables
-from hegemon.lab.sweep import Sweep, Unit, plan_units
+from hegemon.lab.sweep import Sweep, Unit, light, plan_units, record_line
 
 SWEEP_FILE = "sweep.json"
 GAMES_FILE = "games.jsonl"
@@ -120,6 +120,36 @@ def _repair_tail(path: Path) -> None:
         path.write_bytes(data[: data.rfind(b"\n") + 1])
 
 
+def merge_part(part: Path, games: Path) -> None:
+    """Append a worker's part file (its complete lines) to the games file, then delete it."""
+    data = part.read_bytes()
+    data = data[: data.rfind(b"\n") + 1]
+    if data:
+        with games.open("ab") as fh:
+            fh.write(data)
+    part.unlink()
+
+
+def merge_leftover_parts(out: Path) -> None:
+    """Parts an interrupted run left behind hold finished games: merge them before continuing."""
+    parts = out / PARTS_DIR
+    if parts.is_dir():
+        for part in sorted(parts.glob("part-*.jsonl")):
+            merge_part(part, out / GAMES_FILE)
+
+
+def unique(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One record per unit key (a part merged twice by an interrupted merge adds nothing)."""
+    seen: set[str] = set()
+    out = []
+    for r in records:
+        k = r["meta"]["key"]
+        if k not in seen:
+            seen.add(k)
+            out.append(r)
+    return out
+
+
 def open_run(sweep: Sweep, out: Path) -> tuple[Sweep, list[dict[str, Any]]]:
     """Create or continue the run in `out`; the stored records. A directory holding another sweep is an error."""
     out.mkdir(parents=True, exist_ok=True)
@@ -131,7 +161,8 @@ def open_run(sweep: Sweep, out: Path) -> tuple[Sweep, list[dict[str, Any]]]:
         sweep.deals = max(sweep.deals, old.deals)
     sf.write_text(json.dumps(sweep.to_json(), indent=1), encoding="utf-8")
     _repair_tail(out / GAMES_FILE)
-    return sweep, read_jsonl(out / GAMES_FILE)
+    merge_leftover_parts(out)
+    return sweep, unique(read_jsonl(out / GAMES_FILE))
 
 
 def run_sweep(
@@ -155,16 +186,24 @@ def run_sweep(
     computed = 0
     if on_progress:
         on_progress(0, total, 0.0)
-    with (out / GAMES_FILE).open("a", encoding="utf-8") as fh:
-        for batch in execute(sweep, todo, jobs=jobs, dask=dask, size=chunk):
-            for rec in batch:
-                fh.write(json.dumps(rec, sort_keys=True, separators=(",", ":")) + "\n")
-            fh.flush()
-            computed += len(batch)
-            if on_progress:
-                on_progress(computed, total, time.perf_counter() - t0)
+    games_file = out / GAMES_FILE
+    fresh: list[dict[str, Any]] = []
+    # the workers write the records; the parent merges their files and keeps the light records for the summary
+    for batch in execute(sweep, todo, games_file, jobs=jobs, dask=dask, size=chunk):
+        if batch.part is not None:
+            merge_part(batch.part, games_file)
+        elif not batch.written:
+            with games_file.open("a", encoding="utf-8") as fh:
+                fh.writelines(record_line(rec) for rec in batch.records)
+        fresh.extend(light(rec) for rec in batch.records)
+        computed += len(batch.records)
+        if on_progress:
+            on_progress(computed, total, time.perf_counter() - t0)
     wall = time.perf_counter() - t0
-    summary = write_outputs(sweep, out, lang)
+    parts = out / PARTS_DIR
+    if parts.is_dir() and not any(parts.iterdir()):
+        parts.rmdir()
+    summary = write_outputs(sweep, out, lang, records=unique(stored + fresh))
     summary["computed"] = computed
     summary["reused"] = len(done & {u.key for u in units})
     summary["wall_seconds"] = round(wall, 3)
@@ -174,9 +213,11 @@ def run_sweep(
     return summary
 
 
-def write_outputs(sweep: Sweep, out: Path, lang: str = "en") -> dict[str, Any]:
-    """summary.json, games.csv (+ .parquet) and report.html (in `lang`: en or it) from the stored records."""
-    records = read_jsonl(out / GAMES_FILE)
+def write_outputs(sweep: Sweep, out: Path, lang: str = "en", records: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """summary.json, games.csv (+ .parquet) and report.html (in `lang`: en or it) from the records (light
+    ones do: the summary needs no action lists), read from the games file when not given."""
+    if records is None:
+        records = unique(read_jsonl(out / GAMES_FILE))
     summary = summarise(records, sweep)
     summary["files"] = [GAMES_FILE, *write_tables(records, sweep, out), "report.html", "summary.json"]
     (out / "report.html").write_text(render_html(summary, lang), encoding="utf-8")

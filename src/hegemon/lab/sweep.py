@@ -14,6 +14,7 @@ A unit's result does not depend on which process, task or machine ran it, so a s
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from dataclasses import asdict, dataclass, field
@@ -141,6 +142,7 @@ def play_unit(sweep: Sweep, unit: Unit) -> dict[str, Any]:
         "deal": unit.deal,
         "rotation": unit.rotation,
         "decisions": decisions,
+        "actions": len(actions),
         "seconds": round(time.perf_counter() - t0, 4),
         "measures": measures.result(state),
     }
@@ -159,6 +161,32 @@ def play_unit(sweep: Sweep, unit: Unit) -> dict[str, Any]:
 
 
 def run_units(sweep_json: dict[str, Any], units: list[tuple[int, int, int, int]]) -> list[dict[str, Any]]:
-    """A coarse task: play `units` (as tuples) of the sweep; plain data in and out, for processes and Dask."""
+    """A coarse task: play `units` (as tuples) of the sweep; plain data in and out, for a remote Dask cluster
+    (whose workers may not share the run's disk)."""
     sweep = Sweep.from_json(sweep_json)
     return [play_unit(sweep, Unit(*u)) for u in units]
+
+
+def record_line(rec: dict[str, Any]) -> str:
+    """A record as its games.jsonl line (the same bytes whichever process writes it)."""
+    return json.dumps(rec, sort_keys=True, separators=(",", ":")) + "\n"
+
+
+def light(rec: dict[str, Any]) -> dict[str, Any]:
+    """What the summary needs of a record: everything but the action list (its length is in `meta`)."""
+    return {k: v for k, v in rec.items() if k != "actions"}
+
+
+def run_units_to_file(sweep_json: dict[str, Any], units: list[tuple[int, int, int, int]], path: str) -> list[dict[str, Any]]:
+    """A coarse task that writes its own records: each game's line is appended to `path` as it finishes
+    (flushed, so an interrupted task keeps its finished games); returns the light records only, so the
+    parent never encodes, decodes or ships the action lists."""
+    sweep = Sweep.from_json(sweep_json)
+    out = []
+    with open(path, "a", encoding="utf-8") as fh:
+        for u in units:
+            rec = play_unit(sweep, Unit(*u))
+            fh.write(record_line(rec))
+            fh.flush()
+            out.append(light(rec))
+    return out
