@@ -8,6 +8,7 @@ Rnn decision (polis.md §11) so a user with the physical game can correct it wit
 from __future__ import annotations
 
 import itertools
+import os
 import re
 from collections import deque
 from dataclasses import dataclass, field
@@ -203,6 +204,7 @@ class Board:
     setup_merchants: list[int] = field(default_factory=list)
     setup_proxenos: list[int] = field(default_factory=list)
     setup_poleis: list[tuple[int, ...]] = field(default_factory=list)
+    cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)  # rules.tables, built lazily
 
     @property
     def n_terr(self) -> int:
@@ -872,11 +874,28 @@ def _parse_guarded(raw: dict[str, Any], label: str) -> Board:
         raise RulesDataError(label, "data", f"malformed data ({type(e).__name__}: {e})") from None
 
 
+_FAST: dict[str | Path | None, tuple[int, int, Board]] = {}  # path as given -> (mtime, size, board): one stat
+
+
 def load_board(path: str | Path | None = None) -> Board:
     """The shipped board (None), a registered uploaded board by name, or a board file, validated once per
-    file version (path, mtime, size)."""
+    file version (path, mtime, size); a board already loaded costs one stat of its path."""
     if isinstance(path, str) and path in _NAMED:
         return _NAMED[path]
+    try:
+        fs = os.stat(path if path is not None else DEFAULT_BOARD)
+        hit = _FAST.get(path)
+        if hit is not None and hit[0] == fs.st_mtime_ns and hit[1] == fs.st_size:
+            return hit[2]
+    except (OSError, TypeError, ValueError):
+        fs = None
+    board = _load_board(path)
+    if fs is not None:
+        _FAST[path] = (fs.st_mtime_ns, fs.st_size, board)
+    return board
+
+
+def _load_board(path: str | Path | None) -> Board:
     p = Path(path) if path is not None else DEFAULT_BOARD
     try:
         st = p.stat()

@@ -54,6 +54,7 @@ from hegemon.games.polis.rules.common import (
     T_TRADE,
     TRADE_ROLL,
 )
+from hegemon.games.polis.rules.tables import Tables, tables
 
 _PASS = A.intern(A.Pass)
 
@@ -73,15 +74,17 @@ _FIELDS: tuple[tuple[str, int], ...] = (
 class PolisState:
     """A position of Polis. Player 0 is Athens, 1 is Sparta."""
 
-    __slots__ = ("b", "opts", "siege_mode", *(name for name, _ in _FIELDS))
+    __slots__ = ("b", "opts", "siege_mode", "tb", *(name for name, _ in _FIELDS))
 
     b: Board
+    tb: Tables  # the board's precomputed tables (shared, not part of the position)
     opts: PolisOptions
     siege_mode: int
 
     def __init__(self, board: Board, options: PolisOptions) -> None:
         b = board
         self.b = b
+        self.tb = tables(b)
         self.opts = options
         self.siege_mode = options.siege_code
         n, t = b.n_poleis, b.n_terr
@@ -167,6 +170,7 @@ class PolisState:
     def clone(self) -> PolisState:
         new = PolisState.__new__(PolisState)
         new.b = self.b
+        new.tb = self.tb
         new.opts = self.opts
         new.siege_mode = self.siege_mode
         for name, how in _FIELDS:

@@ -4,66 +4,99 @@ from __future__ import annotations
 
 from typing import Any
 
-from hegemon.games.polis.actions import CreateGalleys, CreateHoplites, CreateMerchants, StartProject, intern
+from hegemon.games.polis.actions import CreateGalleys, CreateHoplites, CreateMerchants, intern
 from hegemon.games.polis.board import SILVER
-from hegemon.games.polis.rules import common, flow
+from hegemon.games.polis.rules import flow
 from hegemon.games.polis.rules.common import T_GALLEYS, T_HOPLITES, T_MERCHANTS, T_PROJECT
+from hegemon.games.polis.rules.tables import CACHE_LIMIT
 
 
-def _units(st: Any, out: list[Any], cls: Any, own: list[int], room_of: Any, main: int, extra: bool) -> None:
+def _menu(cls: Any, name: str, kmax: int, have_main: int, have_silver: int) -> tuple[Any, ...]:
+    """Every (count, silver) split of 1..kmax units: count − silver of the main resource, silver of silver."""
+    return tuple(
+        intern(cls, name, k, sil)
+        for k in range(1, kmax + 1)
+        for sil in range(max(0, k - have_main), min(k, have_silver) + 1)
+    )
+
+
+def _units(
+    st: Any, out: list[Any], token: int, cls: Any, own: list[int], where: list[int] | None, room: int,
+    main: int, xcap: int,
+) -> None:  # fmt: skip
+    """Menus for each polis of `own` with more than the minimum population: at most `room` units (minus those
+    already in `where[q]` if given), paid with `main` and/or silver, and at most `xcap` (extra resource)."""
     b = st.b
-    s = st.cur
-    res = st.res[s]
+    res = st.res[st.cur]
     have_main = res[main]
     have_silver = res[SILVER]
-    total = sum(res)
+    avail = have_main + have_silver
+    units = st.units[st.cur]
+    pops = st.pop
     mn = b.min_pop
+    menus = st.tb.units_menu
+    ids = b.polis_ids
     for q in own:
-        pop = st.pop[q]
+        pop = pops[q]
         if pop <= mn:
             continue
-        room = room_of(q)
-        kmax = min(pop - mn, room, have_main + have_silver)
-        if extra:
-            kmax = min(kmax, total - b.extra_cost)
-        name = b.polis_ids[q]
-        for k in range(1, kmax + 1):
-            for sil in range(max(0, k - have_main), min(k, have_silver) + 1):
-                out.append(intern(cls, name, k, sil))
+        kmax = pop - mn
+        r = room - units[where[q]] if where is not None else room
+        if r < kmax:
+            kmax = r
+        if avail < kmax:
+            kmax = avail
+        if xcap < kmax:
+            kmax = xcap
+        if kmax < 1:
+            continue
+        key = (token, q, kmax, min(have_main, kmax), min(have_silver, kmax))
+        menu = menus.get(key)
+        if menu is None:
+            if len(menus) > CACHE_LIMIT:
+                menus.clear()
+            menu = menus[key] = _menu(cls, ids[q], kmax, have_main, have_silver)
+        out.extend(menu)
 
 
 def legal(st: Any, out: list[Any], used: set[int], own: list[int], extra: bool) -> None:
     b = st.b
     s = st.cur
-    lim = common.limit(st)
-    units = st.units[s]
+    lim = b.round_limit[st.round]
+    res = st.res[s]
+    total = sum(res)
+    xcap = total - b.extra_cost if extra else 1 << 30
     hop_res, gal_res, mer_res = b.unit_res
     if T_HOPLITES not in used:
-        _units(st, out, CreateHoplites, own, lambda q: lim - units[b.p_terr[q]], hop_res, extra)
+        _units(st, out, T_HOPLITES, CreateHoplites, own, b.p_terr, lim, hop_res, xcap)
     if T_GALLEYS not in used:
         gal = [q for q in own if b.p_galley_sea[q] >= 0]
-        _units(st, out, CreateGalleys, gal, lambda q: lim - units[b.p_galley_sea[q]], gal_res, extra)
+        _units(st, out, T_GALLEYS, CreateGalleys, gal, b.p_galley_sea, lim, gal_res, xcap)
     if T_MERCHANTS not in used:
         com = [q for q in own if b.p_commercial[q]]
         left = b.max_merchants - st.merch_total[s]
         if left > 0:
-            _units(st, out, CreateMerchants, com, lambda q: left, mer_res, extra)
+            _units(st, out, T_MERCHANTS, CreateMerchants, com, None, left, mer_res, xcap)
     if T_PROJECT not in used and st.offer:
-        res = st.res[s]
-        total = sum(res)
+        tb = st.tb
+        filled_all = st.slots
         for p in st.offer:
-            cost = b.pr_cost[p]
-            if any(res[i] < cost[i] for i in range(6)):
+            cost, cost_sum = tb.project_cost[p]
+            if (
+                res[0] < cost[0] or res[1] < cost[1] or res[2] < cost[2] or res[3] < cost[3]
+                or res[4] < cost[4] or res[5] < cost[5]
+            ):  # fmt: skip
                 continue
-            if extra and total - sum(cost) < b.extra_cost:
+            if extra and total - cost_sum < b.extra_cost:
                 continue
             sym = b.pr_symbol[p]
+            acts = tb.start_project[p]
             for q in own:
                 slots = b.p_slots[q]
-                filled = st.slots[q]
+                filled = filled_all[q]
                 for i in range(len(slots)):
                     if slots[i] == sym and filled[i] < 0:
-                        out.append(intern(StartProject, b.project_ids[p], b.polis_ids[q]))
+                        out.append(acts[q])
                         break
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hegemon.games.polis.actions import Collect, MarketRoll, Trade, intern
+from hegemon.games.polis.actions import MarketRoll, intern
 from hegemon.games.polis.board import SILVER
 from hegemon.games.polis.rules import common, flow
 from hegemon.games.polis.rules.common import T_COLLECT, T_TRADE, TRADE_ROLL
@@ -23,12 +23,17 @@ def legal_collect(st: Any, out: list[Any], own: list[int], extra: bool) -> None:
         return
     us = st.units[s]
     them = st.units[1 - s]
-    for t in sorted({b.p_terr[q] for q in own}):
-        if us[t] < 1 or st.exhausted[t] or them[t] > us[t]:
+    exhausted = st.exhausted
+    home = b.home[s]
+    pp = st.pp[s]
+    acts = st.tb.collect
+    terr = b.p_terr
+    for t in sorted({terr[q] for q in own}):
+        if us[t] < 1 or exhausted[t] or them[t] > us[t]:
             continue
-        if st.pp[s] < (b.home_collect_pp if t == b.home[s] else b.military_pp):
+        if pp < (b.home_collect_pp if t == home else b.military_pp):
             continue
-        out.append(intern(Collect, b.terr_ids[t]))
+        out.append(acts[t])
 
 
 def apply_collect(st: Any, territory: str) -> None:
@@ -58,18 +63,31 @@ def legal_trade(st: Any, out: list[Any], extra: bool) -> None:
         return
     res = st.res[s]
     total = sum(res)
+    x = b.extra_cost
+    us = st.units[s]
+    them = st.units[1 - s]
+    routes = b.routes[s]
+    taken = st.mk_taken
+    closed = st.mk_closed
+    acts = st.tb.trade
     for m in range(len(b.market_ids)):
-        j = st.mk_taken[m]
+        j = taken[m]
         loads = b.shiploads[m]
-        if st.mk_closed[m] or j >= len(loads) or not route_free(st, s, m):
+        if closed[m] or j >= len(loads):
+            continue
+        free = True
+        for sea in routes[m]:  # no sea of the route controlled by the opponent (route_free)
+            if them[sea] > us[sea]:
+                free = False
+                break
+        if not free:
             continue
         good, _gives, _amount, price = loads[j]
         cost = b.track_cost[st.mk_pos[b.track_of[good]] - 1]
-        name = b.market_ids[m]
-        if res[good] >= cost and (not extra or total - cost >= b.extra_cost):
-            out.append(intern(Trade, name, False))
-        if price and res[SILVER] >= price and (not extra or total - price >= b.extra_cost):
-            out.append(intern(Trade, name, True))
+        if res[good] >= cost and (not extra or total - cost >= x):
+            out.append(acts[m][0])
+        if price and res[SILVER] >= price and (not extra or total - price >= x):
+            out.append(acts[m][1])
 
 
 def apply_trade(st: Any, market: str, purchase: bool) -> None:

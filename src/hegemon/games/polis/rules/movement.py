@@ -5,18 +5,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from hegemon.games.polis.actions import EndMove, MoveFrom, MoveGalleys, MoveHoplites, intern
+from hegemon.games.polis.actions import MoveFrom, intern
 from hegemon.games.polis.board import bits
 from hegemon.games.polis.rules import common, flow
 from hegemon.games.polis.rules.common import MOVE, T_MOVE_G, T_MOVE_H
+from hegemon.games.polis.rules.tables import CACHE_LIMIT, unit_masks
 
 
 def _open_mask(us: list[int], them: list[int]) -> int:
     """Territories not controlled by the opponent (they may be passed through, §4.6)."""
     m = 0
-    for t in range(len(us)):
-        if them[t] <= us[t]:
-            m |= 1 << t
+    bit = 1
+    for u, v in zip(us, them, strict=True):
+        if v <= u:
+            m |= bit
+        bit <<= 1
     return m
 
 
@@ -64,29 +67,54 @@ def _sources(st: Any, galleys: bool) -> dict[int, int]:
     b = st.b
     s = st.cur
     us = st.units[s]
-    them = st.units[1 - s]
-    om = _open_mask(us, them)
-    fn = galley_dests if galleys else hoplite_dests
+    om = unit_masks(st.tb, us, st.units[1 - s])[0]
     want_land = not galleys
     is_land = b.is_land
-    return {t: fn(b, us, them, t, om) for t in range(b.n_terr) if us[t] and is_land[t] == want_land}
+    return {t: _dest_union(st, galleys, 1 << t, om) for t in range(b.n_terr) if us[t] and is_land[t] == want_land}
+
+
+def _dest_union(st: Any, galleys: bool, srcs: int, om: int) -> int:
+    """The union of the destinations of every source in the bitmask `srcs` (cached by blocking pattern)."""
+    tb = st.tb
+    key = (galleys, srcs, om)
+    cache = tb.dests
+    d = cache.get(key)
+    if d is None:
+        b = st.b
+        fn = galley_dests if galleys else hoplite_dests
+        d = 0
+        for t in bits(srcs):
+            d |= fn(b, [], [], t, om)
+        if len(cache) > CACHE_LIMIT:
+            cache.clear()
+        cache[key] = d
+    return d
 
 
 def legal(st: Any, out: list[Any], used: set[int], extra: bool) -> None:
     b = st.b
-    if st.pp[st.cur] < b.military_pp or (extra and sum(st.res[st.cur]) < b.extra_cost):
+    s = st.cur
+    if st.pp[s] < b.military_pp or (extra and sum(st.res[s]) < b.extra_cost):
         return
-    lim = common.limit(st)
-    us = st.units[st.cur]
-    for galleys, token, cls in ((False, T_MOVE_H, MoveHoplites), (True, T_MOVE_G, MoveGalleys)):
-        if token in used:
-            continue
-        dests = 0
-        for ds in _sources(st, galleys).values():
-            dests |= ds
-        for d in bits(dests):
+    hop = T_MOVE_H not in used
+    gal = T_MOVE_G not in used
+    if not (hop or gal):
+        return
+    tb = st.tb
+    lim = b.round_limit[st.round]
+    us = st.units[s]
+    them = st.units[1 - s]
+    om, srcs, _ = unit_masks(tb, us, them)
+    if hop:
+        acts = tb.move_h
+        for d in bits(_dest_union(st, False, srcs & tb.land_mask, om)):
             if us[d] < lim:
-                out.append(intern(cls, b.terr_ids[d]))
+                out.append(acts[d])
+    if gal:
+        acts = tb.move_g
+        for d in bits(_dest_union(st, True, srcs & tb.sea_mask, om)):
+            if us[d] < lim:
+                out.append(acts[d])
 
 
 def apply_start(st: Any, to: str, galleys: bool) -> None:
@@ -101,17 +129,17 @@ def apply_start(st: Any, to: str, galleys: bool) -> None:
 
 
 def legal_steps(st: Any, out: list[Any]) -> None:
-    b = st.b
     d, srcs, pos, moved = st.pend
     us = st.units[st.cur]
-    room = common.limit(st) - us[d]
+    room = st.b.round_limit[st.round] - us[d]
+    tb = st.tb
     if moved:
-        out.append(intern(EndMove))
+        out.append(tb.end_move)
     for i in range(pos, len(srcs)):
         t = srcs[i]
-        name = b.terr_ids[t]
+        mf = tb.move_from[t]
         for c in range(1, min(us[t], room) + 1):
-            out.append(intern(MoveFrom, name, c))
+            out.append(mf[c] if c < len(mf) else intern(MoveFrom, st.b.terr_ids[t], c))
 
 
 def apply_step(st: Any, source: str, count: int) -> None:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from hegemon.games.polis.actions import CivilWar, MoveProxenos, RedeemProxenos, intern
 from hegemon.games.polis.board import SILVER
 from hegemon.games.polis.rules import common, flow
 from hegemon.games.polis.rules.common import T_CIVIL_WAR, T_PROXENOS, T_REDEEM
+from hegemon.games.polis.rules.tables import unit_masks
 
 
 def bribe_costs(st: Any, s: int, src: int, cap: int | None = None) -> list[int]:
@@ -38,6 +38,45 @@ def bribe_costs(st: Any, s: int, src: int, cap: int | None = None) -> list[int]:
     return dist
 
 
+def bribe_reach(st: Any, s: int, src: int, cap: int | None = None, target: int = -1) -> int:
+    """The same search as `bribe_costs` over bitmasks (Dial's buckets of territory sets; a cost level spreads
+    through every opponent-free territory at once). Returns the bitmask of the territories whose cheapest
+    bribe is at most `cap`, or, with `target` ≥ 0, that territory's cheapest bribe (-1 if above `cap`)."""
+    b = st.b
+    tb = st.tb
+    k = b.bribe_per_unit
+    w = st.units[1 - s]
+    bit = tb.bit
+    heavy = unit_masks(tb, st.units[s], w)[2] if k else 0
+    zero = tb.all_mask & ~heavy
+    a0, a1, a2, a3 = tb.adj_union4  # byte tables of the whole adjacency (boards of at most 32 territories)
+    done = 0
+    buckets = {0: bit[src]}
+    while buckets:
+        c = min(buckets)
+        if cap is not None and c > cap:
+            break
+        m = buckets.pop(c) & ~done
+        if not m:
+            continue
+        f = m
+        while f:  # cost-free steps: every opponent-free neighbour joins this level
+            f = (a0[f & 255] | a1[f >> 8 & 255] | a2[f >> 16 & 255] | a3[f >> 24]) & zero & ~done & ~m
+            m |= f
+        done |= m
+        if target >= 0 and m >> target & 1:
+            return c
+        nxt = (a0[m & 255] | a1[m >> 8 & 255] | a2[m >> 16 & 255] | a3[m >> 24]) & heavy & ~done
+        while nxt:
+            low = nxt & -nxt
+            v = low.bit_length() - 1
+            nxt ^= low
+            cv = c + k * w[v]
+            if cap is None or cv <= cap:
+                buckets[cv] = buckets.get(cv, 0) | low
+    return -1 if target >= 0 else done
+
+
 def civil_war_cost(st: Any, s: int, q: int) -> int:
     """2 × base population (neutral) or 3 × current population (opponent's), in silver (§5.12)."""
     b = st.b
@@ -53,23 +92,24 @@ def legal(st: Any, out: list[Any], used: set[int], extra: bool) -> None:
     captured = st.prox_cap[s]
     if T_PROXENOS not in used and not captured:
         cap = min(silver, total - b.extra_cost) if extra else silver
-        costs = bribe_costs(st, s, b.p_terr[here], cap)
-        for q in range(b.n_poleis):
-            if q == here:
-                continue
-            if costs[b.p_terr[q]] <= cap:
-                out.append(intern(MoveProxenos, b.polis_ids[q]))
+        reach = bribe_reach(st, s, b.p_terr[here], cap)
+        if reach:
+            acts = st.tb.move_proxenos
+            terr = b.p_terr
+            for q in range(b.n_poleis):
+                if q != here and reach >> terr[q] & 1:
+                    out.append(acts[q])
     if (
         T_REDEEM not in used
         and (captured or here != b.capital[s])
         and silver >= b.redeem_silver
         and (not extra or total - b.redeem_silver >= b.extra_cost)
     ):
-        out.append(intern(RedeemProxenos))
+        out.append(st.tb.redeem)
     if T_CIVIL_WAR not in used and not captured and st.owner[here] != s and not b.p_capital[here]:
         c = civil_war_cost(st, s, here)
         if silver >= c and (not extra or total - c >= b.extra_cost) and common.pool(st, s) >= b.min_pop:
-            out.append(intern(CivilWar, b.polis_ids[here]))
+            out.append(st.tb.civil_war[here])
 
 
 def apply_move(st: Any, polis: str) -> None:
@@ -77,7 +117,7 @@ def apply_move(st: Any, polis: str) -> None:
     s = st.cur
     q = b.polis_index[polis]
     flow.begin_action(st, T_PROXENOS)
-    st.res[s][SILVER] -= bribe_costs(st, s, b.p_terr[st.prox[s]])[b.p_terr[q]]
+    st.res[s][SILVER] -= bribe_reach(st, s, b.p_terr[st.prox[s]], None, b.p_terr[q])
     st.prox[s] = q
     flow.finish_action(st)
 

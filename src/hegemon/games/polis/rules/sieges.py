@@ -7,12 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from hegemon.games.polis.actions import (
-    Besiege,
-    ContinueSiege,
     ForceSiege,
     Garrison,
     SiegeRoll,
-    StartSiege,
     StopForcing,
     intern,
 )
@@ -53,9 +50,11 @@ def legal(st: Any, out: list[Any], extra: bool) -> None:
     if extra and sum(st.res[s]) < b.extra_cost:
         return
     us = st.units[s]
-    fort = b.p_fort
-    terr = b.p_terr
-    if not any(us[terr[q]] >= fort[q] for q in range(b.n_poleis)):
+    owner = st.owner
+    capital = b.p_capital
+    # poleis with at least F own hoplites in their territory, neutral or the opponent's, not a capital
+    cands = [(q, t) for q, t, f in st.tb.sieges if us[t] >= f and owner[q] != s and not capital[q]]
+    if not cands:
         return
     if common.pool(st, s) < b.min_pop:  # a taken polis needs at least one cube (§4.7, R26, R38)
         return
@@ -63,10 +62,10 @@ def legal(st: Any, out: list[Any], extra: bool) -> None:
     if mode <= SACRIFICE:
         if st.pp[s] < b.military_pp or any(tok == T_SIEGE for tok, _ in st.tokens):
             return
-        for q in range(b.n_poleis):
-            t = b.p_terr[q]
-            if us[t] >= b.p_fort[q] and us[t] > them[t] and _target_ok(st, s, q):
-                out.append(intern(Besiege, b.polis_ids[q]))
+        acts = st.tb.besiege
+        for q, t in cands:
+            if us[t] > them[t]:
+                out.append(acts[q])
         return
     # diceless rules (seeds-en.md §1.2-1.3; §7.3.1, §7.3.4-7.3.5)
     started = False
@@ -78,15 +77,14 @@ def legal(st: Any, out: list[Any], extra: bool) -> None:
     may_start = not started and not st.passed[o] and (mode == DICELESS or st.pp[s] >= 1)
     my = st.discs[s]
     their = st.discs[o]
-    for q in range(b.n_poleis):
-        if q in targeted or not _target_ok(st, s, q):
-            continue
-        if us[b.p_terr[q]] < b.p_fort[q]:
+    tb = st.tb
+    for q, _t in cands:
+        if q in targeted:
             continue
         if my[q]:
-            out.append(intern(ContinueSiege, b.polis_ids[q]))
-        elif may_start and not (st.owner[q] < 0 and their[q]):
-            out.append(intern(StartSiege, b.polis_ids[q]))
+            out.append(tb.continue_siege[q])
+        elif may_start and not (owner[q] < 0 and their[q]):
+            out.append(tb.start_siege[q])
 
 
 def apply_besiege(st: Any, polis: str) -> None:

@@ -1,0 +1,93 @@
+"""Per-board precomputed tables for the hot paths (issue 15): the interned actions of every polis, territory
+and market, adjacency bitmasks, and bounded caches (unit-creation menus, movement destinations by blocking
+pattern). Built once per board and shared by every state of it (`state.tb`); they never change a legal action,
+only how fast it is found."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from hegemon.core.errors import RulesDataError
+from hegemon.games.polis import actions as A
+from hegemon.games.polis.actions import intern
+from hegemon.games.polis.board import RESOURCES, _union_tables
+
+if TYPE_CHECKING:
+    from hegemon.games.polis.board import Board
+
+CACHE_LIMIT = 200_000  # entries of a bounded cache before it is emptied (memory stays small)
+
+
+class Tables:
+    """Everything derived from the board alone (never from a position)."""
+
+    def __init__(self, b: Board) -> None:
+        n = b.n_terr
+        self.bit = [1 << t for t in range(n)]
+        self.all_mask = (1 << n) - 1
+        self.land_mask = sum(1 << t for t in range(n) if b.is_land[t])
+        self.sea_mask = self.all_mask & ~self.land_mask
+        if n > 32:
+            raise RulesDataError(b.path, "territories", f"at most 32 territories are supported, found {n}")
+        self.adj_union = _union_tables([b.land_adj_mask[t] | b.sea_adj_mask[t] for t in range(n)])
+        self.adj_union4 = tuple((self.adj_union + [[0] * 256] * 4)[:4])
+        tid, pid = b.terr_ids, b.polis_ids
+        self.move_h = [intern(A.MoveHoplites, x) for x in tid]
+        self.move_g = [intern(A.MoveGalleys, x) for x in tid]
+        self.collect = [intern(A.Collect, x) for x in tid]
+        self.remove_unit = [intern(A.RemoveUnit, x) for x in tid]
+        self.choose_battle = [intern(A.ChooseBattle, x) for x in tid]
+        self.retreat = [intern(A.Retreat, x) for x in tid]
+        self.trade = [(intern(A.Trade, m, False), intern(A.Trade, m, True)) for m in b.market_ids]
+        self.move_proxenos = [intern(A.MoveProxenos, x) for x in pid]
+        self.civil_war = [intern(A.CivilWar, x) for x in pid]
+        self.besiege = [intern(A.Besiege, x) for x in pid]
+        self.start_siege = [intern(A.StartSiege, x) for x in pid]
+        self.continue_siege = [intern(A.ContinueSiege, x) for x in pid]
+        self.grow = [intern(A.Grow, x) for x in pid]
+        self.release = [intern(A.ReleasePolis, x) for x in pid]
+        self.start_project = [[intern(A.StartProject, p, q) for q in pid] for p in b.project_ids]
+        self.draw_project = [intern(A.DrawProject, p) for p in b.project_ids]
+        self.draw_event = [intern(A.DrawEvent, e) for e in b.event_ids]
+        self.draw_card = [[intern(A.DrawCard, side, k.name) for k in b.card_kinds] for side in (0, 1)]
+        self.pay_extra = [intern(A.PayExtra, r) for r in RESOURCES]
+        top = max([*b.round_limit, 1]) * 2 + 2
+        self.move_from = [[intern(A.MoveFrom, x, c) for c in range(top + 1)] for x in tid]
+        self.redeem = intern(A.RedeemProxenos)
+        self.end_move = intern(A.EndMove)
+        # poleis by index: (territory, fortification)
+        self.sieges = [(q, b.p_terr[q], b.p_fort[q]) for q in range(b.n_poleis)]
+        self.project_cost = [(b.pr_cost[p], sum(b.pr_cost[p])) for p in range(len(b.project_ids))]
+        self.units_menu: dict[tuple[int, ...], tuple[Any, ...]] = {}
+        self.dests: dict[tuple[bool, int, int], int] = {}
+        self.masks: dict[bytes, tuple[int, int, int]] = {}
+
+
+def tables(b: Board) -> Tables:
+    """The tables of board `b` (built on first use, then kept with the board)."""
+    t: Tables | None = b.cache.get("tables")
+    if t is None:
+        t = b.cache["tables"] = Tables(b)
+    return t
+
+
+def unit_masks(tb: Tables, us: list[int], them: list[int]) -> tuple[int, int, int]:
+    """(open, mine, theirs) bitmasks of a side's units `us` against `them`: the territories the opponent does
+    not control (§4.6), those with own units, those with opponent units. Cached by the unit counts."""
+    key = bytes(us) + bytes(them)
+    got = tb.masks.get(key)
+    if got is None:
+        om = mine = theirs = 0
+        bit = 1
+        for u, v in zip(us, them, strict=True):
+            if v <= u:
+                om |= bit
+            if u:
+                mine |= bit
+            if v:
+                theirs |= bit
+            bit <<= 1
+        if len(tb.masks) > CACHE_LIMIT:
+            tb.masks.clear()
+        got = tb.masks[key] = (om, mine, theirs)
+    return got

@@ -1,0 +1,66 @@
+"""The speed paths (issue 15) agree with the plain definitions on positions of seeded random games: the bitmask
+bribe search with the cheapest-path search of §5.10, cached movement destinations with the path rules of §4.6,
+and the interned action tables with freshly built actions."""
+
+from __future__ import annotations
+
+import random
+
+from hegemon.core.game import CHANCE, TERMINAL
+from hegemon.games.polis import actions as A
+from hegemon.games.polis.game import GAME
+from hegemon.games.polis.options import SIEGE_RULES
+from hegemon.games.polis.rules import movement, proxenos
+from hegemon.games.polis.rules.common import ACTION
+
+
+def positions(n_games: int = 6):
+    for siege in SIEGE_RULES:
+        rng = random.Random(siege)
+        for seed in range(n_games):
+            st = GAME.new_game({"siege": siege}, seed)
+            while st.current_player() != TERMINAL:
+                if st.current_player() == CHANCE:
+                    st.apply(st.sample_chance(rng))
+                    continue
+                if st.phase == ACTION:
+                    yield st
+                legal = st.legal_actions()
+                st.apply(legal[int(rng.random() * len(legal))])
+
+
+def test_bribe_reach_is_the_cheapest_path_search():
+    checked = 0
+    for st in positions():
+        for s in (0, 1):
+            src = st.b.p_terr[st.prox[s]]
+            full = proxenos.bribe_costs(st, s, src)
+            for t in range(st.b.n_terr):
+                assert proxenos.bribe_reach(st, s, src, None, t) == full[t]
+            for cap in (0, 1, 2, 3, 5, 8):
+                mask = proxenos.bribe_reach(st, s, src, cap)
+                assert mask == sum(1 << t for t in range(st.b.n_terr) if full[t] <= cap)
+            checked += 1
+    assert checked > 200
+
+
+def test_cached_destinations_are_the_paths_of_each_source():
+    checked = 0
+    for st in positions(3):
+        s = st.cur
+        us, them = st.units[s], st.units[1 - s]
+        for galleys in (False, True):
+            fn = movement.galley_dests if galleys else movement.hoplite_dests
+            want = {t: fn(st.b, us, them, t) for t in range(st.b.n_terr) if us[t] and st.b.is_land[t] != galleys}
+            assert movement._sources(st, galleys) == want
+            checked += 1
+    assert checked > 100
+
+
+def test_action_tables_hold_the_same_actions_as_fresh_ones():
+    st = GAME.new_game()
+    tb = st.tb
+    assert tb.move_h[3] == A.MoveHoplites(st.b.terr_ids[3]) and tb.besiege[7] == A.Besiege(st.b.polis_ids[7])
+    assert tb.trade[1] == (A.Trade(st.b.market_ids[1], False), A.Trade(st.b.market_ids[1], True))
+    assert tb.move_from[2][3] == A.MoveFrom(st.b.terr_ids[2], 3)
+    assert st.clone().tb is tb
