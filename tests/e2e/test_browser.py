@@ -222,6 +222,8 @@ def test_two_people_at_one_table(browser: Browser, server: Server) -> None:
     pa.click("#go")
     pa.wait_for_selector("#map")
     pb.goto(link)
+    pb.fill("#joinname", "Bea")  # a person opening a seat's link gives a name first
+    pb.click("#takeseatbtn")
     pb.wait_for_selector("#map")
     for p in (pa, pb):
         p.wait_for_function("() => document.body.dataset.status === 'playing'")

@@ -196,6 +196,7 @@ class Connection:
         self.wake = wake
         self.log_sent = 0
         self.version_sent = -1
+        self.seats_sent = -1
         self.errors: list[dict[str, Any]] = []
 
 
@@ -219,6 +220,7 @@ class Table:
     timer_player: int | None = None
     deadline: float | None = None
     timed_out: int | None = None
+    seats_epoch: int = 0  # counts changes of the seats (taken, connected): connections send them too
     on_change: Callable[[Table], None] | None = None
     replay_checkpoints: dict[int, State] = field(default_factory=dict)
     stored: bool = True  # its creation is committed (a table not yet stored is not listed)
@@ -569,6 +571,7 @@ class TableManager:
         s = table.seats[seat]
         if not s.claimed:
             s.claimed = True
+            table.seats_epoch += 1
             self.storage.update_table(table.id, seats=[x.to_json() for x in table.seats], status=table.status)
             self._advance(table)
             self._changed(table)
@@ -729,11 +732,14 @@ class TableManager:
         c = Connection(table, seat, wake)
         if self.notice is not None:
             c.errors.append(dict(self.notice))
-        table.connections.add(c)
         if seat is not None:
             table.seats[seat].connected += 1
-            if not table.seats[seat].claimed:
-                self.claim(table, seat)
+            table.seats_epoch += 1
+            if table.seats[seat].claimed:
+                self._notify(table)  # the others see this seat come online (the newcomer is woken by its caller)
+        table.connections.add(c)
+        if seat is not None and not table.seats[seat].claimed:
+            self.claim(table, seat)
         return c
 
     def disconnect(self, c: Connection) -> None:
@@ -741,6 +747,8 @@ class TableManager:
             c.table.connections.discard(c)
             if c.seat is not None:
                 c.table.seats[c.seat].connected -= 1
+                c.table.seats_epoch += 1
+                self._notify(c.table)
 
     def log_json(self, table: Table, seat: int | None, start: int = 0, end: int | None = None) -> list[dict[str, Any]]:
         out = []
@@ -756,6 +764,7 @@ class TableManager:
         log = self.log_json(t, c.seat, c.log_sent)
         c.log_sent = len(t.log)
         c.version_sent = t.version
+        c.seats_sent = t.seats_epoch
         return self.snapshot(t, c.seat, log)
 
     def snapshot(self, t: Table, seat: int | None, log: list[dict[str, Any]] | None = None) -> dict[str, Any]:

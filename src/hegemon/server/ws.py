@@ -107,7 +107,9 @@ def router(manager: TableManager, send_timeout: float = SEND_TIMEOUT) -> APIRout
                         await send(dumps(conn.errors.pop(0)))
                     # only committed positions are sent: a newer one not yet durable comes with its own wake-up
                     if table.durable == table.version and (
-                        conn.version_sent != table.version or conn.log_sent != len(table.log)
+                        conn.version_sent != table.version
+                        or conn.log_sent != len(table.log)
+                        or conn.seats_sent != table.seats_epoch
                     ):
                         await send(dumps(manager.message(conn)))
             except (TimeoutError, WebSocketDisconnect, RuntimeError, OSError):

@@ -2,6 +2,7 @@
 // seat links, list the open and running tables, join or watch one.
 import { api, botLabel, clear, h, langButton } from "./common.js";
 import { has, lang, t } from "./i18n.js";
+import { linkRow, rememberLinks } from "./invite.js";
 
 let GAMES = null;
 let BOTS = [];
@@ -76,6 +77,7 @@ function seatRows(game, n) {
     const sel = h("select", { id: `seat-${i}`, class: "seat" },
       h("option", { value: "you", selected: i === 0 }, t("lobby.you")),
       h("option", { value: "human" }, t("lobby.person")),
+      h("option", { value: "open" }, t("lobby.anyone")),
       BOTS.map((b) => h("option", { value: `bot:${b}`, selected: i > 0 && b === "random" }, t("lobby.bot", { name: botLabel(b) }))));
     const label = game.name === "polis" ? t(i === 0 ? "polis.athens" : "polis.sparta") : t("lobby.seat", { n: i + 1 });
     rows.push(h("div", { class: "seatrow" }, h("label", { for: `seat-${i}` }, label), sel));
@@ -137,6 +139,7 @@ async function create(game, n) {
       if (claim === null) { claim = i; seats.push({ human: true, name: name || null }); }
       else seats.push({ human: true });
     } else if (v === "human") seats.push({ human: true });
+    else if (v === "open") seats.push({ human: true, open: true });
     else seats.push({ bot: v.slice(4) });
   }
   const body = { game: game.name, players: n, seats, options: readOptions(game) };
@@ -164,46 +167,57 @@ function showLinks(res, claim) {
   root.hidden = false;
   const mine = claim !== null ? res.seats[claim] : null;
   if (mine) localStorage.setItem(`hegemon.seat.${res.id}`, mine.token);
-  const others = res.seats.filter((s) => s.kind === "human" && s.seat !== claim);
+  rememberLinks(res, claim);
+  const others = res.seats.filter((s) => s.kind === "human" && s.seat !== claim && !s.open);
+  const open = res.seats.filter((s) => s.kind === "human" && s.open);
   root.append(h("h2", {}, res.id));
   if (others.length) {
     root.append(h("p", {}, t("lobby.links")),
-      h("ul", { class: "links" }, others.map((s) => h("li", {}, `${s.name}: `,
-        h("input", { class: "link", readonly: true, value: s.url, "data-seat": s.seat, onfocus: (e) => e.target.select() })))));
+      h("ul", { class: "links" }, others.map((s) => linkRow(s.url, s.seat, s.name))));
+  }
+  if (open.length) {
+    root.append(h("p", {}, t("invite.tablelink")), h("ul", { class: "links" }, linkRow(res.spectator_url, "table", t("invite.thistable"))));
   }
   root.append(h("p", {}, `${t("lobby.spectator")}: `, h("a", { href: res.spectator_url, id: "spectator" }, res.spectator_url)));
   root.append(h("a", { href: `/t/${res.id}`, class: "button primary", id: "go" }, mine ? t("lobby.go") : t("lobby.watch")));
 }
 
-async function join(id) {
-  const name = localStorage.getItem("hegemon.name") || null;
-  const res = await api(`/api/tables/${encodeURIComponent(id)}/join`, { method: "POST", body: { name } });
-  localStorage.setItem(`hegemon.seat.${id}`, res.token);
-  location.href = `/t/${id}`;
+function join(id) {
+  // the table page asks for the name and takes the open seat
+  location.href = `/t/${encodeURIComponent(id)}`;
 }
 
 function seatText(s) {
   return s.kind === "bot" ? `${t("table.bot")} ${botLabel(s.bot)}` : s.name + (s.claimed ? "" : " (…)");
 }
 
+function tableRow(tb) {
+  const mine = localStorage.getItem(`hegemon.seat.${tb.id}`);
+  const btns = [];
+  if (mine && tb.status !== "finished") btns.push(h("a", { class: "button", href: `/t/${tb.id}` }, t("lobby.open")));
+  else if (tb.joinable > 0) btns.push(h("button", { type: "button", class: "join", onclick: () => join(tb.id) }, t("lobby.join")));
+  btns.push(h("a", { class: "button", href: `/t/${tb.id}` }, t("lobby.watch")));
+  if (tb.status === "finished") btns.push(h("a", { class: "button", href: `/r/${tb.id}` }, t("lobby.replay")));
+  const status = [t(`status.${tb.status}`)];
+  if (tb.joinable > 0) status.push(h("span", { class: "badge open" }, ` ${t("lobby.openbadge")} ×${tb.joinable}`));
+  return h("tr", { "data-table": tb.id, class: tb.joinable > 0 ? "joinable" : "" },
+    h("td", {}, tb.title), h("td", {}, tb.id), h("td", {}, status),
+    h("td", {}, tb.seats.map(seatText).join(", ")), h("td", { class: "btns" }, btns));
+}
+
 async function refresh() {
   let list = [];
   try { list = await api("/api/tables"); } catch { return; }
   const root = clear(document.getElementById("tables"));
+  // tables with a seat open to anyone come first, in a list of their own
+  const joinable = list.filter((tb) => tb.joinable > 0 && !localStorage.getItem(`hegemon.seat.${tb.id}`));
+  if (joinable.length) {
+    root.append(h("h2", {}, t("lobby.joinable")),
+      h("table", { class: "list", id: "joinable" }, h("tbody", {}, joinable.map(tableRow))));
+  }
   root.append(h("h2", {}, t("lobby.tables")));
   if (!list.length) { root.append(h("p", {}, t("lobby.none"))); return; }
-  const rows = list.map((tb) => {
-    const mine = localStorage.getItem(`hegemon.seat.${tb.id}`);
-    const btns = [];
-    if (mine && tb.status !== "finished") btns.push(h("a", { class: "button", href: `/t/${tb.id}` }, t("lobby.open")));
-    else if (tb.joinable > 0) btns.push(h("button", { type: "button", class: "join", onclick: () => join(tb.id) }, t("lobby.join")));
-    btns.push(h("a", { class: "button", href: `/t/${tb.id}` }, t("lobby.watch")));
-    if (tb.status === "finished") btns.push(h("a", { class: "button", href: `/r/${tb.id}` }, t("lobby.replay")));
-    return h("tr", { "data-table": tb.id },
-      h("td", {}, tb.title), h("td", {}, tb.id), h("td", {}, t(`status.${tb.status}`)),
-      h("td", {}, tb.seats.map(seatText).join(", ")), h("td", { class: "btns" }, btns));
-  });
-  root.append(h("table", { class: "list" }, h("tbody", {}, rows)));
+  root.append(h("table", { class: "list", id: "alltables" }, h("tbody", {}, list.map(tableRow))));
 }
 
 async function main() {

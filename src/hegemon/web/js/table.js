@@ -3,6 +3,7 @@
 // from a game module in ./boards/<game>.js (createBoard(root, ctx) → {render, controls, players, describe…}).
 import { api, botLabel, clear, COLOURS, h, icon, langButton } from "./common.js";
 import { t } from "./i18n.js";
+import { renderWaiting, takeSeatFirst } from "./invite.js";
 import { reasonText } from "./reasons.js";
 import { tableRules } from "./rules.js";
 import "./texts-show.js";
@@ -266,6 +267,7 @@ function renderActions() {
   renderNow();
   if (MODE === "r") return;
   if (msg.status === "finished") return renderOver(root);
+  if (msg.status === "waiting") renderWaiting(root, msg, ID, seatName);
   if (msg.seat === null) root.append(h("p", {}, t("table.spectator")));
   else root.append(h("p", { class: "you" }, t("table.seat", { who: seatName(msg.seat) })));
   if (myTurn()) {
@@ -420,4 +422,4 @@ el("langslot").append(langButton(() => {
   else render();
 }));
 if (MODE === "r") startReplay();
-else { connect(); setInterval(tick, 500); }
+else takeSeatFirst(ID, TOKEN).then(() => { connect(); setInterval(tick, 500); });

@@ -1,0 +1,78 @@
+"""Inviting friends (issue 12 item 8) in Chromium, three people in three browser contexts: the creator's waiting
+screen shows each free seat's link with a copy button; a friend opening a private link gives a name and takes
+that seat; a stranger finds the table in the lobby's list of open seats, gives a name and joins; the game starts
+and everybody sees everybody's name."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from .conftest import DOCS, Server
+from .test_browser import create_table
+
+pytestmark = pytest.mark.e2e
+
+
+def test_invite_friends_by_link_and_from_the_lobby(browser: Browser, server: Server) -> None:
+    contexts = [browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-US") for _ in range(3)]
+    contexts[0].grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
+    pa, pb, pc = (c.new_page() for c in contexts)
+    errors: list[str] = []
+    for p in (pa, pb, pc):
+        p.on("pageerror", lambda e: errors.append(str(e)))
+    create_table(pa, server, "spqrisiko", players=3, seats={1: "human", 2: "open"}, name="Ada")
+    # the lobby shows the private link of seat 2 (with a copy button) and the table's link for the open seat
+    expect(pa.locator("#links li.invite[data-seat='1'] button.copy")).to_be_visible()
+    expect(pa.locator("#links li.invite[data-seat='table']")).to_be_visible()
+    assert pa.locator("#links input.link[data-seat='2']").count() == 0  # the open seat has no private link
+    pa.click("#go")
+    # the waiting screen: who is seated, the private link with its copy button, the open seat
+    pa.wait_for_selector("#waiting")
+    expect(pa.locator("#waiting h2")).to_contain_text("1 of 3")
+    link = pa.locator("#waiting input.link[data-seat='1']").input_value()
+    assert re.search(r"/t/\w+#seat=[\w-]+$", link), link
+    pa.click("#waiting button.copy[data-seat='1']")
+    expect(pa.locator("#waiting button.copy[data-seat='1']")).to_have_text("Copied")
+    assert pa.evaluate("navigator.clipboard.readText()") == link
+    expect(pa.locator("#waiting li.invite.open[data-seat='2']")).to_contain_text("open to anyone")
+    pa.screenshot(path=str(DOCS / "invite-waiting.png"))
+    tid = pa.url.rsplit("/", 1)[-1]
+
+    # a friend opens the private link: a name first, then the seat
+    pb.goto(link)
+    pb.wait_for_selector("#takeseat")
+    expect(pb.locator("#takeseat")).to_contain_text("invited")
+    pb.fill("#joinname", "Bea")
+    pb.screenshot(path=str(DOCS / "invite-name.png"))
+    pb.click("#takeseatbtn")
+    pb.wait_for_function("() => document.body.dataset.seat === '1'")
+    expect(pa.locator("#waiting h2")).to_contain_text("2 of 3")
+
+    # a stranger finds the table among the seats open to anyone, and joins under a name
+    pc.goto(server.url + "/")
+    row = pc.locator(f"#joinable tr[data-table='{tid}']")
+    expect(row).to_be_visible()
+    expect(row).to_contain_text("open seat")
+    row.locator("button.join").click()
+    pc.wait_for_selector("#joinseat")
+    pc.fill("#joinname", "Cy")
+    pc.click("#joinseatbtn")
+    pc.wait_for_function("() => document.body.dataset.seat === '2'")
+
+    for p in (pa, pb, pc):
+        p.wait_for_function("() => document.body.dataset.status === 'playing'")
+        expect(p.locator("#players")).to_contain_text("Ada")
+        expect(p.locator("#players")).to_contain_text("Bea")
+        expect(p.locator("#players")).to_contain_text("Cy")
+    assert pa.get_attribute("body", "data-seat") == "0"
+    assert pa.locator("#waiting").count() == 0
+    # the table is no longer offered in the lobby
+    pc.goto(server.url + "/")
+    pc.wait_for_selector("#alltables")
+    assert pc.locator(f"#joinable tr[data-table='{tid}']").count() == 0
+    for c in contexts:
+        c.close()
+    assert not errors, errors
