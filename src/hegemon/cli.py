@@ -861,7 +861,7 @@ def serve(
     run: Callable[..., None] = server.run
     try:
         run(host=host, port=port, db=db, bot_delay=bot_delay, trusted_proxies=trusted_proxy or None)
-    except ValueError as e:  # an unreadable --trusted-proxy or limit in the environment
+    except (ValueError, importlib.import_module("hegemon.server.storage").DatabaseUnavailable) as e:  # a bad --trusted-proxy, limit or database
         fail(str(e))
 
 

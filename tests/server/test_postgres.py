@@ -5,10 +5,15 @@ psycopg 3 driver."""
 from __future__ import annotations
 
 import random
+import socket
+import subprocess
+import sys
+import time
 
 from hegemon.core.record import state_digest
 from hegemon.server.storage import SqlStorage, StoredTable
 from hegemon.server.tables import TableManager
+from tests.pgserver import PostgresServer
 from tests.server.conftest import new_table, play_random
 
 
@@ -53,3 +58,68 @@ def test_a_restart_on_postgresql_keeps_every_table_exactly(pg_url: str) -> None:
             assert (t.version, state_digest(t.state), [s.token for s in t.seats], t.status) == (v, d, toks, status)
     finally:
         m2.storage.close()
+
+
+def test_serve_says_clearly_when_postgresql_cannot_be_reached_or_refuses_the_user(postgres: PostgresServer) -> None:
+    closed = _closed_port()
+    cases = {
+        f"postgresql://someone:s3cret@127.0.0.1:{closed}/tables": "cannot use the database",
+        f"postgresql://nobody:s3cret@127.0.0.1:{postgres.port}/postgres": 'role "nobody" does not exist',
+    }
+    for url, said in cases.items():
+        r = subprocess.run(
+            [sys.executable, "-m", "hegemon.cli", "serve", "--port", str(_closed_port()), "--db", url],
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        out = " ".join((r.stdout + r.stderr).split())
+        assert r.returncode == 2, out
+        assert said in out and "Traceback" not in out
+        assert "s3cret" not in out  # the password is never printed
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_serve_on_postgresql_creates_its_schema_and_keeps_tables_across_a_restart(pg_url: str) -> None:
+    import httpx
+
+    url = pg_url.replace("postgresql+psycopg://", "postgresql://")
+
+    def serve() -> tuple[subprocess.Popen[bytes], str]:
+        port = _closed_port()
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "hegemon.cli", "serve", "--port", str(port), "--db", url, "--bot-delay", "0"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        )  # fmt: skip
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(200):
+            try:
+                if httpx.get(f"{base}/api/games", timeout=1).status_code == 200:
+                    return proc, base
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        proc.kill()
+        raise AssertionError("the server did not start: " + (proc.stderr.read().decode() if proc.stderr else ""))
+
+    proc, base = serve()
+    try:
+        r = httpx.post(f"{base}/api/tables", json={"game": "polis", "seats": [{"bot": "random"}, {"bot": "random"}]})
+        assert r.status_code == 201, r.text
+        tid = r.json()["id"]
+        for _ in range(100):  # the bots play on their own
+            if httpx.get(f"{base}/api/tables/{tid}").json()["version"] > 5:
+                break
+            time.sleep(0.1)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+    proc, base = serve()
+    try:
+        detail = httpx.get(f"{base}/api/tables/{tid}")
+        assert detail.status_code == 200 and detail.json()["version"] > 5
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)

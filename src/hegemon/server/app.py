@@ -17,6 +17,7 @@ from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy import make_url
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from hegemon.games import game_names, get_game
@@ -101,8 +102,6 @@ def create_app(
     if manager is None:
         storage: Storage = durable_storage(db_url) if db_url else MemoryStorage()
         if board_dir is None and db_url and db_url.startswith("sqlite:///"):
-            from sqlalchemy import make_url
-
             board_dir = Path(make_url(db_url).database or ".").resolve().parent / "boards"
         manager = TableManager(storage, board_dir=board_dir)
     mgr = manager
@@ -419,7 +418,8 @@ def run(
     # interval hands the GIL back to the event loop at once instead of after up to 5 ms of their work.
     sys.setswitchinterval(0.0002)
     app = create_app(url, bot_delay, trusted_proxies=proxies, ws_send_timeout=limits.ws_send_timeout)
-    print(f"hegemon web table on http://{host}:{port}  (database: {url})", flush=True)
+    shown = make_url(url).render_as_string(hide_password=True)
+    print(f"hegemon web table on http://{host}:{port}  (database: {shown})", flush=True)
     uvicorn.run(
         app,
         host=host,

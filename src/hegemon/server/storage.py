@@ -34,7 +34,7 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import NoSuchModuleError, OperationalError
 
 metadata = MetaData()
 
@@ -68,7 +68,7 @@ owners_t = Table(
     Column("creator", String(64), nullable=False),
 )
 """The creator token of a table (given only to whoever created it): it may stop or delete the table. A table
-of its own, so databases made before it existed gain it with `create_all`."""
+of its own (migration 0002)."""
 
 actions_t = Table(
     "actions",
@@ -171,6 +171,15 @@ TRANSIENT = (OperationalError,)
 (a broken constraint) will not heal by waiting."""
 
 
+CONNECT_TIMEOUT = 10
+"""Seconds to wait for a PostgreSQL server to answer a new connection."""
+
+
+class DatabaseUnavailable(RuntimeError):
+    """The database cannot be reached, refuses the credentials, or has no driver here (said at start-up, with
+    the URL shown without its password)."""
+
+
 class SqlStorage:
     """Tables and actions in a SQL database. Each call is one transaction, committed before it returns;
     `write_batch` commits many writes in one transaction (used by `GroupCommit`)."""
@@ -185,11 +194,25 @@ class SqlStorage:
         u = u.difference_update_query(["synchronous"])
         if u.drivername == "postgresql":  # the driver this project installs (the `postgres` extra): psycopg 3
             u = u.set(drivername="postgresql+psycopg")
-        args = {"check_same_thread": False} if u.get_backend_name() == "sqlite" else {}
-        self.engine: Engine = create_engine(u, connect_args=args)
+        args: dict[str, Any] = {"check_same_thread": False} if u.get_backend_name() == "sqlite" else {}
+        if u.get_backend_name() == "postgresql":
+            args["connect_timeout"] = CONNECT_TIMEOUT
+        shown = u.render_as_string(hide_password=True)
+        try:
+            self.engine: Engine = create_engine(u, connect_args=args, pool_pre_ping=True)
+        except (ModuleNotFoundError, NoSuchModuleError) as e:
+            extra = " (install it with: pip install 'hegemon[postgres]')" if "postgres" in u.drivername else ""
+            raise DatabaseUnavailable(f"no driver for the database {shown}: {e}{extra}") from None
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas(self.sync))
-        metadata.create_all(self.engine)
+        from hegemon.server.migrate import migrate
+
+        try:
+            migrate(self.engine)
+        except OperationalError as e:
+            self.engine.dispose()
+            reason = str(e.orig).strip().splitlines()[0] if e.orig is not None else str(e)
+            raise DatabaseUnavailable(f"cannot use the database {shown}: {reason}") from None
         self._conn: Connection | None = None
         self._busy_ms: int | None = None
         # the action insert, compiled once for this database: rows go to the driver as they are (the per-move
