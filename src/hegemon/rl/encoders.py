@@ -127,12 +127,12 @@ class SpqrEncoder(Encoder):
         v += _onehot(len(_phases()), st.phase)
         v += [float(st.round), float(st.pool), float(st.bonus_triremes), float(st.bonus_pcs)]
         bt = st.battle
-        kind = bt[0] + 1 if bt else 0
+        kind = bt.kind + 1 if bt else 0
         v += _onehot(5, kind)
-        v += _onehot(P, bt[1] if bt and bt[0] != 0 else -1)
-        v += _onehot(P, bt[2] if bt and bt[0] != 0 else -1)
-        v += _onehot(Z, bt[1] if bt and bt[0] == 0 else -1)
-        v += [float(bt[4]) if bt and bt[0] == 2 else 0.0]
+        v += _onehot(P, bt.source if bt and bt.kind != 0 else -1)
+        v += _onehot(P, bt.target if bt and bt.kind != 0 else -1)
+        v += _onehot(Z, bt.source if bt and bt.kind == 0 else -1)
+        v += [float(bt.alive) if bt and bt.kind == 2 else 0.0]
         return np.asarray(v, dtype=np.float32)
 
 

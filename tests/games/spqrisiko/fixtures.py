@@ -16,6 +16,7 @@ from hegemon.games.spqrisiko import actions as A
 from hegemon.games.spqrisiko import state as S
 from hegemon.games.spqrisiko.board import SYMBOLS, default_board
 from hegemon.games.spqrisiko.game import GAME
+from hegemon.games.spqrisiko.rules import turn
 from hegemon.games.spqrisiko.scoring import NEUTRAL
 from hegemon.games.spqrisiko.state import SpqrState
 
@@ -127,7 +128,7 @@ def scenario(
     st.chance = None
     st.round = round
     st.turn = st.order.index(active)
-    st._begin_turn()
+    turn.begin_turn(st)
     return st
 
 

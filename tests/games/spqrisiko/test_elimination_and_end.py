@@ -9,6 +9,7 @@ import pytest
 from hegemon.core.game import CHANCE, TERMINAL, Termination
 from hegemon.core.play import play
 from hegemon.games.spqrisiko import actions as A
+from hegemon.games.spqrisiko.rules.common import garrison
 from hegemon.games.spqrisiko.scoring import NEUTRAL
 from tests.games.spqrisiko.fixtures import fight, goto, of_kind, owner, pass_turn, phase, roll, scenario
 
@@ -260,11 +261,11 @@ def test_random_playouts_keep_the_rules_invariants(rules: str, players: int, see
             assert before.round >= st.opts.first_elimination_round
         me = before.order[before.turn]
         if a.kind in ("move", "declare"):
-            src = before.battle[1]
-            assert st.armies[src] >= before._garrison(src, me)
+            src = before.battle.source
+            assert st.armies[src] >= garrison(before, src, me)
         if a.kind == "move_in" and rules == "house-1.2":
-            src = before.battle[1]
-            assert st.armies[src] >= st._garrison(src, me)
+            src = before.battle.source
+            assert st.armies[src] >= garrison(st, src, me)
     out = st.outcome()
     assert out is not None and out.termination in (
         Termination.VP_TARGET,

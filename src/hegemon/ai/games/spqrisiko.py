@@ -179,12 +179,12 @@ def auto_action(st: Any, player: PlayerId) -> Action | None:
     if ph in (S.LAND_BATTLE, S.NAVAL_BATTLE):
         actions = st.legal_actions()
         bt = st.battle
-        if bt[0] == 0:
-            mine = st.triremes[player][bt[1]]
-            theirs = st.triremes[bt[3]][bt[1]]
+        if bt.kind == 0:
+            mine = st.triremes[player][bt.source]
+            theirs = st.triremes[bt.opponent][bt.source]
         else:
-            mine = st.armies[bt[1]] - 1
-            theirs = st.armies[bt[2]]
+            mine = st.armies[bt.source] - 1
+            theirs = st.armies[bt.target]
         rolls = [a for a in actions if a.kind == "roll_dice"]
         if rolls and (mine >= theirs or A.WITHDRAW not in actions):
             return rolls[-1]

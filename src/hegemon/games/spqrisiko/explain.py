@@ -9,19 +9,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from hegemon.core.actions import Action
-from hegemon.games.spqrisiko import state as S
+from hegemon.games.spqrisiko.phase import Phase
+from hegemon.games.spqrisiko.rules.common import attack_floor, attack_keep, garrison, protected
 from hegemon.games.spqrisiko.scoring import FREE, NEUTRAL
 
 if TYPE_CHECKING:
     from hegemon.games.spqrisiko.state import SpqrState
 
 PHASE_RULES = {
-    S.SETUP_ORDER: "R 2", S.SETUP_DEAL: "R 2", S.SETUP_CLAIM: "R 2", S.SETUP_NEUTRAL: "R 2",
-    S.CARDS: "R 8", S.CARD_BONUS: "R 8", S.REINFORCE: "R 6", S.CONVERT: "R 7",
-    S.NAVAL_MOVE: "R 9", S.NAVAL_COMBAT: "R 11", S.NAVAL_BATTLE: "R 11",
-    S.SEA_ATTACK: "R 12", S.DECLARE: "R 12.3", S.SEA_BATTLE: "R 12.3",
-    S.LAND_ATTACK: "R 13", S.LAND_BATTLE: "R 10", S.MOVE_IN: "R 13.3",
-    S.STRATEGIC: "R 15", S.STRATEGIC_COUNT: "R 15", S.DRAW: "R 17", S.OVER: "R 18",
+    Phase.SETUP_ORDER: "R 2", Phase.SETUP_DEAL: "R 2", Phase.SETUP_CLAIM: "R 2", Phase.SETUP_NEUTRAL: "R 2",
+    Phase.CARDS: "R 8", Phase.CARD_BONUS: "R 8", Phase.REINFORCE: "R 6", Phase.CONVERT: "R 7",
+    Phase.NAVAL_MOVE: "R 9", Phase.NAVAL_COMBAT: "R 11", Phase.NAVAL_BATTLE: "R 11",
+    Phase.SEA_ATTACK: "R 12", Phase.DECLARE: "R 12.3", Phase.SEA_BATTLE: "R 12.3",
+    Phase.LAND_ATTACK: "R 13", Phase.LAND_BATTLE: "R 10", Phase.MOVE_IN: "R 13.3",
+    Phase.STRATEGIC: "R 15", Phase.STRATEGIC_COUNT: "R 15", Phase.DRAW: "R 17", Phase.OVER: "R 18",
 }  # fmt: skip
 """The rule of each phase (numbers of the 2005 rulebook, as in `spqrisiko.md`)."""
 
@@ -157,15 +158,15 @@ def _specific(st: SpqrState, a: Any) -> tuple[str, str] | None:
             return rule + ".1", f"attacks start from a province of yours; {sn} is {whose(s)}"
         if st.owner[t] == me:
             return rule + ".1", f"{tn} is yours already"
-        if st._protected(t):
+        if protected(st, t):
             return "R 18.4", f"{tn} is its owner's only province, which cannot be attacked before round {st.opts.first_elimination_round}"
         if kind == "attack":
             if t not in b.land[s]:
                 return "R 13.6", f"{sn} and {tn} share no land border (across the sea it is a sea attack, R 12)"
             if st.armies[s] < 2:
                 return "R 14.1", f"{sn} has {st.armies[s]} legionary: the last one never attacks"
-            floor = st._attack_floor(s, t, me)
-            if st.armies[s] <= floor and floor > st._attack_keep(s, t, me):
+            floor = attack_floor(st, s, t, me)
+            if st.armies[s] <= floor and floor > attack_keep(st, s, t, me):
                 return "R 14.2", (
                     f"{sn} borders another enemy province: an attack from it needs at least {floor + 1} "
                     f"legionaries, so that {floor} stay after moving in (house garrison rule)"
@@ -189,7 +190,7 @@ def _specific(st: SpqrState, a: Any) -> tuple[str, str] | None:
                     f"you need strictly more triremes than the defender in {b.sea_names[sa]} "
                     f"({st.triremes[me][sa]} against {theirs})"
                 )
-        spare = st.armies[s] - st._garrison(s, me)
+        spare = st.armies[s] - garrison(st, s, me)
         if spare < 1:
             return "R 14.3", f"{sn} has {st.armies[s]} legionaries and must keep its garrison: none may sail"
         dd = min(3, st.armies[t])
@@ -206,7 +207,7 @@ def _specific(st: SpqrState, a: Any) -> tuple[str, str] | None:
             return "R 15.2", f"{sn} and {tn} share no land border and no sea area you control"
         return "R 14.2", f"{sn} must keep its garrison"
     if kind == "declare" and st.battle:
-        dd = min(3, st.armies[st.battle[2]])
+        dd = min(3, st.armies[st.battle.target])
         if 0 < a.count < dd:
             return "R 10.13", (
                 f"declare at least {dd}: the declared force never rolls fewer dice than the defender's {dd}"

@@ -303,8 +303,10 @@ def land_keep(garrison: str, source_borders_other_enemy: bool) -> int:
 def land_position(state: Any, source: int, target: int, stop_at: int = 1) -> BattleOdds:
     """Exact odds of the land attack from province `source` on `target` (board indices) in `state`, for the
     player on turn, under the position's garrison rule; `stop_at` below the rule's floor is raised to it."""
+    from hegemon.games.spqrisiko.rules.common import borders_enemy
+
     me = state.order[state.turn] if state.order else 0
-    frontier = state._borders_enemy(source, me, ignore=target)
+    frontier = borders_enemy(state, source, me, ignore=target)
     keep, floor = land_rule(state.opts.garrison, frontier)
     return land_battle(state.armies[source], state.armies[target], stop_at=max(stop_at, floor), keep=keep)
 

@@ -125,14 +125,14 @@ def battle_json(state: SpqrState) -> dict[str, Any] | None:
     if not bt:
         return None
     b = state.board
-    kind = bt[0]
+    kind = bt.kind
     if kind == 0:
-        return {"kind": "naval", "sea": b.sea_ids[bt[1]], "opponent": bt[3], "rolls": bt[5]}
+        return {"kind": "naval", "sea": b.sea_ids[bt.source], "opponent": bt.opponent, "rolls": bt.rolls}
     return {
         "kind": BATTLE_KINDS[kind],
-        "source": b.province_ids[bt[1]],
-        "target": b.province_ids[bt[2]],
-        "defender": owner_json(bt[3]),
-        "declared_alive": bt[4] if kind == 2 else None,
-        "rolls": bt[5],
+        "source": b.province_ids[bt.source],
+        "target": b.province_ids[bt.target],
+        "defender": owner_json(bt.opponent),
+        "declared_alive": bt.alive if kind == 2 else None,
+        "rolls": bt.rolls,
     }

@@ -1,0 +1,61 @@
+"""Small typed records of a S.P.Q.RisiKo! state: the battle or move in progress and the pending chance node.
+Both serialise to the lists that state digests and records have always used."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import NamedTuple
+
+
+class BattleKind(IntEnum):
+    NAVAL = 0
+    LAND = 1
+    SEA = 2
+    STRATEGIC = 3
+
+
+@dataclass(slots=True)
+class Battle:
+    """The combat or strategic move in progress. `source` is the sea area of a naval combat, else the source
+    province; `target` the attacked or destination province (-1 at sea); `opponent` the defender (the mover
+    for a strategic move); `alive` the declared force still alive in a sea attack; `rolls` the rolls so far."""
+
+    kind: BattleKind
+    source: int
+    target: int
+    opponent: int
+    alive: int = 0
+    rolls: int = 0
+
+    def copy(self) -> Battle:
+        return Battle(self.kind, self.source, self.target, self.opponent, self.alive, self.rolls)
+
+    def to_json(self) -> list[int]:
+        return [int(self.kind), self.source, self.target, self.opponent, self.alive, self.rolls]
+
+
+class ChanceKind(IntEnum):
+    ORDER = 0
+    DEAL = 1
+    ROLL = 2
+    DRAW = 3
+
+
+class Chance(NamedTuple):
+    """The pending chance node: the order of play, a province dealt, a roll of `attacker` against `defender`
+    dice, or a card draw."""
+
+    kind: ChanceKind
+    attacker: int = 0
+    defender: int = 0
+
+    def to_json(self) -> list[int]:
+        if self.kind == ChanceKind.ROLL:
+            return [int(self.kind), self.attacker, self.defender]
+        return [int(self.kind)]
+
+
+ORDER = Chance(ChanceKind.ORDER)
+DEAL = Chance(ChanceKind.DEAL)
+DRAW = Chance(ChanceKind.DRAW)

@@ -1,0 +1,290 @@
+"""Attacks: sea attacks declared and fought to the end [R 12], land attacks with the dice chosen before each
+roll [R 10], [R 13], the garrisons [R 14], moving in after a conquest, and eliminations [R 18]. The dice of a
+naval combat go through here too (`legal_battle`, `apply_roll_dice`, `apply_roll`), fought by `navy`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from hegemon.core.actions import Action
+from hegemon.core.game import Termination
+from hegemon.games.spqrisiko import actions as A
+from hegemon.games.spqrisiko.combat import resolve
+from hegemon.games.spqrisiko.phase import Phase
+from hegemon.games.spqrisiko.records import Battle, BattleKind, Chance, ChanceKind
+from hegemon.games.spqrisiko.rules import navy
+from hegemon.games.spqrisiko.rules.common import (
+    attack_floor,
+    attack_keep,
+    defender_dice,
+    finish,
+    garrison,
+    protected,
+)
+from hegemon.games.spqrisiko.rules.tables import tables
+
+if TYPE_CHECKING:
+    from hegemon.games.spqrisiko.state import SpqrState
+
+
+# ------------------------------------------------------------------------------------- sea attacks [R 12]
+
+
+def _sea_sources(st: SpqrState, me: int) -> list[tuple[int, int]]:
+    """(province, legionaries that may sail) of every province that may launch a sea attack now."""
+    b = st.board
+    owner, armies, coasts, done = st.owner, st.armies, b.coasts, st.sea_conquered
+    out = []
+    for s, o in enumerate(owner):
+        if o != me or done[s] or not coasts[s] or armies[s] < 2:
+            continue
+        avail = armies[s] - garrison(st, s, me)
+        if avail > 0:
+            out.append((s, avail))
+    return out
+
+
+def _sea_targets(st: SpqrState, me: int, s: int, avail: int) -> list[Action]:
+    owner, armies, tri = st.owner, st.armies, st.triremes
+    mine_row = tri[me]
+    hit = st.attacked_by_sea
+    out = []
+    for t, sea, a in tables(st.board).sea_attack[s]:
+        o = owner[t]
+        if o == me or hit[t]:
+            continue
+        mine = mine_row[sea]
+        theirs = tri[o][sea] if o >= 0 else 0
+        dd = armies[t] if armies[t] < 3 else 3
+        if mine <= theirs or avail < dd or protected(st, t):
+            continue
+        out.append(a)
+    return out
+
+
+def legal_sea_attack(st: SpqrState, me: int) -> list[Action]:
+    out: list[Action] = []
+    for s, avail in _sea_sources(st, me):
+        out.extend(_sea_targets(st, me, s, avail))
+    out.append(A.DONE)
+    return out
+
+
+def has_sea_attack(st: SpqrState, me: int) -> bool:
+    return any(_sea_targets(st, me, s, avail) for s, avail in _sea_sources(st, me))
+
+
+def apply_sea_attack(st: SpqrState, a: A.SeaAttack) -> None:
+    pidx = st.board.province_index
+    s, t = pidx[a.source], pidx[a.target]
+    st.attacked_by_sea[t] = True
+    st.battle = Battle(BattleKind.SEA, s, t, st.owner[t])
+    st.phase = Phase.DECLARE
+
+
+def declare_range(st: SpqrState, me: int) -> tuple[int, int]:
+    bt = st.battle
+    assert bt is not None
+    return defender_dice(st, bt.target), st.armies[bt.source] - garrison(st, bt.source, me)
+
+
+def legal_declare(st: SpqrState, me: int) -> list[Action]:
+    lo, hi = declare_range(st, me)
+    return tables(st.board).declare(lo, hi)
+
+
+def apply_declare(st: SpqrState, a: A.Declare) -> None:
+    bt = st.battle
+    assert bt is not None
+    k = a.count
+    st.armies[bt.source] -= k
+    bt.alive = k
+    st.phase = Phase.SEA_BATTLE
+    st.chance = Chance(ChanceKind.ROLL, min(3, k), defender_dice(st, bt.target))
+
+
+# ------------------------------------------------------------------------------------ land attacks [R 13]
+
+
+def legal_land_attack(st: SpqrState, me: int) -> list[Action]:
+    out: list[Action] = []
+    owner, armies = st.owner, st.armies
+    rows = tables(st.board).attack
+    for s, o in enumerate(owner):
+        if o != me or armies[s] < 2:
+            continue
+        for t, a in rows[s]:
+            if owner[t] != me and _may_attack(st, me, s, t):
+                out.append(a)
+    out.append(A.DONE)
+    return out
+
+
+def has_land_attack(st: SpqrState, me: int) -> bool:
+    owner, armies = st.owner, st.armies
+    land = st.board.land
+    for s, o in enumerate(owner):
+        if o != me or armies[s] < 2:
+            continue
+        for t in land[s]:
+            if owner[t] != me and _may_attack(st, me, s, t):
+                return True
+    return False
+
+
+def _may_attack(st: SpqrState, me: int, s: int, t: int) -> bool:
+    armies = st.armies
+    at = armies[t]
+    dd = at if at < 3 else 3
+    a = armies[s]
+    return a - attack_keep(st, s, t, me) >= dd and a > attack_floor(st, s, t, me) and not protected(st, t)
+
+
+def apply_attack(st: SpqrState, a: A.Attack) -> None:
+    pidx = st.board.province_index
+    s, t = pidx[a.source], pidx[a.target]
+    st.battle = Battle(BattleKind.LAND, s, t, st.owner[t])
+    st.phase = Phase.LAND_BATTLE
+
+
+# ------------------------------------------------------------------------------ the dice of a battle [R 10]
+
+
+def dice_range(st: SpqrState) -> tuple[int, int]:
+    """(fewest, most) dice of the next roll of the land attack or naval combat in progress [R 10.4],
+    [R 10.13]."""
+    bt = st.battle
+    assert bt is not None
+    if bt.kind == BattleKind.NAVAL:
+        return navy.naval_dice_range(st, bt)
+    me = st.order[st.turn]
+    src, tgt = bt.source, bt.target
+    return defender_dice(st, tgt), min(3, st.armies[src] - attack_keep(st, src, tgt, me))
+
+
+def legal_battle(st: SpqrState, me: int) -> list[Action]:
+    bt = st.battle
+    assert bt is not None
+    lo, hi = dice_range(st)
+    out = tables(st.board).roll_dice[lo : hi + 1] if lo <= hi else []
+    if bt.rolls > 0:
+        out.append(A.WITHDRAW)
+    return out
+
+
+def apply_roll_dice(st: SpqrState, a: A.RollDice) -> None:
+    st.last_dice = a.dice
+    bt = st.battle
+    assert bt is not None
+    if bt.kind == BattleKind.NAVAL:
+        st.chance = Chance(ChanceKind.ROLL, a.dice, min(3, st.triremes[bt.opponent][bt.source]))
+    else:
+        st.chance = Chance(ChanceKind.ROLL, a.dice, defender_dice(st, bt.target))
+
+
+def apply_withdraw(st: SpqrState, a: A.Withdraw) -> Phase:
+    return end_battle(st)
+
+
+def end_battle(st: SpqrState) -> Phase:
+    bt = st.battle
+    assert bt is not None
+    st.battle = None
+    return Phase.NAVAL_COMBAT if bt.kind == BattleKind.NAVAL else Phase.LAND_ATTACK
+
+
+def apply_roll(st: SpqrState, a: A.Roll) -> Phase | None:
+    """Chance: one roll of the battle in progress."""
+    st.chance = None
+    bt = st.battle
+    assert bt is not None
+    bt.rolls += 1
+    if bt.kind == BattleKind.NAVAL:  # [R 11]
+        return end_battle(st) if navy.apply_naval_roll(st, bt, a.attacker, a.defender) else None
+    me = st.order[st.turn]
+    al, dl = resolve(a.attacker, a.defender)
+    t = bt.target
+    armies = st.armies
+    armies[t] -= dl
+    if bt.kind == BattleKind.SEA:  # fought to the end [R 12.3]
+        bt.alive -= al
+        if armies[t] == 0:
+            conquer(st, me, t, bt.alive, by_sea=True)
+            st.battle = None
+            return Phase.SEA_ATTACK
+        alive = bt.alive
+        dd = defender_dice(st, t)
+        if alive == 0 or (not st.opts.sea_attack_below_defender and min(3, alive) < dd):
+            armies[bt.source] += alive  # U7 off: survivors return
+            st.battle = None
+            return Phase.SEA_ATTACK
+        st.chance = Chance(ChanceKind.ROLL, min(3, alive), dd)
+        return None
+    s = bt.source
+    armies[s] -= al
+    if armies[t] == 0:
+        conquer(st, me, t, 0, by_sea=False)
+        if st.terminal is not None:
+            return None
+        lo, hi = move_in_range(st, me)
+        st.phase = Phase.MOVE_IN
+        if lo == hi:
+            return apply_move_in(st, A.MoveIn(lo))
+        return None
+    lo, hi = dice_range(st)
+    if hi < lo or armies[s] <= attack_floor(st, s, t, me):
+        return end_battle(st)
+    return None
+
+
+# ------------------------------------------------------------------------ conquest and moving in [R 13.3]
+
+
+def conquer(st: SpqrState, me: int, t: int, occupants: int, by_sea: bool) -> None:
+    loser = st.owner[t]
+    st.owner[t] = me
+    st.armies[t] = occupants
+    st.conquered = True
+    if by_sea:
+        st.sea_conquered[t] = True
+    if loser >= 0 and loser not in st.owner:
+        eliminate(st, loser, me)
+
+
+def eliminate(st: SpqrState, loser: int, by: int) -> None:
+    """[R 18]: the eliminator takes every card; the loser's triremes leave the game."""
+    st.eliminated[loser] = True
+    st.eliminated_by[loser] = by
+    for i in range(4):
+        st.hands[by][i] += st.hands[loser][i]
+        st.hands[loser][i] = 0
+    st.triremes[loser] = [0] * st.board.n_seas
+    alive = [p for p in range(st.n) if not st.eliminated[p]]
+    if len(alive) == 1:
+        finish(st, Termination.ELIMINATION, (alive[0],))
+
+
+def move_in_range(st: SpqrState, me: int) -> tuple[int, int]:
+    bt = st.battle
+    assert bt is not None
+    s = bt.source
+    spare = st.armies[s] - garrison(st, s, me)
+    if st.opts.garrison != "move_in_first":
+        return 1, max(1, spare)
+    lo = st.last_dice
+    return lo, max(lo, spare)
+
+
+def legal_move_in(st: SpqrState, me: int) -> list[Action]:
+    lo, hi = move_in_range(st, me)
+    return tables(st.board).move_in(lo, hi)
+
+
+def apply_move_in(st: SpqrState, a: A.MoveIn) -> Phase:
+    bt = st.battle
+    assert bt is not None
+    k = a.count
+    st.armies[bt.source] -= k
+    st.armies[bt.target] += k
+    st.battle = None
+    return Phase.LAND_ATTACK

@@ -1,0 +1,213 @@
+"""A player's turn from start to end: scoring [R 5], the flow through the optional phases (a phase with
+nothing to choose is skipped, U: automatic steps), the strategic move [R 15], the card draw [R 17] and the
+passage to the next player and round (U10 round limit)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from hegemon.core.actions import Action
+from hegemon.core.game import Termination
+from hegemon.games.spqrisiko import actions as A
+from hegemon.games.spqrisiko.board import SYMBOLS
+from hegemon.games.spqrisiko.phase import NEXT_OPTIONAL, Phase
+from hegemon.games.spqrisiko.records import DRAW, Battle, BattleKind
+from hegemon.games.spqrisiko.rules import attacks, navy, reinforcements
+from hegemon.games.spqrisiko.rules.common import competitors, controls_sea, finish, garrison
+from hegemon.games.spqrisiko.rules.tables import tables
+from hegemon.games.spqrisiko.scoring import score_turn
+
+if TYPE_CHECKING:
+    from hegemon.games.spqrisiko.state import SpqrState
+
+
+def begin_turn(st: SpqrState) -> None:
+    me = st.order[st.turn]
+    st.turns += 1
+    st.pool = 0
+    st.sets_traded = 0
+    st.bonus_triremes = st.bonus_pcs = 0
+    st.disbands = 0
+    st.built = False
+    st.moved_group = False
+    nseas = st.board.n_seas
+    nprov = st.board.n_provinces
+    st.arrived = [0] * nseas
+    st.naval_fought = [False] * nseas
+    st.attacked_by_sea = [False] * nprov
+    st.sea_conquered = [False] * nprov
+    st.conquered = False
+    st.battle = None
+    # phase 1: scoring [R 5]
+    gained = score_turn(st.board, st.owner, st.triremes, st.power_centre, me, competitors(st))
+    st.vp_last = gained
+    st.vp[me] += sum(gained.values())
+    src = st.vp_sources[me]
+    for k, v in gained.items():
+        if v:
+            src[k] = src.get(k, 0) + v
+    target = st.opts.vp_target
+    if target is not None and st.vp[me] >= target:
+        finish(st, Termination.VP_TARGET, (me,))
+        return
+    enter(st, Phase.CARDS)
+
+
+# whether an optional phase offers the player anything but Done
+_HAS_CHOICE: dict[Phase, Callable[[SpqrState, int], bool]] = {
+    Phase.CONVERT: reinforcements.has_convert,
+    Phase.NAVAL_MOVE: navy.has_naval_move,
+    Phase.NAVAL_COMBAT: navy.has_naval_combat,
+    Phase.SEA_ATTACK: attacks.has_sea_attack,
+    Phase.LAND_ATTACK: attacks.has_land_attack,
+}
+
+
+def enter(st: SpqrState, phase: Phase) -> None:
+    """Enter `phase`, skipping forward over every phase in which the player has nothing to choose."""
+    if st.terminal is not None:
+        return
+    me = st.order[st.turn]
+    while True:
+        st.phase = phase
+        if phase == Phase.CARDS:
+            if reinforcements.has_cards(st, me):
+                return
+            phase = Phase.REINFORCE
+            reinforcements.reinforcement_pool(st, me)
+            continue
+        if phase == Phase.REINFORCE:
+            if st.pool > 0:
+                return
+            phase = Phase.CONVERT
+            continue
+        if phase == Phase.STRATEGIC:
+            if not has_strategic(st, me):
+                finish_turn(st)
+            return
+        has = _HAS_CHOICE.get(phase)
+        if has is None or has(st, me):
+            return
+        phase = NEXT_OPTIONAL[phase]
+
+
+def apply_done(st: SpqrState, a: A.Done) -> Phase | None:
+    ph = st.phase
+    if ph == Phase.CARDS:
+        reinforcements.reinforcement_pool(st, st.order[st.turn])
+        return Phase.REINFORCE
+    if ph == Phase.STRATEGIC:
+        finish_turn(st)
+        return None
+    return NEXT_OPTIONAL.get(ph)
+
+
+# ------------------------------------------------------------------------------------ strategic move [R 15]
+
+
+def _strategic_sources(st: SpqrState, me: int) -> list[int]:
+    owner, armies = st.owner, st.armies
+    return [s for s, o in enumerate(owner) if o == me and armies[s] - garrison(st, s, me) >= 1]
+
+
+def legal_strategic(st: SpqrState, me: int) -> list[Action]:
+    b = st.board
+    out: list[Action] = []
+    owner = st.owner
+    controlled = [controls_sea(st, me, s) for s in range(b.n_seas)]
+    rows = tables(b).fortify
+    for s in _strategic_sources(st, me):
+        dests: set[int] = {q for q in b.land[s] if owner[q] == me}
+        for q, sea in b.bridges[s]:
+            if owner[q] == me and controlled[sea]:
+                dests.add(q)
+        row = rows[s]
+        for q in sorted(dests):
+            out.append(row[q])
+    out.append(A.DONE)
+    return out
+
+
+def has_strategic(st: SpqrState, me: int) -> bool:
+    b = st.board
+    owner = st.owner
+    controlled: list[bool] | None = None
+    for s in _strategic_sources(st, me):
+        if any(owner[q] == me for q in b.land[s]):
+            return True
+        for q, sea in b.bridges[s]:
+            if owner[q] == me:
+                if controlled is None:
+                    controlled = [controls_sea(st, me, z) for z in range(b.n_seas)]
+                if controlled[sea]:
+                    return True
+    return False
+
+
+def apply_fortify(st: SpqrState, a: A.Fortify) -> None:
+    pidx = st.board.province_index
+    me = st.order[st.turn]
+    st.battle = Battle(BattleKind.STRATEGIC, pidx[a.source], pidx[a.dest], me)
+    st.phase = Phase.STRATEGIC_COUNT
+
+
+def legal_strategic_count(st: SpqrState, me: int) -> list[Action]:
+    bt = st.battle
+    assert bt is not None
+    src = bt.source
+    hi = st.armies[src] - garrison(st, src, me)
+    return tables(st.board).move(1, hi)
+
+
+def apply_move(st: SpqrState, a: A.Move) -> None:
+    bt = st.battle
+    assert bt is not None
+    k = a.count
+    st.armies[bt.source] -= k
+    st.armies[bt.target] += k
+    st.battle = None
+    finish_turn(st)
+
+
+# --------------------------------------------------------------------------------- end of turn [R 17]
+
+
+def finish_turn(st: SpqrState) -> None:
+    if st.terminal is not None:
+        return
+    st.phase = Phase.DRAW
+    if st.conquered:
+        if not any(st.deck) and any(st.discard):  # [R 8.9] reshuffle the discards
+            st.deck = st.discard
+            st.discard = [0, 0, 0, 0]
+        if sum(st.deck):
+            st.chance = DRAW
+            return
+    next_turn(st)
+
+
+def apply_draw(st: SpqrState, a: A.Draw) -> None:
+    i = SYMBOLS.index(a.card)
+    st.deck[i] -= 1
+    st.hands[st.order[st.turn]][i] += 1
+    st.chance = None
+    next_turn(st)
+
+
+def next_turn(st: SpqrState) -> None:
+    n = st.n
+    t = st.turn
+    while True:
+        t = (t + 1) % n
+        if t == 0:
+            st.round += 1
+            cap = st.opts.max_rounds
+            if cap is not None and st.round > cap:
+                st.turn = t
+                finish(st, Termination.ROUND_LIMIT, None)
+                return
+        if not st.eliminated[st.order[t]]:
+            break
+    st.turn = t
+    begin_turn(st)
