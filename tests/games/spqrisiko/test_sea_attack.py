@@ -191,3 +191,16 @@ def test_r_4_2_sea_attacks_come_before_land_attacks() -> None:
     assert not of_kind(st, A.Attack)
     play(st, A.DONE)
     assert phase(st) == "land_attack" and not of_kind(st, A.SeaAttack)
+
+
+def test_the_terminal_shows_the_odds_of_a_declaration() -> None:
+    from hegemon.games.spqrisiko.text import action_odds
+
+    st = scenario(
+        provinces={"sicilia": (0, 2), "africa": (1, 3), "corsica": (1, 2), "creta": (2, 2)},
+        triremes={("tyrrenum", 0): 1},
+    )
+    goto(st, "sea_attack", place="sicilia")
+    play(st, A.SeaAttack("sicilia", "corsica", "tyrrenum"))
+    line = action_odds(st, A.Declare(2))
+    assert line is not None and line.startswith("sea attack on Corsica with 2: win 36.3% (235/648)")

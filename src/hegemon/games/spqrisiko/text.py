@@ -89,6 +89,7 @@ def action_odds(state: SpqrState, action: Action) -> str | None:
     """The exact odds of an attack before it is made (the game's own `odds` functions on this position)."""
     from hegemon.games.spqrisiko import odds
     from hegemon.games.spqrisiko.actions import Attack, Declare, NavalAttack
+    from hegemon.games.spqrisiko.records import BattleKind
 
     b = state.board
     if isinstance(action, Attack):
@@ -99,8 +100,8 @@ def action_odds(state: SpqrState, action: Action) -> str | None:
         s = b.sea_index[action.sea]
         r = odds.naval_combat(state.triremes[me][s], state.triremes[action.opponent][s])
         what = f"naval combat in {b.sea_names[s]}"
-    elif isinstance(action, Declare) and len(state.battle) > 2 and state.battle[0] == 2:
-        t = state.battle[2]
+    elif isinstance(action, Declare) and state.battle is not None and state.battle.kind == BattleKind.SEA:
+        t = state.battle.target
         r = odds.sea_attack(action.count, state.armies[t],
                             continue_below_defender=state.opts.sea_attack_below_defender)  # fmt: skip
         what = f"sea attack on {b.province_names[t]} with {action.count}"
