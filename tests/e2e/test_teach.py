@@ -106,3 +106,49 @@ def test_a_refusal_is_translated_and_links_its_rule_tag_to_the_paragraph(browser
     assert target.locator(f"[id='{anchor}']").count() == 1
     expect(target).to_be_in_viewport()
     ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_tooltips_for_events_projects_cards_and_power_centres(page: Page, server: Server, lang: str) -> None:
+    table, token = new_table(server, "polis")
+    open_table(page, server, table, token, lang)
+    page.wait_for_selector("#offer[data-tip]")
+    tip = page.locator("#tooltip")
+    page.hover("#offer")
+    expect(tip).to_be_visible()
+    said = tip.inner_text()
+    # every project offered, with its cost and both prestige values
+    assert ("prestigio subito" if lang == "it" else "prestige now") in said and "\u2192" in said, said
+    assert said.count("\n") >= 3
+    if page.locator("#event[data-tip]").count():
+        page.hover("#event")
+        expect(tip).to_contain_text("round")
+    page.screenshot(path=str(DOCS / f"tooltip-polis-{lang}.png"))
+    page.mouse.move(5, 5)
+    page.hover("h2")
+    expect(tip).to_be_hidden()
+    # S.P.Q.RisiKo!: the cards in hand, and the power centre on the map
+    table, token = new_table(server, "spqrisiko", {"random_deal": True})
+    open_table(page, server, table, token, lang)
+    page.wait_for_selector("#hand[data-tip]")
+    page.hover("#hand")
+    expect(tip).to_contain_text("Vessillo (15 nel mazzo)" if lang == "it" else "Banner (15 in the deck)")
+    pc = page.evaluate("() => document.querySelector('#map [data-tip=pc]') !== null")
+    assert pc
+
+
+def test_a_tap_shows_a_tooltip_on_a_phone(browser: Browser, server: Server) -> None:
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, locale="it-IT")
+    page = ctx.new_page()
+    table, token = new_table(server, "polis")
+    open_table(page, server, table, token, "it")
+    page.wait_for_selector("#offer[data-tip]")
+    page.locator("#offer").scroll_into_view_if_needed()
+    page.tap("#offer")
+    tip = page.locator("#tooltip")
+    expect(tip).to_be_visible()
+    expect(tip).to_contain_text("Progetti avviabili")
+    page.screenshot(path=str(DOCS / "tooltip-phone-it.png"))
+    page.tap("#offer")
+    expect(tip).to_be_hidden()
+    ctx.close()

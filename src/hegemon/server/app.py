@@ -21,7 +21,7 @@ from sqlalchemy import make_url
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from hegemon.games import game_names, get_game
-from hegemon.server import ws
+from hegemon.server import glossary, ws
 from hegemon.server.bots import BotRunner, durable
 from hegemon.server.guard import (
     Guard,
@@ -329,6 +329,7 @@ def create_app(
     # ------------------------------------------------------------------ websocket and the client
 
     app.include_router(ws.router(mgr, ws_send_timeout))
+    app.include_router(glossary.router())
 
     @app.get("/", include_in_schema=False)
     async def lobby() -> FileResponse:

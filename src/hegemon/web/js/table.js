@@ -8,6 +8,7 @@ import { reasonText } from "./reasons.js";
 import { tableRules } from "./rules.js";
 import "./texts-show.js";
 import { confirmMove, showDice, toast } from "./happen.js";
+import { initTooltips } from "./tooltips.js";
 
 const m = location.pathname.match(/^\/(t|r)\/([A-Za-z0-9_-]+)/);
 const MODE = m ? m[1] : "t";
@@ -163,6 +164,7 @@ async function loadBoard(game) {
   const mod = await import(`./boards/${game}.js`);
   board = await mod.createBoard(el("board"), ctx);
   if (!rules) rules = tableRules(game, ID);
+  initTooltips(game).catch(console.error);
   // phones: the map pans at a readable scale (centred at first); a button shows it whole
   const b = el("board");
   b.scrollLeft = (b.scrollWidth - b.clientWidth) / 2;

@@ -314,7 +314,7 @@ export async function createBoard(root, ctx) {
   function battlePanel(root, v) {
     const bt = v.battle;
     if (!bt) return;
-    const box = h("div", { class: "odds battle", id: "battle" },
+    const box = h("div", { class: "odds battle", id: "battle", "data-tip": "combat" },
       h("strong", {}, t(atSea() ? "polis.seabattle" : "polis.battle", { territory: nm(bt.territory) })), h("br"),
       t("polis.attacker", { side: t(`polis.${bt.attacker}`) }));
     if (bt.played) box.append(h("br"), t("polis.played", { first: cardName(bt.played[0]), second: cardName(bt.played[1]) }));
@@ -401,9 +401,9 @@ export async function createBoard(root, ctx) {
         side.score ? h("p", { class: "score", "data-total": side.score.total }, t("polis.scoreline", side.score)) : null,
         h("p", { class: "hint" }, `${side.merchants} ${t("polis.merchants")} · ${side.hand_size} ${t("polis.hand")} · ${t("polis.proxenos")}: ${nm(side.proxenos)}`)));
     }
-    if (v.hand) root.append(h("p", { id: "hand" }, t("polis.yourhand", { h: handText(v.hand) || "—" })));
-    if (v.event) root.append(h("p", { class: "hint", id: "event" }, t("polis.event", { e: eventName(v.event) })));
-    if (v.project_offer && v.project_offer.length) root.append(h("p", { class: "hint", id: "offer" }, t("polis.offer", { p: v.project_offer.map(projectName).join(", ") })));
+    if (v.hand) root.append(h("p", { id: "hand", "data-tip": `cards:${v.hand.join(",")}` }, t("polis.yourhand", { h: handText(v.hand) || "—" })));
+    if (v.event) root.append(h("p", { class: "hint", id: "event", "data-tip": `event:${v.event}` }, t("polis.event", { e: eventName(v.event) })));
+    if (v.project_offer && v.project_offer.length) root.append(h("p", { class: "hint", id: "offer", "data-tip": `projects:${v.project_offer.join(",")}` }, t("polis.offer", { p: v.project_offer.map(projectName).join(", ") })));
   }
 
   // ------------------------------------------------------------------ what happened (announced to everyone)

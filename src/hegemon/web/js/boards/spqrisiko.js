@@ -69,6 +69,7 @@ export async function createBoard(root, ctx) {
     const star = icon("star");
     for (const [k, val] of Object.entries({ x: 7, y: -6, width: 11, height: 11, class: "pc" })) star.setAttribute(k, val);
     star.style.display = "none";
+    star.setAttribute("data-tip", "pc");
     g.append(c, tx, star);
     gLab.append(g);
     badges[pr.id] = { g, c, tx, star };
@@ -308,7 +309,7 @@ export async function createBoard(root, ctx) {
       root.append(h("p", { class: "hint" }, sel.length ? t("spqr.click_next") : t("spqr.click_source")));
     }
     const trades = acts.filter((a) => a.type === "trade_set");
-    if (trades.length) root.append(h("div", { class: "btns" }, trades.map((a) => h("button", { type: "button", class: "trade", onclick: () => ctx.send(a) },
+    if (trades.length) root.append(h("div", { class: "btns" }, trades.map((a) => h("button", { type: "button", class: "trade", "data-tip": `set:${a.cards.join(",")}`, onclick: () => ctx.send(a) },
       withFx(t("spqr.trade", { cards: a.cards.map((c) => t(`sym.${c}`)).join("+") }), a)))));
     if (types.has("forgo")) root.append(h("button", { type: "button", id: "forgo", onclick: () => ctx.send({ type: "forgo" }) }, withFx(t("spqr.forgo"), acts.find((a) => a.type === "forgo"))));
     if (types.has("done")) root.append(h("button", { type: "button", id: "done", class: "primary", onclick: () => { reset(); ctx.send({ type: "done" }); } }, `${t("table.done")} (D)`));
@@ -338,7 +339,7 @@ export async function createBoard(root, ctx) {
     if (msg.seat !== null && v.players[msg.seat] && v.players[msg.seat].hand) {
       const hand = v.players[msg.seat].hand;
       const txt = Object.entries(hand).filter(([, n]) => n).map(([k, n]) => t(`n.${k}`, { n })).join(", ") || "—";
-      root.append(h("p", { id: "hand" }, t("spqr.hand", { h: txt })));
+      root.append(h("p", { id: "hand", "data-tip": "spqrhand:" }, t("spqr.hand", { h: txt })));
     }
     if (v.score_preview) root.append(h("p", { id: "preview", class: "hint" }, t("spqr.preview", v.score_preview)));
   }

@@ -1,0 +1,46 @@
+"""The tooltips' data: every event, project and combat formation of Polis and every card symbol and the power
+centre of S.P.Q.RisiKo!, with the numbers the engine uses; each has a name in both languages."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+from hegemon.games.polis.board import load_board as polis_board
+from hegemon.server.app import create_app
+
+from .test_client_texts import EN, IT
+
+
+def test_glossary_matches_the_engine_data() -> None:
+    with TestClient(create_app(None)) as c:
+        po = c.get("/api/games/polis/glossary").json()
+        sp = c.get("/api/games/spqrisiko/glossary").json()
+        assert c.get("/api/games/chess/glossary").status_code == 404
+    b = polis_board(None)
+    assert set(po["events"]) == set(b.event_ids) and len(po["events"]) == 40
+    assert set(po["projects"]) == set(b.project_ids) and len(po["projects"]) == 14
+    assert po["projects"]["parthenon"] == {"name": "Parthenon", "symbol": "temple", "cost": {"silver": 4, "wood": 1, "oil": 1},
+                                          "immediate": 3, "posterity": 4}  # fmt: skip
+    assert sum(len(f["values"]) for f in po["formations"].values()) == 24
+    holy = po["events"]["holy_war"]["effects"]
+    assert {"type": "place_units", "side": "sparta", "unit": "hoplite", "territory": "thessalia", "count": 1} in holy
+    assert po["names"]["thessalia"] == "Thessalia"
+    assert sp["cards"] == {"legionary": 25, "banner": 15, "trireme": 10, "arena": 5}
+    assert sp["power_centres"] == 12 and sp["set_alike"] == 8 and sp["set_different"] == 10
+
+
+def test_every_effect_and_symbol_has_words_in_both_languages() -> None:
+    with TestClient(create_app(None)) as c:
+        po = c.get("/api/games/polis/glossary").json()
+        sp = c.get("/api/games/spqrisiko/glossary").json()
+    kinds = {e["type"] for ev in po["events"].values() for e in ev["effects"]}
+    for k in kinds:
+        keys = {"place_units": ["tip.eff.place_hoplite", "tip.eff.place_galley"], "polis_population": ["tip.eff.pop_up", "tip.eff.pop_down"],
+                "market_shift": ["tip.eff.cheaper", "tip.eff.dearer"], "remove_units": ["tip.eff.remove"], "close_market": ["tip.eff.close_market"],
+                "exhaust_tribute": ["tip.eff.exhaust"], "first_player": ["tip.eff.first"]}.get(k, [f"tip.eff.{k}"])  # fmt: skip
+        for key in keys:
+            assert (key in EN and key in IT and EN[key] != IT[key]) or key in ("tip.eff.gain", "tip.eff.lose"), key
+    for sym in sp["cards"]:
+        assert f"tip.cards.{sym}" in EN and f"tip.cards.{sym}" in IT
+    for p in po["projects"].values():
+        assert f"tip.symbol.{p['symbol']}" in EN and f"tip.symbol.{p['symbol']}" in IT
