@@ -126,6 +126,7 @@ function ensureBox() {
 }
 
 function show(el) {
+  if (!G) { if (loading) loading.then(() => { if (el.isConnected && el.matches(":hover, :focus")) show(el); }); return; }
   const c = tipContent(el.getAttribute("data-tip"));
   if (!c) return;
   const b = ensureBox();
@@ -133,6 +134,11 @@ function show(el) {
   b.hidden = false;
   shownFor = el;
   el.setAttribute("aria-describedby", "tooltip");
+  place(el);
+}
+
+function place(el) {
+  const b = box;
   const r = el.getBoundingClientRect();
   const bw = b.offsetWidth;
   const bh = b.offsetHeight;
@@ -153,10 +159,12 @@ const tipped = (target) => (target instanceof Element ? target.closest("[data-ti
 const interactive = (el) => el.matches("button, a, input, select, [role=button]");
 
 /** Load the glossary of `game` and watch the whole page for tipped elements. */
+let loading = null;
+
 export async function initTooltips(gameName) {
-  if (game === gameName && G) return;
+  if (game === gameName) return;
   game = gameName;
-  G = await api(`/api/games/${gameName}/glossary`);
+  loading = api(`/api/games/${gameName}/glossary`).then((g) => { G = g; });
   document.addEventListener("pointerover", (e) => {
     if (e.pointerType === "touch") return;
     const el = tipped(e.target);
@@ -164,7 +172,7 @@ export async function initTooltips(gameName) {
     else if (!el && shownFor) hideTip();
   });
   document.addEventListener("focusin", (e) => { const el = tipped(e.target); if (el) show(el); });
-  document.addEventListener("focusout", () => hideTip());
+  document.addEventListener("focusout", (e) => { if (shownFor && tipped(e.target) === shownFor) hideTip(); });
   // a tap on a tipped text (not a button: a tap there plays it) shows its tip; a second tap hides it
   document.addEventListener("click", (e) => {
     const el = tipped(e.target);
@@ -172,5 +180,7 @@ export async function initTooltips(gameName) {
     if (!el && shownFor) hideTip();
   });
   document.addEventListener("keydown", (e) => { if (e.key === "Escape") hideTip(); });
-  window.addEventListener("scroll", hideTip, true);
+  // the tip follows its element when the page or a panel scrolls
+  window.addEventListener("scroll", () => { if (shownFor && shownFor.isConnected) place(shownFor); }, true);
+  await loading;
 }
