@@ -312,3 +312,23 @@ def test_the_same_board_twice_is_stored_once_and_again_if_its_file_went_missing(
         assert r.status_code == 201
         assert [p.name for p in boards_dir(tmp_path)] == [name]
         assert (tmp_path / "boards" / name).read_text() == text
+
+
+def test_an_accepted_board_is_held_only_while_a_table_uses_it(tmp_path: Path) -> None:
+    """The name registry is weak: once no game uses a board it leaves memory (a stream of distinct uploads on
+    tables that expire cannot pile up), and a restart reads it back from `boards/`."""
+    import gc
+
+    from hegemon.server.protocol import CreateTable
+    from hegemon.server.tables import TableManager
+
+    m = TableManager(board_dir=tmp_path / "boards")
+    text = sub(SPQR, "trireme = 10", "trireme = 11")
+    t = m.create(CreateTable(game="spqrisiko", board_data=text, seats=[{"bot": "random"}] * 3))  # type: ignore[list-item]
+    name = t.options.board
+    assert name in spqr_board._NAMED and m.replay_view(t, 1, None)["step"] == 1
+    m.tables.clear()
+    del t
+    gc.collect()
+    assert name not in spqr_board._NAMED
+    assert (tmp_path / "boards" / name).read_text() == text

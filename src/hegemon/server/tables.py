@@ -465,23 +465,24 @@ class TableManager:
             tmp.replace(path)
         self._pending_board = None
 
-    def _stored_board(self, game: str, options: dict[str, Any]) -> dict[str, Any]:
+    def _stored_board(self, game: str, options: dict[str, Any]) -> tuple[dict[str, Any], Any]:
         """Options of a stored table with its board resolved by name: the board file is read from the board
         directory and validated again (RulesDataError if it is missing or no longer valid). Tables stored with
         a server path get the file's name instead."""
         ref = options.get("board")
         if ref is None:
-            return options
+            return options, None
         name = Path(str(ref)).name
         if not _BOARD_NAME.fullmatch(name):
             raise RulesDataError(str(ref), "file", "not the name of an uploaded board")
         mod = board_module(game)
-        if name not in mod._NAMED:
+        board = mod._NAMED.get(name)
+        if board is None:
             if self.board_dir is None:
                 raise RulesDataError(name, "file", "this server has no board directory")
-            text = boardfile.read_text(self.board_dir / name, name)
-            mod.register_board(name, mod.board_from_text(text, name))
-        return options | {"board": name}
+            board = mod.board_from_text(boardfile.read_text(self.board_dir / name, name), name)
+            mod.register_board(name, board)
+        return options | {"board": name}, board  # the caller holds the board until its game does
 
     def _stored(self, t: Table) -> StoredTable:
         return StoredTable(
@@ -495,7 +496,8 @@ class TableManager:
         for st in self.storage.load_all():
             try:
                 game = get_game(st.game)
-                options = game.parse_options(self._stored_board(game.name, st.options))
+                stored, _board = self._stored_board(game.name, st.options)
+                options = game.parse_options(stored)
                 state = game.new_game(options, st.seed)
             except HegemonError as e:
                 log.warning("table %s not loaded: %s", st.id, e)

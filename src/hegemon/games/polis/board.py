@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import os
 import re
+import weakref
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -847,8 +848,9 @@ def _side(ck: _Checker, entry: str, s: str) -> int:
 
 
 _CACHE: dict[str, Board] = {}
-_NAMED: dict[str, Board] = {}
-"""Accepted uploaded boards by their content-hash name (the server registers them; options hold the name)."""
+_NAMED: weakref.WeakValueDictionary[str, Board] = weakref.WeakValueDictionary()
+"""Accepted uploaded boards by their content-hash name (the server registers them; options hold the name).
+Weak: a board stays while a game uses it, so boards of deleted tables do not pile up in memory."""
 
 
 def register_board(name: str, board: Board) -> None:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -267,8 +268,9 @@ def default_board() -> Board:
     return board_from_text(ref.read_text(encoding="utf-8"), "spqrisiko/data/board.toml")
 
 
-_NAMED: dict[str, Board] = {}
-"""Accepted uploaded boards by their content-hash name (the server registers them; options hold the name)."""
+_NAMED: weakref.WeakValueDictionary[str, Board] = weakref.WeakValueDictionary()
+"""Accepted uploaded boards by their content-hash name (the server registers them; options hold the name).
+Weak: a board stays while a game uses it, so boards of deleted tables do not pile up in memory."""
 
 
 def register_board(name: str, board: Board) -> None:
