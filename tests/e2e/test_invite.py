@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 
 from .conftest import DOCS, Server
 from .test_browser import create_table
@@ -76,3 +76,18 @@ def test_invite_friends_by_link_and_from_the_lobby(browser: Browser, server: Ser
     for c in contexts:
         c.close()
     assert not errors, errors
+
+
+def test_api_docs_render_under_the_content_security_policy(page: Page, server: Server) -> None:
+    """/docs in Chromium: Swagger UI renders every endpoint, with no request to another origin and no
+    Content-Security-Policy refusal (issue 11 item 12)."""
+    console: list[str] = []
+    hosts: set[str] = set()
+    page.on("console", lambda m: console.append(m.text))
+    page.on("request", lambda r: hosts.add(r.url.split("/")[2]))
+    page.goto(server.url + "/docs")
+    page.wait_for_selector(".opblock-summary-path", timeout=20_000)
+    paths = page.locator(".opblock-summary-path").all_inner_texts()
+    assert any("/api/tables/{table_id}/join" in p.replace("\u200b", "") for p in paths), paths
+    assert hosts == {server.url.split("/")[2]}, hosts
+    assert not [m for m in console if "Content Security Policy" in m or "Refused" in m], console

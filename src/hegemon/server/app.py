@@ -15,7 +15,7 @@ from typing import Any
 
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import make_url
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -71,6 +71,38 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     422: {"model": ErrorBody, "description": "illegal_action"},
     429: {"model": ErrorBody, "description": "bad_request: too many requests"},
 }
+
+def _swagger_ui() -> Path | None:
+    try:
+        from swagger_ui_bundle import swagger_ui_path
+    except ImportError:
+        return None
+    return Path(swagger_ui_path)
+
+
+SWAGGER_UI = _swagger_ui()
+"""Swagger UI's files, from the pinned swagger-ui-bundle-v2 package: /docs needs no CDN."""
+DOCS_HTML = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>hegemon web table — API</title>
+<link rel="icon" href="/docs/assets/favicon-32x32.png">
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script src="/static/js/apidocs.js"></script>
+</body>
+</html>
+"""
+DOCS_FALLBACK = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>hegemon web table — API</title>
+</head><body><p>Swagger UI is not installed here (pip install swagger-ui-bundle-v2). The API is described in
+<a href="/openapi.json">/openapi.json</a>.</p></body></html>
+"""
+
 
 class SafeJSON(JSONResponse):
     """A JSON response written as ASCII: any text, even one that is not valid Unicode, can be sent."""
@@ -128,6 +160,8 @@ def create_app(
         description="Play S.P.Q.RisiKo! and Polis with friends and against bots. Errors are typed: "
         "illegal_action, not_your_turn, stale_version, game_over, unknown_table, bad_request, unauthorized.",
         lifespan=lifespan,
+        docs_url=None,  # served below from the package's own copy of Swagger UI (the CSP allows no CDN)
+        redoc_url=None,
     )
     app.state.manager = mgr
     app.add_middleware(Guard, trusted_proxies=trusted_proxies if trusted_proxies is not None else proxies_from_env())
@@ -350,6 +384,12 @@ def create_app(
     async def replay_page(table_id: str) -> FileResponse:
         return FileResponse(WEB / "table.html")
 
+    @app.get("/docs", include_in_schema=False)
+    async def api_docs() -> HTMLResponse:
+        return HTMLResponse(DOCS_HTML if SWAGGER_UI is not None else DOCS_FALLBACK)
+
+    if SWAGGER_UI is not None:
+        app.mount("/docs/assets", StaticFiles(directory=SWAGGER_UI), name="swagger-ui")
     if WEB.is_dir():
         app.mount("/static", StaticFiles(directory=WEB), name="static")
     return app
