@@ -7,7 +7,7 @@ from typing import Any
 from hegemon.games.polis.board import SILVER
 from hegemon.games.polis.rules import common, flow
 from hegemon.games.polis.rules.common import T_CIVIL_WAR, T_PROXENOS, T_REDEEM
-from hegemon.games.polis.rules.tables import unit_masks
+from hegemon.games.polis.rules.tables import CACHE_LIMIT, unit_masks
 
 
 def bribe_costs(st: Any, s: int, src: int, cap: int | None = None) -> list[int]:
@@ -38,24 +38,25 @@ def bribe_costs(st: Any, s: int, src: int, cap: int | None = None) -> list[int]:
     return dist
 
 
-def bribe_reach(st: Any, s: int, src: int, cap: int | None = None, target: int = -1) -> int:
-    """The same search as `bribe_costs` over bitmasks (Dial's buckets of territory sets; a cost level spreads
-    through every opponent-free territory at once). Returns the bitmask of the territories whose cheapest
-    bribe is at most `cap`, or, with `target` ≥ 0, that territory's cheapest bribe (-1 if above `cap`)."""
-    b = st.b
+def _levels(st: Any, s: int, src: int) -> tuple[tuple[int, int], ...]:
+    """The cheapest-bribe search from `src` over bitmasks (Dial's buckets of territory sets; a cost level
+    spreads through every opponent-free territory at once): (cost, territories reached at that cost or less)
+    for each cost level, cached by the start and the opponent's units."""
     tb = st.tb
-    k = b.bribe_per_unit
     w = st.units[1 - s]
-    bit = tb.bit
+    key = (src, bytes(w))
+    got = tb.bribes.get(key)
+    if got is not None:
+        return got
+    k = st.b.bribe_per_unit
     heavy = unit_masks(tb, st.units[s], w)[2] if k else 0
     zero = tb.all_mask & ~heavy
     a0, a1, a2, a3 = tb.adj_union4  # byte tables of the whole adjacency (boards of at most 32 territories)
     done = 0
-    buckets = {0: bit[src]}
+    buckets = {0: tb.bit[src]}
+    levels = []
     while buckets:
         c = min(buckets)
-        if cap is not None and c > cap:
-            break
         m = buckets.pop(c) & ~done
         if not m:
             continue
@@ -64,17 +65,30 @@ def bribe_reach(st: Any, s: int, src: int, cap: int | None = None, target: int =
             f = (a0[f & 255] | a1[f >> 8 & 255] | a2[f >> 16 & 255] | a3[f >> 24]) & zero & ~done & ~m
             m |= f
         done |= m
-        if target >= 0 and m >> target & 1:
-            return c
+        levels.append((c, done))
         nxt = (a0[m & 255] | a1[m >> 8 & 255] | a2[m >> 16 & 255] | a3[m >> 24]) & heavy & ~done
         while nxt:
             low = nxt & -nxt
-            v = low.bit_length() - 1
             nxt ^= low
-            cv = c + k * w[v]
-            if cap is None or cv <= cap:
-                buckets[cv] = buckets.get(cv, 0) | low
-    return -1 if target >= 0 else done
+            cv = c + k * w[low.bit_length() - 1]
+            buckets[cv] = buckets.get(cv, 0) | low
+    if len(tb.bribes) > CACHE_LIMIT:
+        tb.bribes.clear()
+    got = tb.bribes[key] = tuple(levels)
+    return got
+
+
+def bribe_reach(st: Any, s: int, src: int, cap: int | None = None, target: int = -1) -> int:
+    """The same answers as `bribe_costs`, from the cached levels: the bitmask of the territories whose cheapest
+    bribe is at most `cap`, or, with `target` ≥ 0, that territory's cheapest bribe (-1 if above `cap`)."""
+    reach = 0
+    for c, cum in _levels(st, s, src):
+        if cap is not None and c > cap:
+            break
+        if target >= 0 and cum >> target & 1:
+            return c
+        reach = cum
+    return -1 if target >= 0 else reach
 
 
 def civil_war_cost(st: Any, s: int, q: int) -> int:
@@ -94,11 +108,17 @@ def legal(st: Any, out: list[Any], used: set[int], extra: bool) -> None:
         cap = min(silver, total - b.extra_cost) if extra else silver
         reach = bribe_reach(st, s, b.p_terr[here], cap)
         if reach:
-            acts = st.tb.move_proxenos
-            terr = b.p_terr
-            for q in range(b.n_poleis):
-                if q != here and reach >> terr[q] & 1:
-                    out.append(acts[q])
+            tb = st.tb
+            menu = tb.prox_menu.get((reach, here))
+            if menu is None:
+                if len(tb.prox_menu) > CACHE_LIMIT:
+                    tb.prox_menu.clear()
+                acts = tb.move_proxenos
+                terr = b.p_terr
+                menu = tb.prox_menu[(reach, here)] = tuple(
+                    acts[q] for q in range(b.n_poleis) if q != here and reach >> terr[q] & 1
+                )
+            out.extend(menu)
     if (
         T_REDEEM not in used
         and (captured or here != b.capital[s])

@@ -61,6 +61,8 @@ class Tables:
         self.units_menu: dict[tuple[int, ...], tuple[Any, ...]] = {}
         self.dests: dict[tuple[bool, int, int], int] = {}
         self.masks: dict[bytes, tuple[int, int, int]] = {}
+        self.bribes: dict[tuple[int, bytes], tuple[tuple[int, int], ...]] = {}
+        self.prox_menu: dict[tuple[int, int], tuple[Any, ...]] = {}  # (reach, here): at most 2**n × poleis
 
 
 def tables(b: Board) -> Tables:
