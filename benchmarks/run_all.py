@@ -21,6 +21,7 @@ RUNS: dict[str, tuple[list[str] | None, list[str] | None]] = {
     "spqrisiko": (["--games", "10"], ["--games", "30"]),
     "polis": (["--games", "100"], ["--games", "200"]),
     "odds": ([], []),
+    "boards": ([], []),
     "cli": (["--runs", "5"], ["--runs", "9"]),
     "server": (["--moves", "500", "--window", "3"], ["--moves", "2000", "--window", "5"]),
     "lab": (["--games", "100"], ["--games", "400"]),
