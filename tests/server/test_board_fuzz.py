@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from hegemon.ai import make_bot
 from hegemon.core.game import CHANCE, TERMINAL
 from hegemon.core.play import sample_chance
 from hegemon.games import get_game
@@ -73,10 +74,12 @@ def mutated(draw: st.DrawFn, game: str) -> str:
 
 
 def play_a_little(game_name: str, options: dict[str, object], seed: int) -> None:
-    """The engine on an accepted board: views for every seat and up to 60 random moves, chance included."""
+    """The engine on an accepted board: views for every seat and up to 60 moves (random or a greedy bot's),
+    chance included."""
     game = get_game(game_name)
     state = game.new_game(game.parse_options(options), seed)
     rng = random.Random(seed)
+    greedy = make_bot("greedy", seed)
     for _ in range(60):
         p = state.current_player()
         if p == TERMINAL:
@@ -86,7 +89,8 @@ def play_a_little(game_name: str, options: dict[str, object], seed: int) -> None
             continue
         for seat in range(state.num_players):
             state.view(seat)
-        state.apply(rng.choice(state.legal_actions()))
+        # a greedy bot's choice now and then (evaluation and determinization on the odd board), else random
+        state.apply(greedy.choose(state, p) if rng.random() < 0.2 else rng.choice(state.legal_actions()))
 
 
 def fuzz(game: str, tmp_path: Path, examples: int) -> Callable[[], None]:
