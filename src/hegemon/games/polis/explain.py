@@ -6,7 +6,7 @@ decides legality itself, and it never mentions hidden information (the opponent'
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hegemon.core.actions import Action
 from hegemon.games.polis.options import SACRIFICE
@@ -25,6 +25,9 @@ from hegemon.games.polis.rules.common import (
     T_SIEGE,
     T_TRADE,
 )  # fmt: skip
+
+if TYPE_CHECKING:
+    from hegemon.games.polis.state import PolisState
 
 PHASE_RULES = {
     common.ACTION: "§4.3", common.MOVE: "§5.5", common.SIEGE_ROLL: "§7.1", common.SACRIFICE_FORCE: "§7.2",
@@ -55,7 +58,7 @@ MILITARY = ("move_hoplites", "move_galleys", "besiege")
 TOKEN_NAMES = {tok: name for tok, _, name in ACTIONS.values()}
 
 
-def explain(st: Any, action: Action) -> tuple[str, str]:
+def explain(st: PolisState, action: Action) -> tuple[str, str]:
     """(rule, reason) for an action that is not legal now (the caller has checked that)."""
     ph = st.phase
     rule = PHASE_RULES.get(ph, "")
@@ -85,7 +88,7 @@ def explain(st: Any, action: Action) -> tuple[str, str]:
     return sec, f"not possible with these values now; legal: {shown}"
 
 
-def _action_phase(st: Any, a: Any) -> tuple[str, str] | None:
+def _action_phase(st: PolisState, a: Any) -> tuple[str, str] | None:
     """The reasons that hold for any of the twelve actions: two different actions a turn, prestige, owners."""
     b = st.b
     s = st.cur
@@ -139,9 +142,10 @@ def _action_phase(st: Any, a: Any) -> tuple[str, str] | None:
         if kind == "besiege" and st.units[1 - s][t] >= st.units[s][t]:
             return sec, f"you must control {b.terr_names[t]} (more hoplites there than the opponent)"
     if kind == "collect":
-        t = b.terr_index.get(a.territory)
-        if t is None:
+        where = b.terr_index.get(a.territory)
+        if where is None:
             return sec, f"there is no territory {a.territory!r}"
+        t = where
         if st.units[s][t] < 1:
             return sec, f"a collection needs at least one of your hoplites in {b.terr_names[t]}"
         if st.exhausted[t]:

@@ -5,13 +5,26 @@ ids, no value ids (a test scans them)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import IntEnum
 from typing import ClassVar
 
 from hegemon.core.errors import ConfigError
 from hegemon.core.options import Options, option
 
 SIEGE_RULES = ("classic", "sacrifice", "diceless", "diceless_sacrifice")
-CLASSIC, SACRIFICE, DICELESS, DICELESS_SACRIFICE = range(4)
+
+
+class SiegeRule(IntEnum):
+    """The four siege rules (seeds-en.md §1), in the order of `SIEGE_RULES`; ordered: the diceless rules
+    compare above SACRIFICE."""
+
+    CLASSIC = 0
+    SACRIFICE = 1
+    DICELESS = 2
+    DICELESS_SACRIFICE = 3
+
+
+CLASSIC, SACRIFICE, DICELESS, DICELESS_SACRIFICE = SiegeRule
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,8 +87,8 @@ class PolisOptions(Options):
     )
 
     @property
-    def siege_code(self) -> int:
-        return SIEGE_RULES.index(self.siege)
+    def siege_code(self) -> SiegeRule:
+        return SiegeRule(SIEGE_RULES.index(self.siege))
 
     def validate(self) -> None:
         if self.siege not in SIEGE_RULES:

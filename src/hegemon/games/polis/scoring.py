@@ -3,10 +3,13 @@ conditions; ties broken by prestige (with posterity), then cubes, then poleis (R
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from hegemon.core.game import Outcome, Termination
 from hegemon.games.polis.rules import common
+
+if TYPE_CHECKING:
+    from hegemon.games.polis.state import PolisState
 
 # why the game ended (state.end_reason) -> core termination
 TERMINATIONS = {
@@ -16,7 +19,7 @@ TERMINATIONS = {
 }
 
 
-def posterity(st: Any, s: int) -> int:
+def posterity(st: PolisState, s: int) -> int:
     """Prestige for Posterity of the project tiles on side `s`'s poleis (§9.2, R59)."""
     b = st.b
     total = 0
@@ -28,12 +31,12 @@ def posterity(st: Any, s: int) -> int:
     return total
 
 
-def score(st: Any, s: int) -> int:
+def score(st: PolisState, s: int) -> int:
     """§9.2: cubes on all own poleis + current prestige + posterity."""
     return common.population(st, s) + st.pp[s] + posterity(st, s)
 
 
-def breakdown(st: Any, s: int) -> dict[str, int]:
+def breakdown(st: PolisState, s: int) -> dict[str, int]:
     return {
         "population": common.population(st, s),
         "prestige": st.pp[s],
@@ -42,12 +45,12 @@ def breakdown(st: Any, s: int) -> dict[str, int]:
     }
 
 
-def _key(st: Any, s: int) -> tuple[int, int, int, int]:
+def _key(st: PolisState, s: int) -> tuple[int, int, int, int]:
     poleis = sum(1 for o in st.owner if o == s)
     return (score(st, s), st.pp[s] + posterity(st, s), common.population(st, s), poleis)
 
 
-def outcome(st: Any) -> Outcome:
+def outcome(st: PolisState) -> Outcome:
     """The result once the game is over: a losing side in cases 1-2, otherwise the score with tie-breaks."""
     why = st.end_reason
     scores = (float(score(st, 0)), float(score(st, 1)))

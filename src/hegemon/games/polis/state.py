@@ -12,7 +12,7 @@ from hegemon.core.game import CHANCE, TERMINAL, Outcome
 from hegemon.games.polis import actions as A
 from hegemon.games.polis import scoring
 from hegemon.games.polis.board import SIDES, Board
-from hegemon.games.polis.options import PolisOptions
+from hegemon.games.polis.options import PolisOptions, SiegeRule
 from hegemon.games.polis.rules import (
     battle,
     common,
@@ -79,7 +79,7 @@ class PolisState:
     b: Board
     tb: Tables  # the board's precomputed tables (shared, not part of the position)
     opts: PolisOptions
-    siege_mode: int
+    siege_mode: SiegeRule
 
     def __init__(self, board: Board, options: PolisOptions) -> None:
         b = board

@@ -4,17 +4,20 @@ offer, a battle in progress, and the hand of `player` only."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from hegemon.core.actions import Action
 from hegemon.games.polis import scoring
 from hegemon.games.polis.actions import describe_action
 from hegemon.games.polis.board import RESOURCES, SIDES
 
+if TYPE_CHECKING:
+    from hegemon.games.polis.state import PolisState
+
 _TAG = ("ATH", "SPA")
 
 
-def render(state: Any, player: int | None = None) -> str:
+def render(state: PolisState, player: int | None = None) -> str:
     """The position as text, as `player` may see it (None: spectator, no hand shown)."""
     st = state
     b = st.b
@@ -78,12 +81,12 @@ def render(state: Any, player: int | None = None) -> str:
         if hand:
             lines.append(f"  Your hand ({SIDES[player]}): {', '.join(hand)}")
     if cp == -2:
-        o = st.outcome()
-        lines.append(f"  Game over ({st.end_reason}): {o.to_json() if o else None}")
+        result = st.outcome()
+        lines.append(f"  Game over ({st.end_reason}): {result.to_json() if result else None}")
     return "\n".join(lines)
 
 
-def render_map(state: Any) -> str:
+def render_map(state: PolisState) -> str:
     """Every territory: its kind, units (Athens/Sparta), poleis (owner, population) and neighbours."""
     st = state
     b = st.b
@@ -103,7 +106,7 @@ def render_map(state: Any) -> str:
     return "\n".join(lines)
 
 
-def action_odds(state: Any, action: Action) -> str | None:
+def action_odds(state: PolisState, action: Action) -> str | None:
     """The exact odds of a siege before it is made (`odds.siege_odds` on this position), else None."""
     from hegemon.games.polis import odds
     from hegemon.games.polis.actions import Besiege, ContinueSiege, StartSiege

@@ -3,21 +3,24 @@ as a count, deck and stack sizes but never their contents or order; legal action
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hegemon.core.game import CHANCE, TERMINAL
 from hegemon.games.polis import preview, scoring
 from hegemon.games.polis.board import RESOURCES, SIDES
 
+if TYPE_CHECKING:
+    from hegemon.games.polis.state import PolisState
 
-def _hand(st: Any, s: int) -> list[str]:
+
+def _hand(st: PolisState, s: int) -> list[str]:
     out = []
     for k, n in enumerate(st.hands[s]):
         out.extend([st.b.card_kinds[k].name] * n)
     return out
 
 
-def public(st: Any) -> dict[str, Any]:
+def public(st: PolisState) -> dict[str, Any]:
     """The public part of the position (a spectator's view without legal actions)."""
     b = st.b
     cp = st.current_player()
@@ -95,13 +98,13 @@ def public(st: Any) -> dict[str, Any]:
             "deck": sum(st.deck),
         }
     if cp == TERMINAL:
-        o = st.outcome()
-        out["outcome"] = o.to_json() if o is not None else None
+        result = st.outcome()
+        out["outcome"] = result.to_json() if result is not None else None
         out["end_reason"] = st.end_reason
     return out
 
 
-def view(st: Any, player: int | None) -> dict[str, Any]:
+def view(st: PolisState, player: int | None) -> dict[str, Any]:
     """The JSON-ready view of `player` (0 Athens, 1 Sparta, None spectator)."""
     out = public(st)
     if player is not None:

@@ -4,14 +4,17 @@ cards left in the deck (the deck has no order in the state)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hegemon.games.polis.actions import ChooseBattle, DrawCard, Match, PlayCards, Retreat, Stand, intern
 from hegemon.games.polis.rules import common, flow
 from hegemon.games.polis.rules.common import BATTLE_DRAW, MATCH, PLAY, RETREAT
 
+if TYPE_CHECKING:
+    from hegemon.games.polis.state import PolisState
 
-def candidates(st: Any) -> list[int]:
+
+def candidates(st: PolisState) -> list[int]:
     """Territories with 8+ units of both sides together not yet fought after this turn (§6.1, R47)."""
     b = st.b
     u0, u1 = st.units
@@ -20,12 +23,12 @@ def candidates(st: Any) -> list[int]:
     return [t for t in range(b.n_terr) if u0[t] + u1[t] >= thr and u0[t] and u1[t] and t not in fought]
 
 
-def legal_choose(st: Any, out: list[Any]) -> None:
+def legal_choose(st: PolisState, out: list[Any]) -> None:
     for t in candidates(st):
         out.append(intern(ChooseBattle, st.b.terr_ids[t]))
 
 
-def start(st: Any, t: int) -> None:
+def start(st: PolisState, t: int) -> None:
     """§6.2-§6.3: Sparta attacks first on land, Athens at sea (R48); a fresh deck; 4 cards each."""
     b = st.b
     a = b.land_initiative if b.is_land[t] else b.sea_initiative
@@ -38,7 +41,7 @@ def start(st: Any, t: int) -> None:
     st.phase = BATTLE_DRAW
 
 
-def draw_outcomes(st: Any) -> list[tuple[Any, float]]:
+def draw_outcomes(st: PolisState) -> list[tuple[Any, float]]:
     b = st.b
     deck = st.deck
     total = sum(deck)
@@ -48,7 +51,7 @@ def draw_outcomes(st: Any) -> list[tuple[Any, float]]:
     ]
 
 
-def sample_draw(st: Any, r: float) -> Any:
+def sample_draw(st: PolisState, r: float) -> Any:
     """The same distribution as `draw_outcomes`, from one uniform number r in [0, 1)."""
     deck = st.deck
     x = int(r * sum(deck))
@@ -59,7 +62,7 @@ def sample_draw(st: Any, r: float) -> Any:
     return intern(DrawCard, st.queue[0], st.b.card_kinds[k].name)
 
 
-def apply_draw(st: Any, card: str) -> None:
+def apply_draw(st: PolisState, card: str) -> None:
     k = st.b.card_index[card]
     side = st.queue.pop(0)
     st.deck[k] -= 1
@@ -70,7 +73,7 @@ def apply_draw(st: Any, card: str) -> None:
         st.phase = RETREAT
 
 
-def legal_retreat(st: Any, out: list[Any]) -> None:
+def legal_retreat(st: PolisState, out: list[Any]) -> None:
     """§6.5 (R51): ≥ 1 PP; all units to one adjacent territory of the same kind, not controlled by the
     opponent, within the stacking limit."""
     out.append(intern(Stand))
@@ -88,7 +91,7 @@ def legal_retreat(st: Any, out: list[Any]) -> None:
             out.append(intern(Retreat, b.terr_ids[r]))
 
 
-def apply_stand(st: Any) -> None:
+def apply_stand(st: PolisState) -> None:
     if st.r_stage == 0:
         st.r_stage = 1
         st.cur = 1 - st.b_att
@@ -97,7 +100,7 @@ def apply_stand(st: Any) -> None:
         st.phase = PLAY
 
 
-def apply_retreat(st: Any, territory: str) -> None:
+def apply_retreat(st: PolisState, territory: str) -> None:
     """Pay 1 PP to the opponent; every own unit moves to the chosen territory; the battle ends."""
     s = st.cur
     r = st.b.terr_index[territory]
@@ -109,7 +112,7 @@ def apply_retreat(st: Any, territory: str) -> None:
     end(st)
 
 
-def legal_play(st: Any, out: list[Any]) -> None:
+def legal_play(st: PolisState, out: list[Any]) -> None:
     names = [k.name for k in st.b.card_kinds]
     hand = st.hands[st.cur]
     n = len(hand)
@@ -123,7 +126,7 @@ def legal_play(st: Any, out: list[Any]) -> None:
                 out.append(intern(PlayCards, names[i], names[j]))
 
 
-def apply_play(st: Any, first: str, second: str) -> None:
+def apply_play(st: PolisState, first: str, second: str) -> None:
     ci = st.b.card_index
     k1, k2 = ci[first], ci[second]
     hand = st.hands[st.cur]
@@ -134,10 +137,11 @@ def apply_play(st: Any, first: str, second: str) -> None:
     st.phase = MATCH
 
 
-def legal_match(st: Any, out: list[Any]) -> None:
+def legal_match(st: PolisState, out: list[Any]) -> None:
     """For each attacker card, a card of the same formation or none; never a non-matching card (R49)."""
     kinds = st.b.card_kinds
     hand = st.hands[st.cur]
+    assert st.played is not None  # MATCH always follows the attacker's two cards
     a1, a2 = st.played
     f1, f2 = kinds[a1].formation, kinds[a2].formation
     o1 = [-1] + [k for k in range(len(hand)) if hand[k] and kinds[k].formation == f1]
@@ -151,7 +155,7 @@ def legal_match(st: Any, out: list[Any]) -> None:
             out.append(intern(Match, kinds[m1].name if m1 >= 0 else "", kinds[m2].name if m2 >= 0 else ""))
 
 
-def apply_match(st: Any, first: str, second: str) -> None:
+def apply_match(st: PolisState, first: str, second: str) -> None:
     """Resolve both pairs together (§6.4 step 4), the end test (step 5), the draws (step 6), swap roles."""
     b = st.b
     kinds = b.card_kinds
@@ -161,6 +165,7 @@ def apply_match(st: Any, first: str, second: str) -> None:
     hand = st.hands[d]
     losses = 0
     matches = 0
+    assert st.played is not None  # MATCH always follows the attacker's two cards
     for played, name in zip(st.played, (first, second), strict=True):
         va = kinds[played].prestige
         if name:
@@ -188,7 +193,7 @@ def apply_match(st: Any, first: str, second: str) -> None:
     st.phase = BATTLE_DRAW
 
 
-def end(st: Any) -> None:
+def end(st: PolisState) -> None:
     """Cards back to the deck, diceless siege checks, then the next battle of this turn-end or the next turn."""
     st.fought.append(st.bt)
     st.bt = -1

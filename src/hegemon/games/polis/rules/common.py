@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from hegemon.games.polis.options import DICELESS, DICELESS_SACRIFICE
+
+if TYPE_CHECKING:
+    from hegemon.games.polis.state import PolisState
 
 # phases (the state's `phase`)
 ACTION = 0
@@ -43,7 +46,7 @@ T_TRADE, T_PROXENOS, T_REDEEM, T_CIVIL_WAR = 9, 10, 11, 12
 T_SIEGE_START = 13  # diceless rules: "start siege" (same action family as 7, §7.3.1)
 
 
-def pool(st: Any, s: int) -> int:
+def pool(st: PolisState, s: int) -> int:
     """Cubes of side `s` that are neither population nor units (§1: 45 in all)."""
     b = st.b
     owner = st.owner
@@ -55,24 +58,24 @@ def pool(st: Any, s: int) -> int:
     return n
 
 
-def population(st: Any, s: int) -> int:
+def population(st: PolisState, s: int) -> int:
     """Population cubes on side `s`'s poleis."""
     owner = st.owner
     pop = st.pop
     return sum(pop[q] for q in range(len(owner)) if owner[q] == s)
 
 
-def controls(st: Any, s: int, t: int) -> bool:
+def controls(st: PolisState, s: int, t: int) -> bool:
     """Side `s` has more units in `t` than the opponent (§4.6)."""
     return st.units[s][t] > st.units[1 - s][t]
 
 
-def limit(st: Any) -> int:
+def limit(st: PolisState) -> int:
     """The round's stacking limit (§4.1)."""
     return int(st.b.round_limit[st.round])
 
 
-def take_polis(st: Any, s: int, q: int) -> None:
+def take_polis(st: PolisState, s: int, q: int) -> None:
     """`q` joins side `s`'s league (§4.7, R46): base population from neutral, current from the opponent
     (capped by the pool); an opponent's proxenos on it is captured (§5.11); own siege discs on it go (§7.3.8)."""
     b = st.b
@@ -90,7 +93,7 @@ def take_polis(st: Any, s: int, q: int) -> None:
     st.discs[s][q] = 0
 
 
-def gain(st: Any, s: int, r: int, n: int) -> None:
+def gain(st: PolisState, s: int, r: int, n: int) -> None:
     """Side `s` receives `n` of resource `r`, up to the board's `resource_maximum` (0: no limit, R27)."""
     res = st.res[s]
     v = res[r] + n
@@ -98,7 +101,7 @@ def gain(st: Any, s: int, r: int, n: int) -> None:
     res[r] = cap if cap and v > cap else v
 
 
-def siege_check(st: Any) -> None:
+def siege_check(st: PolisState) -> None:
     """Diceless rules: a besieger with fewer hoplites in the territory than the fortification loses his discs
     on that polis; a polis that became his own loses his discs (§7.3.6, §7.3.8)."""
     if st.siege_mode < DICELESS:
@@ -112,7 +115,7 @@ def siege_check(st: Any) -> None:
                 d[q] = 0
 
 
-def siege_check_exchange(st: Any) -> None:
+def siege_check_exchange(st: PolisState) -> None:
     """After a battle exchange: only `diceless` checks "at any moment"; diceless_sacrifice checks at the end
     of the battle (§7.3.6)."""
     if st.siege_mode == DICELESS:

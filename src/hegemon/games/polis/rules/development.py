@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hegemon.games.polis.actions import CreateGalleys, CreateHoplites, CreateMerchants, intern
 from hegemon.games.polis.board import SILVER
 from hegemon.games.polis.rules import flow
 from hegemon.games.polis.rules.common import T_GALLEYS, T_HOPLITES, T_MERCHANTS, T_PROJECT
 from hegemon.games.polis.rules.tables import CACHE_LIMIT
+
+if TYPE_CHECKING:
+    from hegemon.games.polis.state import PolisState
 
 
 def _menu(cls: Any, name: str, kmax: int, have_main: int, have_silver: int) -> tuple[Any, ...]:
@@ -21,7 +24,7 @@ def _menu(cls: Any, name: str, kmax: int, have_main: int, have_silver: int) -> t
 
 
 def _units(
-    st: Any, out: list[Any], token: int, cls: Any, own: list[int], where: list[int] | None, room: int,
+    st: PolisState, out: list[Any], token: int, cls: Any, own: list[int], where: list[int] | None, room: int,
     main: int, xcap: int,
 ) -> None:  # fmt: skip
     """Menus for each polis of `own` with more than the minimum population: at most `room` units (minus those
@@ -59,7 +62,7 @@ def _units(
         out.extend(menu)
 
 
-def legal(st: Any, out: list[Any], used: set[int], own: list[int], extra: bool) -> None:
+def legal(st: PolisState, out: list[Any], used: set[int], own: list[int], extra: bool) -> None:
     b = st.b
     s = st.cur
     lim = b.round_limit[st.round]
@@ -100,7 +103,7 @@ def legal(st: Any, out: list[Any], used: set[int], own: list[int], extra: bool) 
                         break
 
 
-def apply_create(st: Any, token: int, polis: str, count: int, silver: int) -> None:
+def apply_create(st: PolisState, token: int, polis: str, count: int, silver: int) -> None:
     """§5.1-§5.3: cubes leave the polis; hoplites to its territory, galleys to its sea, merchants to port."""
     b = st.b
     s = st.cur
@@ -120,7 +123,7 @@ def apply_create(st: Any, token: int, polis: str, count: int, silver: int) -> No
     flow.finish_action(st)
 
 
-def apply_project(st: Any, project: str, polis: str) -> None:
+def apply_project(st: PolisState, project: str, polis: str) -> None:
     """§5.4: pay the exact cost; the tile goes on a free slot of its symbol, under construction."""
     b = st.b
     s = st.cur

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hegemon.games.polis.actions import MarketRoll, intern
 from hegemon.games.polis.board import SILVER
 from hegemon.games.polis.rules import common, flow
 from hegemon.games.polis.rules.common import T_COLLECT, T_TRADE, TRADE_ROLL
 
+if TYPE_CHECKING:
+    from hegemon.games.polis.state import PolisState
+
 EXCHANGE_ROLLS = tuple((intern(MarketRoll, r), 0.25) for r in (1, 2, 3, 4))
 # the higher of two d4: P(k) = (2k − 1) / 16
 PURCHASE_ROLLS = tuple((intern(MarketRoll, r), (2 * r - 1) / 16) for r in (1, 2, 3, 4))
 
 
-def legal_collect(st: Any, out: list[Any], own: list[int], extra: bool) -> None:
+def legal_collect(st: PolisState, out: list[Any], own: list[int], extra: bool) -> None:
     """§5.8: an own polis and ≥ 1 own hoplite in T, box not exhausted, T not controlled by the opponent;
     1 PP (the military cost) unless T is the home region (`home_collection_prestige`, 0)."""
     b = st.b
@@ -36,7 +39,7 @@ def legal_collect(st: Any, out: list[Any], own: list[int], extra: bool) -> None:
         out.append(acts[t])
 
 
-def apply_collect(st: Any, territory: str) -> None:
+def apply_collect(st: PolisState, territory: str) -> None:
     b = st.b
     s = st.cur
     t = b.terr_index[territory]
@@ -49,14 +52,14 @@ def apply_collect(st: Any, territory: str) -> None:
     flow.finish_action(st)
 
 
-def route_free(st: Any, s: int, m: int) -> bool:
+def route_free(st: PolisState, s: int, m: int) -> bool:
     """No sea of the route (the port's own included) is controlled by the opponent (§4.6, R17)."""
     us = st.units[s]
     them = st.units[1 - s]
     return all(them[x] <= us[x] for x in st.b.routes[s][m])
 
 
-def legal_trade(st: Any, out: list[Any], extra: bool) -> None:
+def legal_trade(st: PolisState, out: list[Any], extra: bool) -> None:
     b = st.b
     s = st.cur
     if st.merch_port[s] < 1:
@@ -90,7 +93,7 @@ def legal_trade(st: Any, out: list[Any], extra: bool) -> None:
             out.append(acts[m][1])
 
 
-def apply_trade(st: Any, market: str, purchase: bool) -> None:
+def apply_trade(st: PolisState, market: str, purchase: bool) -> None:
     """The merchant takes the leftmost free shipload (R21); pay, receive, then the market die."""
     b = st.b
     s = st.cur
@@ -111,11 +114,11 @@ def apply_trade(st: Any, market: str, purchase: bool) -> None:
     st.phase = TRADE_ROLL
 
 
-def roll_outcomes(st: Any) -> tuple[tuple[Any, float], ...]:
+def roll_outcomes(st: PolisState) -> tuple[tuple[Any, float], ...]:
     return PURCHASE_ROLLS if st.pend[1] < 0 else EXCHANGE_ROLLS
 
 
-def apply_roll(st: Any, roll: int) -> None:
+def apply_roll(st: PolisState, roll: int) -> None:
     """Exchange: marker right by the d4; purchase: left by the higher of two d4; stops at 1 and 10 (§2.3)."""
     track, direction = st.pend
     st.pend = None

@@ -3,26 +3,29 @@ by effect in the listed order (§10.2, R62); `remove_units` lets the side choose
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hegemon.games.polis.actions import DrawEvent, RemoveUnit, intern
 from hegemon.games.polis.board import PRESTIGE
 from hegemon.games.polis.rules import common, flow
 from hegemon.games.polis.rules.common import EVENT_REMOVE
 
+if TYPE_CHECKING:
+    from hegemon.games.polis.state import PolisState
 
-def pile_of(st: Any) -> list[int]:
+
+def pile_of(st: PolisState) -> list[int]:
     return st.piles[st.b.round_pile[st.round]]
 
 
-def outcomes(st: Any) -> list[tuple[Any, float]]:
+def outcomes(st: PolisState) -> list[tuple[Any, float]]:
     pile = pile_of(st)
     p = 1.0 / len(pile)
     ids = st.b.event_ids
     return [(intern(DrawEvent, ids[e]), p) for e in pile]
 
 
-def apply_draw(st: Any, event: str) -> None:
+def apply_draw(st: PolisState, event: str) -> None:
     e = st.b.event_index[event]
     pile_of(st).remove(e)
     st.event = e
@@ -31,7 +34,7 @@ def apply_draw(st: Any, event: str) -> None:
     run(st)
 
 
-def no_event(st: Any) -> None:
+def no_event(st: PolisState) -> None:
     """An empty pile (only possible with a custom board): the round starts without an event."""
     st.event = -1
     st.ev_i = 0
@@ -39,13 +42,13 @@ def no_event(st: Any) -> None:
     run(st)
 
 
-def _removable(st: Any, side: int, hop: bool, gal: bool) -> list[int]:
+def _removable(st: PolisState, side: int, hop: bool, gal: bool) -> list[int]:
     b = st.b
     u = st.units[side]
     return [t for t in range(b.n_terr) if u[t] and ((hop and b.is_land[t]) or (gal and not b.is_land[t]))]
 
 
-def run(st: Any) -> None:
+def run(st: PolisState) -> None:
     """Resolve the remaining effects of the current event, then start the round's play (§4.2)."""
     b = st.b
     effects = b.ev_effects[st.event] if st.event >= 0 else ()
@@ -104,18 +107,21 @@ def run(st: Any) -> None:
     flow.start_round_play(st)
 
 
-def legal_remove(st: Any, out: list[Any]) -> None:
+def legal_remove(st: PolisState, out: list[Any]) -> None:
+    assert st.rm is not None  # EVENT_REMOVE always has its record
     side, hop, gal, _ = st.rm
     for t in _removable(st, side, hop, gal):
         out.append(intern(RemoveUnit, st.b.terr_ids[t]))
 
 
-def apply_remove(st: Any, territory: str) -> None:
-    side = st.rm[0]
+def apply_remove(st: PolisState, territory: str) -> None:
+    rm = st.rm
+    assert rm is not None  # EVENT_REMOVE always has its record
+    side = rm[0]
     st.units[side][st.b.terr_index[territory]] -= 1
     common.siege_check_exchange(st)
-    st.rm[3] -= 1
-    if st.rm[3] == 0:
+    rm[3] -= 1
+    if rm[3] == 0:
         st.rm = None
         st.ev_i += 1
         run(st)

@@ -4,21 +4,24 @@ battle checks after every turn (§6.1), the round safeguard (§4.9, an option) a
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hegemon.games.polis.actions import PayExtra, intern
 from hegemon.games.polis.board import RESOURCES
 from hegemon.games.polis.rules import battle, common, round_end
 from hegemon.games.polis.rules.common import ACTION, BATTLE_CHOOSE, EXTRA
 
+if TYPE_CHECKING:
+    from hegemon.games.polis.state import PolisState
 
-def begin_action(st: Any, token: int, polis: int = -1) -> None:
+
+def begin_action(st: PolisState, token: int, polis: int = -1) -> None:
     """Count an action of this turn and remember its type (and siege target) for the "different" rule."""
     st.n_actions += 1
     st.tokens.append((token, polis))
 
 
-def finish_action(st: Any) -> None:
+def finish_action(st: PolisState) -> None:
     """An action has resolved: diceless disc checks, then the extra resource (§4.4) or the next action."""
     common.siege_check(st)
     if st.passed[1 - st.cur] and st.b.extra_cost:
@@ -29,21 +32,21 @@ def finish_action(st: Any) -> None:
     after_action(st)
 
 
-def after_action(st: Any) -> None:
+def after_action(st: PolisState) -> None:
     if st.n_actions >= 2:
         end_turn(st)
     else:
         st.phase = ACTION
 
 
-def legal_extra(st: Any, out: list[Any]) -> None:
+def legal_extra(st: PolisState, out: list[Any]) -> None:
     res = st.res[st.cur]
     for i in range(6):
         if res[i] > 0:
             out.append(intern(PayExtra, RESOURCES[i]))
 
 
-def apply_extra(st: Any, resource: str) -> None:
+def apply_extra(st: PolisState, resource: str) -> None:
     st.res[st.cur][RESOURCES.index(resource)] -= 1
     if st.pend is not None:
         left = st.pend[0] - 1
@@ -54,12 +57,12 @@ def apply_extra(st: Any, resource: str) -> None:
     after_action(st)
 
 
-def apply_pass(st: Any) -> None:
+def apply_pass(st: PolisState) -> None:
     st.passed[st.cur] = True
     end_turn(st)
 
 
-def end_turn(st: Any) -> None:
+def end_turn(st: PolisState) -> None:
     """The turn is over (§4.3): fight the battles it caused (§6.1), then the next turn."""
     st.turns += 1
     st.ender = st.cur
@@ -67,7 +70,7 @@ def end_turn(st: Any) -> None:
     next_battle(st)
 
 
-def next_battle(st: Any) -> None:
+def next_battle(st: PolisState) -> None:
     """Start the next battle of this turn-end, let the side whose turn ended choose among several, or go on."""
     cands = battle.candidates(st)
     if not cands:
@@ -79,7 +82,7 @@ def next_battle(st: Any) -> None:
         st.phase = BATTLE_CHOOSE
 
 
-def advance_turn(st: Any) -> None:
+def advance_turn(st: PolisState) -> None:
     """The other side plays next unless he has passed (§4.4); both passed → end of round (§8)."""
     cap = st.opts.max_turns_per_round
     if cap and st.turns >= cap:
@@ -95,7 +98,7 @@ def advance_turn(st: Any) -> None:
     st.tokens = []
 
 
-def start_round_play(st: Any) -> None:
+def start_round_play(st: PolisState) -> None:
     """§4.2 step 3: the side with less prestige starts, unless the event names one; ties: R30."""
     b = st.b
     if st.ev_first >= 0:

@@ -3,13 +3,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hegemon.games.polis.actions import MoveFrom, intern
 from hegemon.games.polis.board import bits
 from hegemon.games.polis.rules import common, flow
 from hegemon.games.polis.rules.common import MOVE, T_MOVE_G, T_MOVE_H
 from hegemon.games.polis.rules.tables import CACHE_LIMIT, unit_masks
+
+if TYPE_CHECKING:
+    from hegemon.games.polis.board import Board
+    from hegemon.games.polis.state import PolisState
 
 
 def _open_mask(us: list[int], them: list[int]) -> int:
@@ -45,7 +49,7 @@ def _closure(tables: list[list[int]], start: int, passable: int) -> int:
     return reach
 
 
-def hoplite_dests(b: Any, us: list[int], them: list[int], src: int, open_mask: int | None = None) -> int:
+def hoplite_dests(b: Board, us: list[int], them: list[int], src: int, open_mask: int | None = None) -> int:
     """Bitmask of the land territories a hoplite in `src` can reach by a land path or a sea path (§4.6,
     R34-R36): every territory passed through is not controlled by the opponent; start and destination may be."""
     om = _open_mask(us, them) if open_mask is None else open_mask
@@ -57,13 +61,13 @@ def hoplite_dests(b: Any, us: list[int], them: list[int], src: int, open_mask: i
     return land & ~(1 << src)
 
 
-def galley_dests(b: Any, us: list[int], them: list[int], src: int, open_mask: int | None = None) -> int:
+def galley_dests(b: Board, us: list[int], them: list[int], src: int, open_mask: int | None = None) -> int:
     """Bitmask of the seas a galley in `src` can reach through seas not controlled by the opponent (§4.6)."""
     om = _open_mask(us, them) if open_mask is None else open_mask
     return _closure(b.sea_union, 1 << src, om) & ~(1 << src)
 
 
-def _sources(st: Any, galleys: bool) -> dict[int, int]:
+def _sources(st: PolisState, galleys: bool) -> dict[int, int]:
     b = st.b
     s = st.cur
     us = st.units[s]
@@ -73,7 +77,7 @@ def _sources(st: Any, galleys: bool) -> dict[int, int]:
     return {t: _dest_union(st, galleys, 1 << t, om) for t in range(b.n_terr) if us[t] and is_land[t] == want_land}
 
 
-def _dest_union(st: Any, galleys: bool, srcs: int, om: int) -> int:
+def _dest_union(st: PolisState, galleys: bool, srcs: int, om: int) -> int:
     """The union of the destinations of every source in the bitmask `srcs` (cached by blocking pattern)."""
     tb = st.tb
     key = (galleys, srcs, om)
@@ -91,7 +95,7 @@ def _dest_union(st: Any, galleys: bool, srcs: int, om: int) -> int:
     return d
 
 
-def legal(st: Any, out: list[Any], used: set[int], extra: bool) -> None:
+def legal(st: PolisState, out: list[Any], used: set[int], extra: bool) -> None:
     b = st.b
     s = st.cur
     if st.pp[s] < b.military_pp or (extra and sum(st.res[s]) < b.extra_cost):
@@ -117,7 +121,7 @@ def legal(st: Any, out: list[Any], used: set[int], extra: bool) -> None:
                 out.append(acts[d])
 
 
-def apply_start(st: Any, to: str, galleys: bool) -> None:
+def apply_start(st: PolisState, to: str, galleys: bool) -> None:
     """Pay 1 PP and fix the eligible sources (blocking as the board is now, §4.6)."""
     b = st.b
     d = b.terr_index[to]
@@ -128,7 +132,7 @@ def apply_start(st: Any, to: str, galleys: bool) -> None:
     st.phase = MOVE
 
 
-def legal_steps(st: Any, out: list[Any]) -> None:
+def legal_steps(st: PolisState, out: list[Any]) -> None:
     d, srcs, pos, moved = st.pend
     us = st.units[st.cur]
     room = st.b.round_limit[st.round] - us[d]
@@ -142,7 +146,7 @@ def legal_steps(st: Any, out: list[Any]) -> None:
             out.append(mf[c] if c < len(mf) else intern(MoveFrom, st.b.terr_ids[t], c))
 
 
-def apply_step(st: Any, source: str, count: int) -> None:
+def apply_step(st: PolisState, source: str, count: int) -> None:
     b = st.b
     t = b.terr_index[source]
     d, srcs, _pos, moved = st.pend
@@ -153,6 +157,6 @@ def apply_step(st: Any, source: str, count: int) -> None:
     common.siege_check_exchange(st)  # `diceless` checks "at any moment" (§7.3.6)
 
 
-def apply_end(st: Any) -> None:
+def apply_end(st: PolisState) -> None:
     st.pend = None
     flow.finish_action(st)

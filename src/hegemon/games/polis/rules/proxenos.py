@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hegemon.games.polis.board import SILVER
 from hegemon.games.polis.rules import common, flow
 from hegemon.games.polis.rules.common import T_CIVIL_WAR, T_PROXENOS, T_REDEEM
 from hegemon.games.polis.rules.tables import CACHE_LIMIT, unit_masks
 
+if TYPE_CHECKING:
+    from hegemon.games.polis.state import PolisState
 
-def bribe_costs(st: Any, s: int, src: int, cap: int | None = None) -> list[int]:
+
+def bribe_costs(st: PolisState, s: int, src: int, cap: int | None = None) -> list[int]:
     """Cheapest bribe from territory `src` to every territory: opponent units in every territory entered,
     the destination included, the start not (§5.10, R43). Dial's algorithm over the map (small integer
     weights); with `cap`, costs above it are not explored (they stay "infinite")."""
@@ -38,7 +41,7 @@ def bribe_costs(st: Any, s: int, src: int, cap: int | None = None) -> list[int]:
     return dist
 
 
-def _levels(st: Any, s: int, src: int) -> tuple[tuple[int, int], ...]:
+def _levels(st: PolisState, s: int, src: int) -> tuple[tuple[int, int], ...]:
     """The cheapest-bribe search from `src` over bitmasks (Dial's buckets of territory sets; a cost level
     spreads through every opponent-free territory at once): (cost, territories reached at that cost or less)
     for each cost level, cached by the start and the opponent's units."""
@@ -78,7 +81,7 @@ def _levels(st: Any, s: int, src: int) -> tuple[tuple[int, int], ...]:
     return got
 
 
-def bribe_reach(st: Any, s: int, src: int, cap: int | None = None, target: int = -1) -> int:
+def bribe_reach(st: PolisState, s: int, src: int, cap: int | None = None, target: int = -1) -> int:
     """The same answers as `bribe_costs`, from the cached levels: the bitmask of the territories whose cheapest
     bribe is at most `cap`, or, with `target` ≥ 0, that territory's cheapest bribe (-1 if above `cap`)."""
     reach = 0
@@ -91,13 +94,13 @@ def bribe_reach(st: Any, s: int, src: int, cap: int | None = None, target: int =
     return -1 if target >= 0 else reach
 
 
-def civil_war_cost(st: Any, s: int, q: int) -> int:
+def civil_war_cost(st: PolisState, s: int, q: int) -> int:
     """2 × base population (neutral) or 3 × current population (opponent's), in silver (§5.12)."""
     b = st.b
     return b.cw_neutral * b.p_base[q] if st.owner[q] < 0 else b.cw_opponent * st.pop[q]
 
 
-def legal(st: Any, out: list[Any], used: set[int], extra: bool) -> None:
+def legal(st: PolisState, out: list[Any], used: set[int], extra: bool) -> None:
     b = st.b
     s = st.cur
     silver = st.res[s][SILVER]
@@ -132,7 +135,7 @@ def legal(st: Any, out: list[Any], used: set[int], extra: bool) -> None:
             out.append(st.tb.civil_war[here])
 
 
-def apply_move(st: Any, polis: str) -> None:
+def apply_move(st: PolisState, polis: str) -> None:
     b = st.b
     s = st.cur
     q = b.polis_index[polis]
@@ -142,7 +145,7 @@ def apply_move(st: Any, polis: str) -> None:
     flow.finish_action(st)
 
 
-def apply_redeem(st: Any) -> None:
+def apply_redeem(st: PolisState) -> None:
     """2 silver (`redeem_silver`) to the opponent; the proxenos stands on the own capital, free (§5.11)."""
     s = st.cur
     flow.begin_action(st, T_REDEEM)
@@ -153,7 +156,7 @@ def apply_redeem(st: Any) -> None:
     flow.finish_action(st)
 
 
-def apply_civil_war(st: Any, polis: str) -> None:
+def apply_civil_war(st: PolisState, polis: str) -> None:
     """The polis joins with its population; prestige = population bribed, not silver spent (§5.12)."""
     b = st.b
     s = st.cur

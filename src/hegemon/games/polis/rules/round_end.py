@@ -3,7 +3,7 @@ check (§9.1) and the preparations for the next round (§8.8). Choices go first 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hegemon.games.polis.actions import EndGrowth, Grow, PaySupply, Phoros, ReleasePolis, intern
 from hegemon.games.polis.board import SILVER, WHEAT
@@ -11,11 +11,14 @@ from hegemon.games.polis.options import DICELESS
 from hegemon.games.polis.rules import common, events
 from hegemon.games.polis.rules.common import DRAW_EVENT, DRAW_PROJECT, GROWTH, OVER, PHOROS, SUPPLY
 
+if TYPE_CHECKING:
+    from hegemon.games.polis.state import PolisState
+
 # stages of the end of round
 S_SUPPLY_A, S_SUPPLY_B, S_STARVED, S_GROWTH_A, S_GROWTH_B, S_MEGA, S_PHOROS_A, S_PHOROS_B, S_END = range(9)
 
 
-def start(st: Any) -> None:
+def start(st: PolisState) -> None:
     """The action phase is over: diceless discs go (§7.3.9), projects complete (§8.1), then the steps."""
     b = st.b
     if st.siege_mode == DICELESS:
@@ -30,11 +33,11 @@ def start(st: Any) -> None:
     proceed(st)
 
 
-def _side(st: Any, second: bool) -> int:
+def _side(st: PolisState, second: bool) -> int:
     return 1 - st.first if second else st.first
 
 
-def proceed(st: Any) -> None:
+def proceed(st: PolisState) -> None:
     """Run the end-of-round stages until one needs a choice (sets the phase) or the round/game ends."""
     b = st.b
     while True:
@@ -88,7 +91,7 @@ def proceed(st: Any) -> None:
         st.eor += 1
 
 
-def legal_supply(st: Any, out: list[Any]) -> None:
+def legal_supply(st: PolisState, out: list[Any]) -> None:
     """Release non-capital poleis while the cubes exceed the wheat; pay once the shortfall fits the PP."""
     b = st.b
     s = st.cur
@@ -102,14 +105,14 @@ def legal_supply(st: Any, out: list[Any]) -> None:
                 out.append(intern(ReleasePolis, b.polis_ids[q]))
 
 
-def apply_release(st: Any, polis: str) -> None:
+def apply_release(st: PolisState, polis: str) -> None:
     """The polis becomes neutral: cubes to the pool, projects stay on the tile, a proxenos stays (R55)."""
     q = st.b.polis_index[polis]
     st.owner[q] = -1
     st.pop[q] = 0
 
 
-def apply_pay_supply(st: Any) -> None:
+def apply_pay_supply(st: PolisState) -> None:
     s = st.cur
     need = common.population(st, s) * st.b.supply_wheat
     wheat = st.res[s][WHEAT]
@@ -120,7 +123,7 @@ def apply_pay_supply(st: Any) -> None:
     proceed(st)
 
 
-def _growable(st: Any, s: int) -> list[int]:
+def _growable(st: PolisState, s: int) -> list[int]:
     b = st.b
     if st.res[s][WHEAT] < b.growth_wheat or common.pool(st, s) < 1:
         return []
@@ -131,13 +134,13 @@ def _growable(st: Any, s: int) -> list[int]:
     ]
 
 
-def legal_growth(st: Any, out: list[Any]) -> None:
+def legal_growth(st: PolisState, out: list[Any]) -> None:
     out.append(intern(EndGrowth))
     for q in _growable(st, st.cur):
         out.append(intern(Grow, st.b.polis_ids[q]))
 
 
-def apply_grow(st: Any, polis: str) -> None:
+def apply_grow(st: PolisState, polis: str) -> None:
     """One wheat, one cube (§8.3); poleis are grown in board order so each result has one sequence."""
     s = st.cur
     q = st.b.polis_index[polis]
@@ -149,17 +152,17 @@ def apply_grow(st: Any, polis: str) -> None:
         apply_end_growth(st)
 
 
-def apply_end_growth(st: Any) -> None:
+def apply_end_growth(st: PolisState) -> None:
     st.eor += 1
     proceed(st)
 
 
-def legal_phoros(st: Any, out: list[Any]) -> None:
+def legal_phoros(st: PolisState, out: list[Any]) -> None:
     for n in range(st.pp[st.cur] + 1):
         out.append(intern(Phoros, n))
 
 
-def apply_phoros(st: Any, amount: int) -> None:
+def apply_phoros(st: PolisState, amount: int) -> None:
     s = st.cur
     st.pp[s] -= amount
     common.gain(st, s, SILVER, amount * st.b.phoros_rate)
@@ -167,7 +170,7 @@ def apply_phoros(st: Any, amount: int) -> None:
     proceed(st)
 
 
-def prepare(st: Any) -> None:
+def prepare(st: PolisState) -> None:
     """§8.8: round marker, discs off boxes and markets, merchants home, a new project offer, the event."""
     b = st.b
     st.round += 1
@@ -180,7 +183,7 @@ def prepare(st: Any) -> None:
     begin_draws(st)
 
 
-def begin_draws(st: Any) -> None:
+def begin_draws(st: PolisState) -> None:
     st.to_draw = min(st.b.project_offer, len(st.stack))
     if st.to_draw:
         st.phase = DRAW_PROJECT
@@ -188,14 +191,14 @@ def begin_draws(st: Any) -> None:
         after_projects(st)
 
 
-def after_projects(st: Any) -> None:
+def after_projects(st: PolisState) -> None:
     if events.pile_of(st):
         st.phase = DRAW_EVENT
     else:
         events.no_event(st)
 
 
-def _game_over(st: Any, why: str) -> None:
+def _game_over(st: PolisState, why: str) -> None:
     st.end_reason = why
     st.phase = OVER
     st.cur = -2

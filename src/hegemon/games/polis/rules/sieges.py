@@ -4,7 +4,7 @@ the tail of the action, seeds-en.md §1.3); how they combine with the base rules
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hegemon.games.polis.actions import (
     ForceSiege,
@@ -24,6 +24,9 @@ from hegemon.games.polis.rules.common import (
     T_SIEGE_START,
 )
 
+if TYPE_CHECKING:
+    from hegemon.games.polis.state import PolisState
+
 D4 = tuple((intern(SiegeRoll, r), 0.25) for r in (1, 2, 3, 4))
 _DICE: dict[int, tuple[tuple[Any, float], ...]] = {4: D4}
 
@@ -36,12 +39,12 @@ def dice(sides: int) -> tuple[tuple[Any, float], ...]:
     return d
 
 
-def _target_ok(st: Any, s: int, q: int) -> bool:
+def _target_ok(st: PolisState, s: int, q: int) -> bool:
     """Neutral or the opponent's, never a capital (§7.1, R13; seeds-en.md §1.2)."""
     return st.owner[q] != s and not st.b.p_capital[q]
 
 
-def legal(st: Any, out: list[Any], extra: bool) -> None:
+def legal(st: PolisState, out: list[Any], extra: bool) -> None:
     """Siege actions for the side to move (the caller has checked the general conditions)."""
     b = st.b
     s = st.cur
@@ -87,7 +90,7 @@ def legal(st: Any, out: list[Any], extra: bool) -> None:
             out.append(tb.start_siege[q])
 
 
-def apply_besiege(st: Any, polis: str) -> None:
+def apply_besiege(st: PolisState, polis: str) -> None:
     """Classic/sacrifice: pay 1 PP (the military cost), then the d4 (a chance node)."""
     q = st.b.polis_index[polis]
     flow.begin_action(st, T_SIEGE, q)
@@ -96,7 +99,7 @@ def apply_besiege(st: Any, polis: str) -> None:
     st.phase = SIEGE_ROLL
 
 
-def apply_roll(st: Any, roll: int) -> None:
+def apply_roll(st: PolisState, roll: int) -> None:
     """roll ≥ F: take the polis, +F PP; otherwise lose 1 hoplite and, if the opponent's, 1 cube (§7.1);
     under `sacrifice` the besieger may then force (seeds-en.md §1.1)."""
     b = st.b
@@ -121,12 +124,12 @@ def apply_roll(st: Any, roll: int) -> None:
     flow.finish_action(st)
 
 
-def legal_sacrifice(st: Any, out: list[Any]) -> None:
+def legal_sacrifice(st: PolisState, out: list[Any]) -> None:
     out.append(intern(ForceSiege))
     out.append(intern(StopForcing))
 
 
-def apply_sacrifice(st: Any, force: bool) -> None:
+def apply_sacrifice(st: PolisState, force: bool) -> None:
     """Force: pay 1 PP and sacrifice F − roll hoplites; the siege succeeds (+F PP)."""
     b = st.b
     s = st.cur
@@ -141,7 +144,7 @@ def apply_sacrifice(st: Any, force: bool) -> None:
     flow.finish_action(st)
 
 
-def apply_disc(st: Any, polis: str, start: bool) -> None:
+def apply_disc(st: PolisState, polis: str, start: bool) -> None:
     """Diceless rules: place a disc (start: diceless_sacrifice pays 1 PP); complete at F discs."""
     b = st.b
     s = st.cur
@@ -160,16 +163,16 @@ def apply_disc(st: Any, polis: str, start: bool) -> None:
         flow.finish_action(st)
 
 
-def _can_force(st: Any, s: int, q: int) -> bool:
+def _can_force(st: PolisState, s: int, q: int) -> bool:
     return st.pp[s] >= 1 and st.units[s][st.b.p_terr[q]] >= 1
 
 
-def legal_ds_force(st: Any, out: list[Any]) -> None:
+def legal_ds_force(st: PolisState, out: list[Any]) -> None:
     out.append(intern(ForceSiege))
     out.append(intern(StopForcing))
 
 
-def apply_ds_force(st: Any, force: bool) -> None:
+def apply_ds_force(st: PolisState, force: bool) -> None:
     """diceless_sacrifice forcing: each extra disc costs 1 PP + 1 hoplite (+1 cube of an opponent's polis)."""
     b = st.b
     s = st.cur
@@ -190,7 +193,7 @@ def apply_ds_force(st: Any, force: bool) -> None:
         flow.finish_action(st)
 
 
-def _complete(st: Any, s: int, q: int) -> None:
+def _complete(st: PolisState, s: int, q: int) -> None:
     """The stack reached F: take the polis (current/base population), then the garrison choice, then PP."""
     common.take_polis(st, s, q)
     st.discs[s][q] = 0
@@ -200,12 +203,12 @@ def _complete(st: Any, s: int, q: int) -> None:
     _award(st, s, q)
 
 
-def legal_garrison(st: Any, out: list[Any]) -> None:
+def legal_garrison(st: PolisState, out: list[Any]) -> None:
     out.append(intern(Garrison, True))
     out.append(intern(Garrison, False))
 
 
-def apply_garrison(st: Any, yes: bool) -> None:
+def apply_garrison(st: PolisState, yes: bool) -> None:
     """One hoplite of the territory becomes a cube of the polis (seeds-en.md §1.2)."""
     s = st.cur
     q = st.pend[0]
@@ -215,7 +218,7 @@ def apply_garrison(st: Any, yes: bool) -> None:
     _award(st, s, q)
 
 
-def _award(st: Any, s: int, q: int) -> None:
+def _award(st: PolisState, s: int, q: int) -> None:
     """+F PP; `diceless` also loses 1 PP, applied together (net F − 1, §7.3.3)."""
     f = st.b.p_fort[q]
     st.pp[s] += f - 1 if st.siege_mode == DICELESS else f
