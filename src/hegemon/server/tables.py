@@ -141,9 +141,10 @@ def check_board(game: str, text: str) -> UploadedBoard:
     except UnicodeEncodeError:
         raise ServerError("bad_request", "board_data: not valid Unicode text") from None
     try:
+        game = get_game(game).name
         boardfile.decode(data, "board")
         board = board_module(game).board_from_text(text, "board")
-    except RulesDataError as e:
+    except HegemonError as e:  # RulesDataError naming the entry; ConfigError for an unknown game
         raise ServerError("bad_request", str(e)) from None
     return UploadedBoard(game, boardfile.board_name(data), data, board)
 
