@@ -7,6 +7,7 @@ at least 80%, in both games.
 
 Run: python benchmarks/bench_ai.py [--polis-games 200] [--spqr-games 26] [--jobs 2] [--mcts mcts:hard]
       [--out /tmp/hegemon-bench-ai] [--json]
+     python benchmarks/bench_ai.py --sieges 40 [--siege-bot mcts:normal]   # issue 13: every siege rule vs greedy
 Runs are stored (resumable) under --out: re-running continues them; use a fresh --out after the bots change.
 Cost on a 2-core machine: Polis, 200 games per pair, about 9 minutes (an mcts:hard game takes about 4 s);
 S.P.Q.RisiKo! about 4 minutes per game with two mcts:hard seats (about 2 per game with two processes), so
@@ -21,9 +22,45 @@ import time
 from pathlib import Path
 from typing import Any
 
-from hegemon.lab.run import make_sweep, run_sweep
+from hegemon.lab import stats
+from hegemon.lab.run import GAMES_FILE, make_sweep, read_jsonl, run_sweep
 
 TARGETS = {("mcts", "greedy"): 0.65, ("greedy", "random"): 0.80}
+
+
+SIEGE_RULES = ("classic", "sacrifice", "diceless", "diceless_sacrifice")
+SIEGE_TARGETS = {"win_rate": 0.65, "sieges_per_game": 1.0}
+
+
+def siege_table(bot: str, games: int, jobs: int, out: Path) -> list[dict[str, Any]]:
+    """Issue 13: under every siege rule, `bot` against greedy (a lab compare: the same deals under each rule,
+    seats rotated): its win rate and the poleis it takes by siege per game (targets: ≥ 65%, ≥ 1)."""
+    sweep = make_sweep("polis", "compare", [bot, "greedy"], games, seed=2026,
+                       options=["siege=" + ",".join(SIEGE_RULES)])
+    t0 = time.perf_counter()
+    run_sweep(sweep, out / "polis-sieges", jobs=jobs)
+    wall = time.perf_counter() - t0
+    rows = []
+    for v, rule in enumerate(SIEGE_RULES):
+        recs = [r for r in read_jsonl(out / "polis-sieges" / GAMES_FILE) if r["meta"]["variant"] == v]
+        n = len(recs)
+        credit = 0.0
+        taken = [0, 0]  # the bot's, greedy's
+        for r in recs:
+            winners = (r.get("outcome") or {}).get("winners") or []
+            by_side = r["meta"]["measures"]["sieges_succeeded_by_side"]
+            for j, seat in enumerate(r["seats"]):
+                mine = 0 if seat == bot else 1
+                taken[mine] += by_side[j]
+                if j in winners and mine == 0:
+                    credit += 1 / len(winners)
+        rate = stats.rate(credit, n)
+        rows.append({"rule": rule, "bot": bot, "games": n, "win_rate": rate["rate"], "low": rate["low"],
+                     "high": rate["high"], "sieges_per_game": taken[0] / n if n else None,
+                     "greedy_sieges_per_game": taken[1] / n if n else None, "wall_seconds": round(wall, 1),
+                     "met": bool(n) and rate["rate"] >= SIEGE_TARGETS["win_rate"]
+                     and taken[0] / n >= SIEGE_TARGETS["sieges_per_game"]})
+    return rows
 
 
 def table(
@@ -67,10 +104,26 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", type=Path, default=Path("/tmp/hegemon-bench-ai"))
     parser.add_argument("--only", choices=["polis", "spqrisiko"], default=None)
+    parser.add_argument("--sieges", type=int, default=0, metavar="GAMES",
+                        help="also play GAMES games per siege rule of --siege-bot against greedy (issue 13)")
+    parser.add_argument("--siege-bot", default="mcts:normal")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     bots = [args.mcts, "greedy", "random"]
     rows: list[dict[str, Any]] = []
+    if args.sieges:
+        sieges = siege_table(args.siege_bot, args.sieges, args.jobs, args.out)
+        if args.json:
+            print(json.dumps(sieges))
+        else:
+            print(f"{'siege rule':20} {'bot':12} {'games':>5}  {'win rate vs greedy [95% CI]':28} "
+                  f"{'its sieges/game':>15} {'greedy sieges/game':>18}  met (≥ 65%, ≥ 1)")
+            for r in sieges:
+                print(f"{r['rule']:20} {r['bot']:12} {r['games']:5d}  {r['win_rate']:.1%} [{r['low']:.1%}, "
+                      f"{r['high']:.1%}]{'':6} {r['sieges_per_game']:15.2f} {r['greedy_sieges_per_game']:18.2f}  "
+                      f"{'yes' if r['met'] else 'NO'}")
+        if args.only is None:
+            return
     if args.only in (None, "polis"):
         rows += table("polis", bots, args.polis_games, args.jobs, args.out, None)
     if args.only in (None, "spqrisiko"):
