@@ -6,19 +6,22 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from hegemon.core.game import CHANCE, TERMINAL
 from hegemon.games.polis import actions as A
+from hegemon.games.polis.board import DEFAULT_BOARD
 from hegemon.games.polis.game import GAME
 from hegemon.games.polis.options import SIEGE_RULES
 from hegemon.games.polis.rules import movement, proxenos
 from hegemon.games.polis.rules.common import ACTION
 
 
-def positions(n_games: int = 6):
+def positions(n_games: int = 6, **opts):
     for siege in SIEGE_RULES:
         rng = random.Random(siege)
         for seed in range(n_games):
-            st = GAME.new_game({"siege": siege}, seed)
+            st = GAME.new_game({"siege": siege, **opts}, seed)
             while st.current_player() != TERMINAL:
                 if st.current_player() == CHANCE:
                     st.apply(st.sample_chance(rng))
@@ -29,9 +32,17 @@ def positions(n_games: int = 6):
                 st.apply(legal[int(rng.random() * len(legal))])
 
 
-def test_bribe_reach_is_the_cheapest_path_search():
+@pytest.mark.parametrize("cubes", [45, 300])
+def test_bribe_reach_is_the_cheapest_path_search(tmp_path, cubes):
+    """Also with more cubes than a byte holds (the caches then key unit counts by tuples)."""
+    text = DEFAULT_BOARD.read_text(encoding="utf-8").replace(
+        "cubes_per_side = { value = 45,", f"cubes_per_side = {{ value = {cubes},"
+    )
+    board = tmp_path / "b.toml"
+    board.write_text(text, encoding="utf-8")
     checked = 0
-    for st in positions():
+    for st in positions(6 if cubes == 45 else 2, board=str(board)):
+        assert st.tb.byte_counts == (cubes < 256)
         for s in (0, 1):
             src = st.b.p_terr[st.prox[s]]
             full = proxenos.bribe_costs(st, s, src)
@@ -41,7 +52,7 @@ def test_bribe_reach_is_the_cheapest_path_search():
                 mask = proxenos.bribe_reach(st, s, src, cap)
                 assert mask == sum(1 << t for t in range(st.b.n_terr) if full[t] <= cap)
             checked += 1
-    assert checked > 200
+    assert checked > 50
 
 
 def test_cached_destinations_are_the_paths_of_each_source():

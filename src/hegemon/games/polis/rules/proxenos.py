@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from hegemon.games.polis.board import SILVER
 from hegemon.games.polis.rules import common, flow
 from hegemon.games.polis.rules.common import T_CIVIL_WAR, T_PROXENOS, T_REDEEM
-from hegemon.games.polis.rules.tables import CACHE_LIMIT, unit_masks
+from hegemon.games.polis.rules.tables import CACHE_LIMIT, counts_key, unit_masks
 
 if TYPE_CHECKING:
     from hegemon.games.polis.state import PolisState
@@ -47,7 +47,7 @@ def _levels(st: PolisState, s: int, src: int) -> tuple[tuple[int, int], ...]:
     for each cost level, cached by the start and the opponent's units."""
     tb = st.tb
     w = st.units[1 - s]
-    key = (src, bytes(w))
+    key = (src, counts_key(tb, w))
     got = tb.bribes.get(key)
     if got is not None:
         return got

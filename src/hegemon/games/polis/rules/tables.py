@@ -18,6 +18,11 @@ if TYPE_CHECKING:
 CACHE_LIMIT = 200_000  # entries of a bounded cache before it is emptied (memory stays small)
 
 
+def counts_key(tb: Tables, counts: list[int]) -> bytes | tuple[int, ...]:
+    """A hashable key of a list of unit counts (bytes when every count fits)."""
+    return bytes(counts) if tb.byte_counts else tuple(counts)
+
+
 class Tables:
     """Everything derived from the board alone (never from a position)."""
 
@@ -60,8 +65,9 @@ class Tables:
         self.project_cost = [(b.pr_cost[p], sum(b.pr_cost[p])) for p in range(len(b.project_ids))]
         self.units_menu: dict[tuple[int, ...], tuple[Any, ...]] = {}
         self.dests: dict[tuple[bool, int, int], int] = {}
-        self.masks: dict[bytes, tuple[int, int, int]] = {}
-        self.bribes: dict[tuple[int, bytes], tuple[tuple[int, int], ...]] = {}
+        self.masks: dict[bytes | tuple[int, ...], tuple[int, int, int]] = {}
+        self.bribes: dict[tuple[int, bytes | tuple[int, ...]], tuple[tuple[int, int], ...]] = {}
+        self.byte_counts = b.cubes < 256  # unit counts fit in bytes (fast cache keys)
         self.prox_menu: dict[tuple[int, int], tuple[Any, ...]] = {}  # (reach, here): at most 2**n × poleis
 
 
@@ -76,7 +82,7 @@ def tables(b: Board) -> Tables:
 def unit_masks(tb: Tables, us: list[int], them: list[int]) -> tuple[int, int, int]:
     """(open, mine, theirs) bitmasks of a side's units `us` against `them`: the territories the opponent does
     not control (§4.6), those with own units, those with opponent units. Cached by the unit counts."""
-    key = bytes(us) + bytes(them)
+    key = bytes(us) + bytes(them) if tb.byte_counts else (*us, -1, *them)
     got = tb.masks.get(key)
     if got is None:
         om = mine = theirs = 0
