@@ -69,25 +69,77 @@ def score_turn(
 ) -> dict[str, int]:
     """The VP `who` scores at the start of a turn, by source [R 5.6]; `competitors` are the other parties
     compared (players still in the game, plus the neutrals when they compete, U5). `sizes`: the
-    `empire_sizes` of `owner` when the caller has them already."""
-    if sizes is None:
-        sizes = empire_sizes(board, owner)
-    empire = {c: sizes.get(c, 0) for c in competitors}
-    counts = {c: 0 for c in competitors}
-    for o in owner:
-        if o in counts:
+    `empire_sizes` of `owner` when the caller has them already (else only the empires that can decide the
+    comparison are searched)."""
+    n = len(triremes)
+    # provinces per party: players 0..n-1, the neutrals at index -1 (= n)
+    counts = [0] * (n + 1)
+    pcs = 0
+    for p, o in enumerate(owner):
+        if o >= NEUTRAL:
             counts[o] += 1
-    seas = {c: 0 for c in competitors}
+            if o == who and power_centre[p]:
+                pcs += 1
+    member = who in competitors
+    others = [c for c in competitors if c != who]
+    mine = counts[who] if member else 0
+    provinces = int(all(mine > counts[c] for c in others))
+    # seas controlled per party [R 5.6.3]
+    seas = [0] * (n + 1)
     for s in range(board.n_seas):
-        c = sea_controller(triremes, s)
-        if c is not None and c in seas:
-            seas[c] += 1
-    return {
-        "empire": int(empire.get(who, 0) >= 4 and strictly_most(empire, who)),
-        "provinces": int(strictly_most(counts, who)),
-        "seas": int(seas.get(who, 0) > 0 and strictly_most(seas, who)),
-        "power_centres": sum(1 for p, o in enumerate(owner) if o == who and power_centre[p]),
-    }
+        best, ctrl = 0, -1
+        for p in range(n):
+            k = triremes[p][s]
+            if k > best:
+                best, ctrl = k, p
+            elif k == best and k > 0:
+                ctrl = -1
+        if ctrl >= 0:
+            seas[ctrl] += 1
+    mine_seas = seas[who] if member else 0
+    sea_vp = int(mine_seas > 0 and all(mine_seas > seas[c] for c in others))
+    if not member:
+        empire = 0
+    elif sizes is not None:
+        mine_empire = sizes.get(who, 0)
+        empire = int(mine_empire >= 4 and all(mine_empire > sizes.get(c, 0) for c in others))
+    else:
+        empire = int(_largest_decides(board, owner, who, others))
+    return {"empire": empire, "provinces": provinces, "seas": sea_vp, "power_centres": pcs}
+
+
+def _largest_decides(board: Board, owner: Sequence[int], who: int, others: Sequence[int]) -> bool:
+    """Whether `who`'s largest land-connected empire has at least 4 provinces and more than every empire of
+    `others` [R 5.6.1]: `who`'s empires first, the others' only while none reaches it."""
+    land = board.land
+    seen = [False] * len(owner)
+
+    def component(start: int, o: int) -> int:
+        seen[start] = True
+        stack = [start]
+        size = 0
+        while stack:
+            p = stack.pop()
+            size += 1
+            for q in land[p]:
+                if not seen[q] and owner[q] == o:
+                    seen[q] = True
+                    stack.append(q)
+        return size
+
+    mine = 0
+    for p, o in enumerate(owner):
+        if o == who and not seen[p]:
+            size = component(p, who)
+            if size > mine:
+                mine = size
+    if mine < 4:
+        return False
+    rivals = set(others)
+    for p, o in enumerate(owner):
+        if o in rivals and not seen[p] and component(p, o) >= mine:
+            return False
+    return True
 
 
 def land_reinforcements(provinces: int) -> int:

@@ -23,7 +23,7 @@ from hegemon.games.spqrisiko.options import SpqrOptions
 from hegemon.games.spqrisiko.phase import PHASE_NAMES, Phase
 from hegemon.games.spqrisiko.records import ORDER, Battle, Chance, ChanceKind
 from hegemon.games.spqrisiko.rules import attacks, navy, reinforcements, setup, turn
-from hegemon.games.spqrisiko.rules.tables import CARD_SETS, act
+from hegemon.games.spqrisiko.rules.tables import CARD_SETS, act, tables
 from hegemon.games.spqrisiko.scoring import FREE
 
 # the phases by their old module-level names (tests, bots and encoders read them)
@@ -48,13 +48,14 @@ class SpqrState:
         "conquered", "deck", "discard", "disbands", "eliminated", "eliminated_by", "hands", "last_dice",
         "moved_group", "n", "naval_fought", "neutral_groups", "opts", "order", "owner", "armies", "pc",
         "pcs_built", "phase", "pool", "power_centre", "round", "sea_conquered", "sets_traded", "slots",
-        "terminal", "triremes", "turn", "turns", "vp", "vp_last", "vp_sources", "built",
+        "terminal", "triremes", "turn", "turns", "vp", "vp_last", "vp_sources", "built", "acts",
     )  # fmt: skip
 
     def __init__(self, board: Board, opts: SpqrOptions) -> None:
         n = opts.players
         self.board = board
         self.opts = opts
+        self.acts = tables(board)  # the board's actions by index, shared
         self.n = n
         P = board.n_provinces
         self.owner = [FREE] * P
@@ -130,6 +131,7 @@ class SpqrState:
         c = SpqrState.__new__(SpqrState)
         c.board = self.board
         c.opts = self.opts
+        c.acts = self.acts
         c.n = self.n
         c.owner = self.owner[:]
         c.armies = self.armies[:]
@@ -210,9 +212,15 @@ class SpqrState:
         assert ch is not None
         if ch.kind == ChanceKind.ROLL:
             r = rng.random
-            att = sorted((int(r() * 6) + 1 for _ in range(ch.attacker)), reverse=True)
-            dfn = sorted((int(r() * 6) + 1 for _ in range(ch.defender)), reverse=True)
-            return act(A.Roll, tuple(att), tuple(dfn))
+            att = [int(r() * 6) + 1 for _ in range(ch.attacker)]
+            dfn = [int(r() * 6) + 1 for _ in range(ch.defender)]
+            att.sort(reverse=True)
+            dfn.sort(reverse=True)
+            key = (tuple(att), tuple(dfn))
+            roll = _ROLLS.get(key)
+            if roll is None:
+                roll = _ROLLS[key] = act(A.Roll, *key)
+            return roll
         if ch.kind == ChanceKind.ORDER:
             seats = list(range(self.n))
             rng.shuffle(seats)
@@ -280,6 +288,9 @@ class SpqrState:
 
         return views(self, players)
 
+
+_ROLLS: dict[tuple[tuple[int, ...], tuple[int, ...]], Action] = {}
+"""Every roll sampled so far, by its sorted dice."""
 
 _LEGAL: dict[Phase, Callable[[SpqrState, int], list[Action]]] = {
     Phase.SETUP_CLAIM: setup.legal_claim,

@@ -21,7 +21,7 @@ from hegemon.games.spqrisiko.rules.common import (
     garrison,
     protected,
 )
-from hegemon.games.spqrisiko.rules.tables import tables
+from hegemon.games.spqrisiko.scoring import NEUTRAL
 
 if TYPE_CHECKING:
     from hegemon.games.spqrisiko.state import SpqrState
@@ -49,7 +49,7 @@ def _sea_targets(st: SpqrState, me: int, s: int, avail: int) -> list[Action]:
     mine_row = tri[me]
     hit = st.attacked_by_sea
     out = []
-    for t, sea, a in tables(st.board).sea_attack[s]:
+    for t, sea, a in st.acts.sea_attack[s]:
         o = owner[t]
         if o == me or hit[t]:
             continue
@@ -90,7 +90,7 @@ def declare_range(st: SpqrState, me: int) -> tuple[int, int]:
 
 def legal_declare(st: SpqrState, me: int) -> list[Action]:
     lo, hi = declare_range(st, me)
-    return tables(st.board).declare(lo, hi)
+    return st.acts.declare(lo, hi)
 
 
 def apply_declare(st: SpqrState, a: A.Declare) -> None:
@@ -107,37 +107,60 @@ def apply_declare(st: SpqrState, a: A.Declare) -> None:
 
 
 def legal_land_attack(st: SpqrState, me: int) -> list[Action]:
-    out: list[Action] = []
-    owner, armies = st.owner, st.armies
-    rows = tables(st.board).attack
-    for s, o in enumerate(owner):
-        if o != me or armies[s] < 2:
-            continue
-        for t, a in rows[s]:
-            if owner[t] != me and _may_attack(st, me, s, t):
-                out.append(a)
+    out = _land_attacks(st, me, False)
     out.append(A.DONE)
     return out
 
 
 def has_land_attack(st: SpqrState, me: int) -> bool:
+    return bool(_land_attacks(st, me, True))
+
+
+def _land_attacks(st: SpqrState, me: int, first: bool) -> list[Action]:
+    """The land attacks open to `me`, in board order (only the first when `first`). Equivalent to testing
+    `attack_keep`, `attack_floor` and `protected` per pair, with the enemy neighbours of each source counted
+    once: a source borders an enemy other than the target when it has more enemy neighbours than the target's
+    own share."""
     owner, armies = st.owner, st.armies
+    rows = st.acts.attack
     land = st.board.land
+    opts = st.opts
+    nie = opts.neutral_is_enemy
+    strict = opts.garrison == "garrison_first"
+    stop = opts.garrison != "move_in_first"
+    counts: list[int] | None = None
+    if st.round < opts.first_elimination_round:  # U9: a player's only province is protected
+        counts = [0] * st.n
+        for o in owner:
+            if o >= 0:
+                counts[o] += 1
+    out: list[Action] = []
     for s, o in enumerate(owner):
-        if o != me or armies[s] < 2:
+        if o != me:
             continue
-        for t in land[s]:
-            if owner[t] != me and _may_attack(st, me, s, t):
-                return True
-    return False
-
-
-def _may_attack(st: SpqrState, me: int, s: int, t: int) -> bool:
-    armies = st.armies
-    at = armies[t]
-    dd = at if at < 3 else 3
-    a = armies[s]
-    return a - attack_keep(st, s, t, me) >= dd and a > attack_floor(st, s, t, me) and not protected(st, t)
+        a = armies[s]
+        if a < 2:
+            continue
+        ne = 0
+        for q in land[s]:
+            oq = owner[q]
+            if (oq >= 0 and oq != me) or (oq == NEUTRAL and nie):
+                ne += 1
+        for t, act in rows[s]:
+            ot = owner[t]
+            if ot == me:
+                continue
+            at = armies[t]
+            dd = at if at < 3 else 3
+            frontier = ne > (1 if (ot >= 0 or (ot == NEUTRAL and nie)) else 0)
+            if a - (2 if strict and frontier else 1) < dd or a <= (2 if stop and frontier else 1):
+                continue
+            if counts is not None and ot >= 0 and counts[ot] <= 1:
+                continue
+            out.append(act)
+            if first:
+                return out
+    return out
 
 
 def apply_attack(st: SpqrState, a: A.Attack) -> None:
@@ -166,7 +189,7 @@ def legal_battle(st: SpqrState, me: int) -> list[Action]:
     bt = st.battle
     assert bt is not None
     lo, hi = dice_range(st)
-    out = tables(st.board).roll_dice[lo : hi + 1] if lo <= hi else []
+    out = st.acts.roll_dice[lo : hi + 1] if lo <= hi else []
     if bt.rolls > 0:
         out.append(A.WITHDRAW)
     return out
@@ -277,7 +300,7 @@ def move_in_range(st: SpqrState, me: int) -> tuple[int, int]:
 
 def legal_move_in(st: SpqrState, me: int) -> list[Action]:
     lo, hi = move_in_range(st, me)
-    return tables(st.board).move_in(lo, hi)
+    return st.acts.move_in(lo, hi)
 
 
 def apply_move_in(st: SpqrState, a: A.MoveIn) -> Phase:

@@ -10,7 +10,6 @@ from hegemon.games.spqrisiko import actions as A
 from hegemon.games.spqrisiko.combat import resolve
 from hegemon.games.spqrisiko.phase import Phase
 from hegemon.games.spqrisiko.records import Battle, BattleKind
-from hegemon.games.spqrisiko.rules.tables import tables
 
 if TYPE_CHECKING:
     from hegemon.games.spqrisiko.state import SpqrState
@@ -28,7 +27,7 @@ def _movable(st: SpqrState, me: int, s: int) -> int:
 def legal_naval_move(st: SpqrState, me: int) -> list[Action]:
     out: list[Action] = []
     if not st.moved_group:
-        t = tables(st.board)
+        t = st.acts
         for s in t.seas:
             k = _movable(st, me, s)
             if k <= 0:
@@ -64,7 +63,7 @@ def apply_naval_move(st: SpqrState, a: A.NavalMove) -> Phase:
 
 def legal_naval_combat(st: SpqrState, me: int) -> list[Action]:
     out: list[Action] = []
-    t = tables(st.board)
+    t = st.acts
     tri = st.triremes
     mine_row = tri[me]
     fought = st.naval_fought

@@ -10,7 +10,6 @@ from hegemon.games.spqrisiko import actions as A
 from hegemon.games.spqrisiko.board import SYMBOLS
 from hegemon.games.spqrisiko.phase import Phase
 from hegemon.games.spqrisiko.rules.common import garrison
-from hegemon.games.spqrisiko.rules.tables import tables
 from hegemon.games.spqrisiko.scoring import land_reinforcements
 
 if TYPE_CHECKING:
@@ -24,7 +23,7 @@ BANNER, TRIREME, ARENA = 1, 2, 3
 
 def legal_cards(st: SpqrState, me: int) -> list[Action]:
     h = st.hands[me]
-    out = [a for cs, a in tables(st.board).trade if _holds(h, cs)]
+    out = [a for cs, a in st.acts.trade if _holds(h, cs)]
     out.append(A.DONE)
     return out
 
@@ -35,7 +34,7 @@ def has_cards(st: SpqrState, me: int) -> bool:
     if lim is not None and st.sets_traded >= lim:
         return False
     h = st.hands[me]
-    return any(_holds(h, cs) for cs, _ in tables(st.board).trade)
+    return any(_holds(h, cs) for cs, _ in st.acts.trade)
 
 
 def _holds(h: list[int], cs: tuple[int, int, int]) -> bool:
@@ -93,7 +92,7 @@ def pc_sites(st: SpqrState, me: int) -> list[int]:
 
 
 def legal_bonus(st: SpqrState, me: int) -> list[Action]:
-    t = tables(st.board)
+    t = st.acts
     if st.bonus_triremes:
         out = [t.place_trireme[s] for s in bonus_seas(st, me)]
     else:
@@ -142,7 +141,7 @@ def reinforcement_pool(st: SpqrState, me: int) -> None:
 
 
 def legal_reinforce(st: SpqrState, me: int) -> list[Action]:
-    row = tables(st.board).reinforce
+    row = st.acts.reinforce
     return [row[p] for p, o in enumerate(st.owner) if o == me]
 
 
@@ -165,7 +164,7 @@ def _build_need(st: SpqrState, p: int, me: int) -> int:
 
 
 def legal_convert(st: SpqrState, me: int) -> list[Action]:
-    t = tables(st.board)
+    t = st.acts
     out: list[Action] = []
     owner = st.owner
     if _may_disband(st):
@@ -187,7 +186,7 @@ def legal_convert(st: SpqrState, me: int) -> list[Action]:
 
 
 def has_convert(st: SpqrState, me: int) -> bool:
-    t = tables(st.board)
+    t = st.acts
     owner = st.owner
     if _may_disband(st):
         mine = st.triremes[me]

@@ -10,7 +10,7 @@ from hegemon.games.spqrisiko import actions as A
 from hegemon.games.spqrisiko.phase import Phase
 from hegemon.games.spqrisiko.records import DEAL
 from hegemon.games.spqrisiko.rules import turn
-from hegemon.games.spqrisiko.rules.tables import act, tables
+from hegemon.games.spqrisiko.rules.tables import act
 from hegemon.games.spqrisiko.scoring import FREE, NEUTRAL
 
 if TYPE_CHECKING:
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 
 def legal_claim(st: SpqrState, me: int) -> list[Action]:
-    row = tables(st.board).claim if st.phase == Phase.SETUP_CLAIM else tables(st.board).claim_neutral
+    row = st.acts.claim if st.phase == Phase.SETUP_CLAIM else st.acts.claim_neutral
     owner = st.owner
     return [row[p] for p in range(len(owner)) if owner[p] == FREE]
 

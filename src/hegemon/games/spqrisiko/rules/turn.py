@@ -15,8 +15,7 @@ from hegemon.games.spqrisiko.phase import NEXT_OPTIONAL, Phase
 from hegemon.games.spqrisiko.records import DRAW, Battle, BattleKind
 from hegemon.games.spqrisiko.rules import attacks, navy, reinforcements
 from hegemon.games.spqrisiko.rules.common import competitors, controls_sea, finish, garrison
-from hegemon.games.spqrisiko.rules.tables import tables
-from hegemon.games.spqrisiko.scoring import score_turn
+from hegemon.games.spqrisiko.scoring import NEUTRAL, score_turn
 
 if TYPE_CHECKING:
     from hegemon.games.spqrisiko.state import SpqrState
@@ -107,21 +106,44 @@ def apply_done(st: SpqrState, a: A.Done) -> Phase | None:
 
 
 def _strategic_sources(st: SpqrState, me: int) -> list[int]:
+    """Own provinces that can spare a legionary beyond their garrison [R 14.1], [R 14.2]."""
     owner, armies = st.owner, st.armies
-    return [s for s, o in enumerate(owner) if o == me and armies[s] - garrison(st, s, me) >= 1]
+    land = st.board.land
+    nie = st.opts.neutral_is_enemy
+    out = []
+    for s, o in enumerate(owner):
+        if o != me:
+            continue
+        a = armies[s]
+        if a < 2:
+            continue
+        if a == 2:  # one to spare only without an enemy neighbour (U6)
+            frontier = False
+            for q in land[s]:
+                oq = owner[q]
+                if (oq >= 0 and oq != me) or (oq == NEUTRAL and nie):
+                    frontier = True
+                    break
+            if frontier:
+                continue
+        out.append(s)
+    return out
 
 
 def legal_strategic(st: SpqrState, me: int) -> list[Action]:
     b = st.board
     out: list[Action] = []
     owner = st.owner
-    controlled = [controls_sea(st, me, s) for s in range(b.n_seas)]
-    rows = tables(b).fortify
+    controlled: list[bool] | None = None
+    rows = st.acts.fortify
     for s in _strategic_sources(st, me):
         dests: set[int] = {q for q in b.land[s] if owner[q] == me}
         for q, sea in b.bridges[s]:
-            if owner[q] == me and controlled[sea]:
-                dests.add(q)
+            if owner[q] == me:
+                if controlled is None:
+                    controlled = [controls_sea(st, me, z) for z in range(b.n_seas)]
+                if controlled[sea]:
+                    dests.add(q)
         row = rows[s]
         for q in sorted(dests):
             out.append(row[q])
@@ -157,7 +179,7 @@ def legal_strategic_count(st: SpqrState, me: int) -> list[Action]:
     assert bt is not None
     src = bt.source
     hi = st.armies[src] - garrison(st, src, me)
-    return tables(st.board).move(1, hi)
+    return st.acts.move(1, hi)
 
 
 def apply_move(st: SpqrState, a: A.Move) -> None:
