@@ -182,6 +182,7 @@ MALFORMED: list[tuple[str, str, str]] = [
     ("spqrisiko", sub(SPQR, 'name = "Lusitania"', 'name = "' + "L" * 5000 + '"'), "province[0].name: a string longer"),
     ("spqrisiko", "", "province: no [[province]] entries"),
     ("spqrisiko", "x = = 1", "file: not valid TOML"),
+    ("spqrisiko", "a" + " " * 200_000 + "1" * 31, "line 1: a number of more than 30 digits"),  # no regex blow-up
     ("polis", sub(POLIS, "value = 45", 'value = "many"'), "constants.cubes_per_side: value must be a whole number"),
     ("polis", sub(POLIS, "value = 45", "value = 10000000"), "constants.cubes_per_side: value must be between 1 and"),
     ("polis", sub(POLIS, "positions = 10", "positions = 100000"), "market_values.positions: 100000 is above"),

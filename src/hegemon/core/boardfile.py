@@ -36,7 +36,6 @@ MAX_DIGITS = 30
 
 T = TypeVar("T")
 _DIGIT_RUN = re.compile(rf"[0-9][0-9_]{{{MAX_DIGITS},}}")
-_KEY = re.compile(r"^\s*([^=#\s][^=#]*?)\s*=")
 
 
 def board_name(data: bytes) -> str:
@@ -67,10 +66,12 @@ def decode(data: bytes, label: str) -> str:
 
 
 def _line_key(text: str, pos: int) -> str:
+    """`KEY (line N)` for the line holding `pos` (no regular expression: linear even on a hostile line)."""
     start = text.rfind("\n", 0, pos) + 1
     line_no = text.count("\n", 0, pos) + 1
-    m = _KEY.match(text[start:pos])
-    return f"{m.group(1).strip()} (line {line_no})" if m else f"line {line_no}"
+    eq = text.find("=", start, pos)
+    key = text[start:eq].strip()[:60] if eq >= 0 else ""
+    return f"{key} (line {line_no})" if key and "#" not in key else f"line {line_no}"
 
 
 def build(text: str, label: str, parse: Callable[[dict[str, Any], str], T]) -> T:
