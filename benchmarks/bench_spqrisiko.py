@@ -1,43 +1,91 @@
 """S.P.Q.RisiKo! engine throughput: uniform-random playouts (games/s, atomic actions/s, mean game length) for
-3, 4 and 5 players under both rule sets, one process, plus the exact-odds 30x30 table time.
+3, 4 and 5 players under both rule sets, one process, plus the exact-odds 30x30 table time. Each rate is given
+per wall second and per CPU second of this process (the machine may be shared: CPU seconds vary less).
 
-    python benchmarks/bench_spqrisiko.py [--games N]
+    python benchmarks/bench_spqrisiko.py [--games N] [--pyrisk DIR]
+
+pyrisk side by side (issue 15): pyrisk cannot be downloaded by this script. If a checkout of
+https://github.com/chronitis/pyrisk is present (`--pyrisk DIR` or the environment variable PYRISK_DIR), the
+same run also plays StupidAI x4 games of pyrisk without display and prints its games/s and events/s (pyrisk's
+own grain: one event per claim, placement, reinforcement, attack and move; a whole attack with all its rolls
+is one event, where our engine counts each dice choice and each roll). Without a checkout that part is skipped
+and says so.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
+import os
 import random
+import sys
 import time
+from pathlib import Path
 
 from hegemon.core.play import playout
 from hegemon.games import get_game
 from hegemon.games.spqrisiko import odds
 
 
-def bench(rules: str, players: int, games: int) -> tuple[float, float, float]:
+def bench(rules: str, players: int, games: int) -> tuple[float, float, float, float]:
+    """(games/s, actions/s wall, actions/s CPU, actions per game)."""
     g = get_game("spqrisiko")
     opts = g.parse_options({"rules": rules, "players": players, "random_deal": True, "max_rounds": 60})
     total = 0
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     for seed in range(games):
         state = g.new_game(opts, seed)
         total += playout(state, random.Random(seed))
         assert state.is_terminal()
-    dt = time.perf_counter() - t0
-    return games / dt, total / dt, total / games
+    dt, dc = time.perf_counter() - t0, time.process_time() - c0
+    return games / dt, total / dt, total / dc, total / games
+
+
+def bench_pyrisk(path: Path, games: int) -> None:
+    """StupidAI x4 pyrisk games from a checkout at `path` (no display), seeded 0..games-1."""
+    sys.path.insert(0, str(path))
+    try:
+        from ai.stupid import StupidAI  # type: ignore[import-not-found]  # pyrisk's own module, from its checkout
+        from game import Game  # type: ignore[import-not-found]  # pyrisk's own module, from its checkout
+    except ImportError as e:
+        print(f"pyrisk: cannot import game/ai.stupid from {path} ({e}): skipped")
+        return
+    events = 0
+
+    def count(*args: object, **kwargs: object) -> None:
+        nonlocal events
+        events += 1
+
+    t0, c0 = time.perf_counter(), time.process_time()
+    for seed in range(games):
+        random.seed(seed)
+        game = Game(curses=False, color=False, delay=0, wait=False)
+        game.event = count  # no display, no logging: count pyrisk's events instead
+        for name in ("ALPHA", "BETA", "GAMMA", "DELTA"):
+            game.add_player(name, StupidAI)
+        with contextlib.redirect_stdout(io.StringIO()):
+            game.start()
+    dt, dc = time.perf_counter() - t0, time.process_time() - c0
+    print(f"{'pyrisk':<10} {4:>7} {games / dt:>9.1f} {events / dt:>11,.0f} {events / dc:>11,.0f} "
+          f"{events / games:>13.0f}  (StupidAI x4; events, pyrisk's grain)")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=30)
+    ap.add_argument("--pyrisk", default=os.environ.get("PYRISK_DIR"), help="a pyrisk checkout (or PYRISK_DIR)")
     args = ap.parse_args()
     print(f"S.P.Q.RisiKo! uniform-random playouts, {args.games} games each, 1 process")
-    print(f"{'rules':<10} {'players':>7} {'games/s':>9} {'actions/s':>11} {'actions/game':>13}")
+    print(f"{'rules':<10} {'players':>7} {'games/s':>9} {'actions/s':>11} {'act/CPU-s':>11} {'actions/game':>13}")
     for rules in ("house-1.2", "official"):
         for players in (3, 4, 5):
-            gps, aps, length = bench(rules, players, args.games)
-            print(f"{rules:<10} {players:>7} {gps:>9.1f} {aps:>11,.0f} {length:>13.0f}")
+            gps, aps, cps, length = bench(rules, players, args.games)
+            print(f"{rules:<10} {players:>7} {gps:>9.1f} {aps:>11,.0f} {cps:>11,.0f} {length:>13.0f}")
+    if args.pyrisk and Path(args.pyrisk, "game.py").is_file():
+        bench_pyrisk(Path(args.pyrisk), args.games)
+    else:
+        print("pyrisk: no checkout (set PYRISK_DIR or --pyrisk to a clone of chronitis/pyrisk): not compared")
     for kind in ("land", "sea", "naval"):
         odds._win_grid.cache_clear()
         t0 = time.perf_counter()
