@@ -13,6 +13,7 @@ from hegemon.games.polis.rules.tables import CACHE_LIMIT, unit_masks
 
 if TYPE_CHECKING:
     from hegemon.games.polis.board import Board
+    from hegemon.games.polis.rules.tables import Tables
     from hegemon.games.polis.state import PolisState
 
 
@@ -84,15 +85,50 @@ def _dest_union(st: PolisState, galleys: bool, srcs: int, om: int) -> int:
     cache = tb.dests
     d = cache.get(key)
     if d is None:
-        b = st.b
-        fn = galley_dests if galleys else hoplite_dests
-        d = 0
-        for t in bits(srcs):
-            d |= fn(b, [], [], t, om)
+        if srcs & (srcs - 1):  # several sources: the union of each one's (cached) destinations
+            d = 0
+            for t in bits(srcs):
+                d |= _dest_union(st, galleys, 1 << t, om)
+        else:
+            d = _one_source(st.tb, galleys, srcs, om)
         if len(cache) > CACHE_LIMIT:
             cache.clear()
         cache[key] = d
     return d
+
+
+def _one_source(tb: Tables, galleys: bool, src: int, om: int) -> int:
+    """`hoplite_dests`/`galley_dests` of the source bit `src`, with the byte tables unrolled (≤ 32 territories)."""
+    s0, s1, s2, s3 = tb.sea_union4
+    if galleys:
+        reach = s0[src & 255] | s1[src >> 8 & 255] | s2[src >> 16 & 255] | s3[src >> 24]
+        done = src
+        f = reach & om & ~done
+        while f:
+            done |= f
+            reach |= s0[f & 255] | s1[f >> 8 & 255] | s2[f >> 16 & 255] | s3[f >> 24]
+            f = reach & om & ~done
+        return reach & ~src
+    l0, l1, l2, l3 = tb.land_union4
+    land = l0[src & 255] | l1[src >> 8 & 255] | l2[src >> 16 & 255] | l3[src >> 24]
+    done = src
+    f = land & om & ~done
+    while f:
+        done |= f
+        land |= l0[f & 255] | l1[f >> 8 & 255] | l2[f >> 16 & 255] | l3[f >> 24]
+        f = land & om & ~done
+    seas = tb.sea_adj[src] & om
+    if seas:
+        reach = s0[seas & 255] | s1[seas >> 8 & 255] | s2[seas >> 16 & 255] | s3[seas >> 24]
+        done = seas
+        f = reach & om & ~done
+        while f:
+            done |= f
+            reach |= s0[f & 255] | s1[f >> 8 & 255] | s2[f >> 16 & 255] | s3[f >> 24]
+            f = reach & om & ~done
+        seas |= reach & om
+        land |= l0[seas & 255] | l1[seas >> 8 & 255] | l2[seas >> 16 & 255] | l3[seas >> 24]
+    return land & ~src
 
 
 def legal(st: PolisState, out: list[Any], used: set[int], extra: bool) -> None:

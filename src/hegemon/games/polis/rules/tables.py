@@ -36,6 +36,9 @@ class Tables:
             raise RulesDataError(b.path, "territories", f"at most 32 territories are supported, found {n}")
         self.adj_union = _union_tables([b.land_adj_mask[t] | b.sea_adj_mask[t] for t in range(n)])
         self.adj_union4 = tuple((self.adj_union + [[0] * 256] * 4)[:4])
+        self.land_union4 = tuple((b.land_union + [[0] * 256] * 4)[:4])
+        self.sea_union4 = tuple((b.sea_union + [[0] * 256] * 4)[:4])
+        self.sea_adj = {1 << t: b.sea_adj_mask[t] for t in range(n)}  # by source bit
         tid, pid = b.terr_ids, b.polis_ids
         self.move_h = [intern(A.MoveHoplites, x) for x in tid]
         self.move_g = [intern(A.MoveGalleys, x) for x in tid]
