@@ -5,6 +5,7 @@ neutrals never compete (U5); reaching the VP target at scoring wins at once [R 4
 from __future__ import annotations
 
 from hegemon.core.game import TERMINAL, Termination
+from hegemon.games.spqrisiko.board import Board
 from hegemon.games.spqrisiko.scoring import land_reinforcements, largest_empire, sea_controller
 from tests.games.spqrisiko.fixtures import BOARD, N, phase, scenario
 
@@ -167,3 +168,48 @@ def test_r_6_land_table_function() -> None:
         6,
         15,
     ]
+
+
+def _reference_score(
+    board: Board, owner: list[int], triremes: list[list[int]], power_centre: list[bool], who: int, competitors: list[int]
+) -> dict[str, int]:
+    """The plain reading of [R 5.6], as the engine computed it before it was made faster."""
+    from hegemon.games.spqrisiko.scoring import empire_sizes, sea_controller, strictly_most
+
+    sizes = empire_sizes(board, owner)
+    empire = {c: sizes.get(c, 0) for c in competitors}
+    counts = {c: sum(1 for o in owner if o == c) for c in competitors}
+    seas = {c: 0 for c in competitors}
+    for s in range(board.n_seas):
+        c = sea_controller(triremes, s)
+        if c is not None and c in seas:
+            seas[c] += 1
+    return {
+        "empire": int(empire.get(who, 0) >= 4 and strictly_most(empire, who)),
+        "provinces": int(strictly_most(counts, who)),
+        "seas": int(seas.get(who, 0) > 0 and strictly_most(seas, who)),
+        "power_centres": sum(1 for p, o in enumerate(owner) if o == who and power_centre[p]),
+    }
+
+
+def test_score_turn_equals_the_plain_reading_on_random_positions() -> None:
+    import random
+
+    from hegemon.games.spqrisiko.board import default_board
+    from hegemon.games.spqrisiko.scoring import NEUTRAL, empire_sizes, score_turn
+
+    b = default_board()
+    rng = random.Random(5)
+    for _ in range(400):
+        n = rng.randint(3, 5)
+        parties = [*range(n), NEUTRAL]
+        weights = [rng.random() for _ in parties]
+        owner = rng.choices(parties, weights, k=b.n_provinces)
+        triremes = [[rng.choice((0, 0, 0, 1, 2, 3)) for _ in range(b.n_seas)] for _ in range(n)]
+        pcs = [rng.random() < 0.2 for _ in range(b.n_provinces)]
+        alive = [p for p in range(n) if rng.random() < 0.9] or [0]
+        comp = alive + ([NEUTRAL] if rng.random() < 0.5 else [])
+        for who in range(n):
+            want = _reference_score(b, owner, triremes, pcs, who, comp)
+            assert score_turn(b, owner, triremes, pcs, who, comp) == want
+            assert score_turn(b, owner, triremes, pcs, who, comp, empire_sizes(b, owner)) == want

@@ -31,16 +31,26 @@ if TYPE_CHECKING:
 
 
 def _sea_sources(st: SpqrState, me: int) -> list[tuple[int, int]]:
-    """(province, legionaries that may sail) of every province that may launch a sea attack now."""
+    """(province, legionaries that may sail) of every province that may launch a sea attack now: all but its
+    garrison [R 14.3]."""
     b = st.board
-    owner, armies, coasts, done = st.owner, st.armies, b.coasts, st.sea_conquered
+    owner, armies, coasts, done, land = st.owner, st.armies, b.coasts, st.sea_conquered, b.land
+    nie = st.opts.neutral_is_enemy
     out = []
     for s, o in enumerate(owner):
-        if o != me or done[s] or not coasts[s] or armies[s] < 2:
+        if o != me or done[s] or not coasts[s]:
             continue
-        avail = armies[s] - garrison(st, s, me)
-        if avail > 0:
-            out.append((s, avail))
+        a = armies[s]
+        if a < 2:
+            continue
+        keep = 1
+        for q in land[s]:
+            oq = owner[q]
+            if (oq >= 0 and oq != me) or (oq == NEUTRAL and nie):
+                keep = 2
+                break
+        if a > keep:
+            out.append((s, a - keep))
     return out
 
 

@@ -28,8 +28,10 @@ def legal_naval_move(st: SpqrState, me: int) -> list[Action]:
     out: list[Action] = []
     if not st.moved_group:
         t = st.acts
+        mine = st.triremes[me]
+        arrived = st.arrived if st.opts.naval_move == "per_trireme" else None
         for s in t.seas:
-            k = _movable(st, me, s)
+            k = mine[s] - arrived[s] if arrived is not None else mine[s]
             if k <= 0:
                 continue
             for _, moves in t.naval_moves(s, k):
@@ -42,7 +44,11 @@ def has_naval_move(st: SpqrState, me: int) -> bool:
     if st.moved_group:
         return False
     links = st.board.sea_links
-    return any(_movable(st, me, s) > 0 and links[s] for s in range(len(links)))
+    mine = st.triremes[me]
+    if st.opts.naval_move == "per_trireme":
+        arrived = st.arrived
+        return any(mine[s] > arrived[s] and links[s] for s in range(len(links)))
+    return any(mine[s] > 0 and links[s] for s in range(len(links)))
 
 
 def apply_naval_move(st: SpqrState, a: A.NavalMove) -> Phase:
