@@ -85,7 +85,9 @@ def _dest_union(st: PolisState, galleys: bool, srcs: int, om: int) -> int:
     cache = tb.dests
     d = cache.get(key)
     if d is None:
-        if srcs & (srcs - 1):  # several sources: the union of each one's (cached) destinations
+        if not srcs:
+            d = 0
+        elif srcs & (srcs - 1):  # several sources: the union of each one's (cached) destinations
             d = 0
             for t in bits(srcs):
                 d |= _dest_union(st, galleys, 1 << t, om)
