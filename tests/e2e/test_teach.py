@@ -152,3 +152,70 @@ def test_a_tap_shows_a_tooltip_on_a_phone(browser: Browser, server: Server) -> N
     page.tap("#offer")
     expect(tip).to_be_hidden()
     ctx.close()
+
+
+def tutorial_click(page: Page) -> str:
+    """One click of a new player who does what the guide highlights; returns what was clicked."""
+    step = page.get_attribute("#tut-box", "data-step") or ""
+    order = ["#autoattack.tut-hl", "#actions .roll.tut-hl", "#confirm.tut-hl", "#actions .count-btn.tut-hl",
+             "#actions button.act.tut-hl", "#actions [data-type].tut-hl button.confirm"]  # fmt: skip
+    if step in ("navy", "attack_more", "strategic", "cards"):
+        order.insert(0, "#done.tut-hl")
+    if step == "p_second":
+        order.insert(0, "#actions [data-type=pass].tut-hl")
+    if step == "reinforce" and page.locator("[data-per='all']").count():
+        page.click("[data-per='all']")
+    for sel in order:
+        loc = page.locator(sel)
+        if loc.count() and loc.first.is_visible():
+            loc.first.click()
+            return sel
+    for sel in ("#map .polis.tut-hl", "#map .area.tut-hl:not(.selected)"):
+        loc = page.locator(sel)
+        if loc.count():
+            loc.first.dispatch_event("click")
+            return sel
+    return ""
+
+
+@pytest.mark.parametrize("game, lang", [("spqrisiko", "en"), ("polis", "it")])
+def test_the_guided_first_game_can_be_completed(page: Page, server: Server, game: str, lang: str) -> None:
+    page.goto(server.url + "/")
+    page.evaluate("l => localStorage.setItem('hegemon.lang', l)", lang)
+    page.reload()
+    page.click(f"#tutorial-{game}")
+    page.wait_for_url("**/t/*")
+    box = page.locator("#tut-box")
+    expect(box).to_have_attribute("data-step", "welcome")
+    page.screenshot(path=str(DOCS / f"tutorial-{game}-welcome-{lang}.png"))
+    page.click("#tut-start")
+    seen = []
+    deadline = 200
+    while page.get_attribute("body", "data-tutorial") != "done" and deadline:
+        deadline -= 1
+        step = page.get_attribute("#tut-box", "data-step") or ""
+        if step and (not seen or seen[-1] != step):
+            seen.append(step)
+            if step in ("reinforce", "attack", "p_first"):
+                page.screenshot(path=str(DOCS / f"tutorial-{game}-{step}-{lang}.png"))
+        if step == "wait" or page.get_attribute("body", "data-myturn") != "1":
+            page.wait_for_timeout(150)
+            continue
+        v = int(page.get_attribute("body", "data-version") or -1)
+        clicked = tutorial_click(page)
+        assert clicked, (step, seen)
+        if "area" in clicked or "polis" in clicked or "count-btn" in clicked:
+            page.wait_for_timeout(100)  # a selection on the map: the controls follow without a new position
+        else:
+            page.wait_for_function("v => Number(document.body.dataset.version) > v || document.body.dataset.myturn !== '1'", arg=v, timeout=20_000)
+    assert page.get_attribute("body", "data-tutorial") == "done", seen
+    # the guide followed the turn (the bots play their own way, so an attack may not be possible)
+    if game == "spqrisiko":
+        assert "reinforce" in seen and ({"attack", "strategic"} & set(seen)), seen
+    else:
+        assert "p_first" in seen, seen
+    page.screenshot(path=str(DOCS / f"tutorial-{game}-done-{lang}.png"))
+    # then a real game goes on against the bot
+    page.click("#tut-close")
+    expect(box).to_have_count(0)
+    assert page.get_attribute("body", "data-status") == "playing"

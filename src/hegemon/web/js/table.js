@@ -9,6 +9,7 @@ import { tableRules } from "./rules.js";
 import "./texts-show.js";
 import { confirmMove, showDice, toast } from "./happen.js";
 import { initTooltips } from "./tooltips.js";
+import { maybeTutorial, relabelTutorial } from "./tutorial.js";
 
 const m = location.pathname.match(/^\/(t|r)\/([A-Za-z0-9_-]+)/);
 const MODE = m ? m[1] : "t";
@@ -165,6 +166,7 @@ async function loadBoard(game) {
   board = await mod.createBoard(el("board"), ctx);
   if (!rules) rules = tableRules(game, ID);
   initTooltips(game).catch(console.error);
+  if (MODE === "t") maybeTutorial(game, ID, ctx);
   // phones: the map pans at a readable scale (centred at first); a button shows it whole
   const b = el("board");
   b.scrollLeft = (b.scrollWidth - b.clientWidth) / 2;
@@ -420,6 +422,7 @@ async function startReplay() {
 
 el("langslot").append(langButton(() => {
   if (rules) rules.relabel();
+  relabelTutorial();
   if (MODE === "r") stepReplay(replay.target);
   else render();
 }));
