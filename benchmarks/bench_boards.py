@@ -73,15 +73,18 @@ def main() -> None:
     args = parser.parse_args()
     spqr = (resources.files("hegemon.games.spqrisiko") / "data" / "board.toml").read_text(encoding="utf-8")
     polis = POLIS_BOARD.read_text(encoding="utf-8")
-    big, attack = large_valid(), one_sea(4100)
+    big, attack, compact = large_valid(), one_sea(4100), one_sea(2000)
+    dotted = "".join(f"k{i}.b.c.d.e.f.g.h = 1\n" for i in range(5000))  # adversarial text for the TOML parser
     print("board validation (check_board: parse + bounds + game validation; runs in a worker thread), best of", args.repeat)
     for label, text, fn in (
         ("shipped S.P.Q.RisiKo! board", spqr, lambda: check_board("spqrisiko", spqr)),
         ("shipped Polis board", polis, lambda: check_board("polis", polis)),
         ("large valid S.P.Q.RisiKo! board", big, lambda: check_board("spqrisiko", big)),
-        ("4,100 coastal provinces on one sea (refused)", attack, refused("spqrisiko", attack)),
+        ("4,100 coastal provinces on one sea (too large)", attack, refused("spqrisiko", attack)),
+        ("2,000 coastal provinces on one sea (too many)", compact, refused("spqrisiko", compact)),
+        ("5,000 dotted keys (parser's bad case, refused)", dotted, refused("spqrisiko", dotted)),
     ):
-        print(f"  {label:<46} {len(text) / 1024:6.0f} KB  {best_ms(args.repeat, fn):8.1f} ms")
+        print(f"  {label:<48} {len(text) / 1024:6.0f} KB  {best_ms(args.repeat, fn):8.1f} ms")
     game = get_game("spqrisiko")
     st: Any = game.new_game(game.parse_options({"players": 3}), 1)
     st.hands = [[1, 0, 0, 0], [2, 1, 0, 1], [0, 0, 3, 0]]

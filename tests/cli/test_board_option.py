@@ -37,6 +37,6 @@ def test_deep_nesting_and_huge_files_are_refused_with_the_file_named(tmp_path: P
     code, out = run("selfplay", "polis", "--games", "1", "--board", str(deep))
     assert code == 2 and "nested deeper than 8 levels" in " ".join(out.split()) and "Traceback" not in out
     big = tmp_path / "big.toml"
-    big.write_text(SPQR + "#" * 300_000)
+    big.write_text(SPQR + "#" * 200_000)
     code, out = run("selfplay", "spqrisiko", "--games", "1", "--board", str(big))
-    assert code == 2 and "larger than the maximum 256 KB" in " ".join(out.split())
+    assert code == 2 and "larger than the maximum 128 KB" in " ".join(out.split())

@@ -138,13 +138,18 @@ def one_sea_board(n: int, *, lat_lon: bool = True) -> str:
     )
 
 
-def test_4100_coastal_provinces_on_one_sea_are_refused_by_count(tmp_path: Path) -> None:
-    text = one_sea_board(4100, lat_lon=False)
-    assert 150_000 < len(text) <= MAX_BOARD_BYTES
+def test_4100_coastal_provinces_on_one_sea_are_refused_by_size_and_by_count(tmp_path: Path) -> None:
+    attack = one_sea_board(4100, lat_lon=False)  # the reported attack, about 200 KB
+    assert len(attack) > MAX_BOARD_BYTES
+    compact = one_sea_board(2000, lat_lon=False)  # as many provinces as fit in the size limit
+    assert 80_000 < len(compact) <= MAX_BOARD_BYTES
     with app(tmp_path) as c:
-        r = c.post("/api/tables", json={"game": "spqrisiko", "board_data": text})
+        r = c.post("/api/tables", json={"game": "spqrisiko", "board_data": attack})
         assert r.status_code == 400, r.text
-        assert "board: province: 4100 provinces is above the maximum 200" in r.json()["message"]
+        assert "board: file: larger than the maximum 128 KB" in r.json()["message"]
+        r = c.post("/api/tables", json={"game": "spqrisiko", "board_data": compact})
+        assert r.status_code == 400, r.text
+        assert "board: province: 2000 provinces is above the maximum 200" in r.json()["message"]
     assert boards_dir(tmp_path) == []
 
 
@@ -169,7 +174,7 @@ MALFORMED: list[tuple[str, str, str]] = [
     ("spqrisiko", sub(SPQR, "lat = 39.5", 'lat = "north"'), "province 'lusitania'.lat: needs a number"),
     ("spqrisiko", sub(SPQR, "lat = 39.5", "lat = 91"), "province 'lusitania'.lat: 91"),
     ("spqrisiko", SPQR + "\nx = " + "[" * 3000 + "]" * 3000 + "\n", "nested deeper than 8 levels"),
-    ("spqrisiko", "[" + ".".join(["a"] * 3000) + "]\nx = 1\n" + SPQR, "a.a.a.a.a.a.a.a: nested deeper"),
+    ("spqrisiko", "[" + ".".join(["a"] * 30) + "]\nx = 1\n" + SPQR, "a.a.a.a.a.a.a.a: nested deeper"),
     ("spqrisiko", sub(SPQR, "[meta]", "meta = 3\n[meta2]"), "meta: must be a table"),
     ("spqrisiko", "cards = [1]\n" + sub(SPQR, "[cards]", "[cards2]"), "cards: must be a table"),
     ("spqrisiko", sub(SPQR, "arena = 5", ""), "cards.arena: missing (needs an integer)"),
@@ -182,7 +187,9 @@ MALFORMED: list[tuple[str, str, str]] = [
     ("spqrisiko", sub(SPQR, 'name = "Lusitania"', 'name = "' + "L" * 5000 + '"'), "province[0].name: a string longer"),
     ("spqrisiko", "", "province: no [[province]] entries"),
     ("spqrisiko", "x = = 1", "file: not valid TOML"),
-    ("spqrisiko", "a" + " " * 200_000 + "1" * 31, "line 1: a number of more than 30 digits"),  # no regex blow-up
+    ("spqrisiko", "a" + " " * 100_000 + "1" * 31, "line 1: a number of more than 30 digits"),  # no regex blow-up
+    ("spqrisiko", "x = 1\n" + "a." * 50_000 + "a = 1\n", "line 2: a dotted key of more than 32 parts"),
+    ("polis", "[" + "t." * 20_000 + "t]\n" + POLIS, "line 1: a dotted key of more than 32 parts"),
     ("polis", sub(POLIS, "value = 45", 'value = "many"'), "constants.cubes_per_side: value must be a whole number"),
     ("polis", sub(POLIS, "value = 45", "value = 10000000"), "constants.cubes_per_side: value must be between 1 and"),
     ("polis", sub(POLIS, "positions = 10", "positions = 100000"), "market_values.positions: 100000 is above"),

@@ -21,8 +21,9 @@ from typing import Any, TypeVar
 
 from hegemon.core.errors import RulesDataError
 
-MAX_BOARD_BYTES = 256 * 1024
-"""Largest board file accepted (the shipped Polis board is 56 KB, the S.P.Q.RisiKo! one 10 KB)."""
+MAX_BOARD_BYTES = 128 * 1024
+"""Largest board file accepted (the shipped Polis board is 56 KB, the S.P.Q.RisiKo! one 10 KB). The standard
+TOML parser is pure Python: this bounds its work on any input to a fraction of a second."""
 MAX_DEPTH = 8
 """Deepest nesting of tables and arrays (the shipped boards need 6)."""
 MAX_VALUES = 50_000
@@ -33,8 +34,12 @@ MAX_INT = 1_000_000
 """Largest integer magnitude anywhere in a board (each game checks tighter per-entry maxima)."""
 MAX_DIGITS = 30
 """Longest run of digits in the text (a 5,000-digit integer is refused before the parser converts it)."""
+MAX_KEY_PARTS = 32
+"""Most dots in one stretch of text without `=`, `,`, brackets or a line break: a dotted key of thousands of
+parts costs the parser quadratic time (60,000 parts: minutes), so such text is refused before parsing."""
 
 T = TypeVar("T")
+_KEY_BREAKS = re.compile(r"[=,\[\]{}\n]")
 _DIGIT_RUN = re.compile(rf"[0-9][0-9_]{{{MAX_DIGITS},}}")
 
 
@@ -101,6 +106,14 @@ def _loads(text: str, label: str) -> tuple[dict[str, Any], RulesDataError | None
         raise RulesDataError(
             label, _line_key(text, m.start()), f"a number of more than {MAX_DIGITS} digits (at most {MAX_INT})"
         )
+    pos = 0
+    for part in _KEY_BREAKS.split(text):
+        if part.count(".") > MAX_KEY_PARTS:
+            line = text.count("\n", 0, pos) + 1  # parts are split on single characters: this one starts at pos
+            raise RulesDataError(
+                label, f"line {line}", f"a dotted key of more than {MAX_KEY_PARTS} parts (at most {MAX_DEPTH} levels)"
+            )
+        pos += len(part) + 1
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:

@@ -227,13 +227,17 @@ def create_app(
             "status": t.status,
         }
 
+    board_checks = asyncio.Semaphore(1)
+
     @app.post("/api/tables", response_model=CreatedTable, status_code=201, responses=ERRORS, tags=["tables"])
     async def create_table(req: CreateTable, request: Request) -> dict[str, Any]:
         """Create a table; returns one private link (token) per open seat and a spectator link."""
         board: UploadedBoard | None = None
         if req.board_data is not None and mgr.board_dir is not None:
-            # parsing and validating a board file is bounded but not instant: off the event loop
-            board = await asyncio.to_thread(check_board, req.game, req.board_data)
+            # parsing and validating a board file is bounded (under a second) but not instant: off the event
+            # loop, one at a time, so a burst of uploads queues instead of taking every core from the tables
+            async with board_checks:
+                board = await asyncio.to_thread(check_board, req.game, req.board_data)
         t = mgr.create(req, board)
         watch(t)
         await durable(mgr, t)
