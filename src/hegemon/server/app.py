@@ -23,6 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from hegemon.games import game_names, get_game
 from hegemon.server import glossary, ws
 from hegemon.server.bots import BotRunner, durable
+from hegemon.server.cluster import LEASE_EVERY, Cluster
 from hegemon.server.guard import (
     Guard,
     Network,
@@ -127,10 +128,13 @@ def create_app(
     board_dir: str | Path | None = None,
     trusted_proxies: list[Network] | None = None,
     ws_send_timeout: float = ws.SEND_TIMEOUT,
+    lease_every: float = LEASE_EVERY,
 ) -> FastAPI:
     """The application. `db_url` None: tables in memory only (tests); "sqlite:///path" or a PostgreSQL URL:
     durable tables, rebuilt from their actions at start-up. `trusted_proxies`: the addresses whose
-    X-Forwarded-For is believed (default: HEGEMON_TRUSTED_PROXIES, else none)."""
+    X-Forwarded-For is believed (default: HEGEMON_TRUSTED_PROXIES, else none). On PostgreSQL any number of
+    processes may serve the same database (`hegemon.server.cluster`): tables load when first asked for, and bots
+    run in the process holding the table's lease (swept every `lease_every` seconds)."""
     if manager is None:
         storage: Storage = durable_storage(db_url) if db_url else MemoryStorage()
         if board_dir is None and db_url and db_url.startswith("sqlite:///"):
@@ -138,19 +142,32 @@ def create_app(
         manager = TableManager(storage, board_dir=board_dir)
     mgr = manager
     runner: BotRunner | None = None
+    inner = getattr(mgr.storage, "inner", None)
+    cluster = (
+        Cluster(mgr, inner, lease_every=lease_every)
+        if isinstance(inner, SqlStorage) and inner.engine.dialect.name == "postgresql"
+        else None
+    )
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         nonlocal runner
-        mgr.load()
+        if cluster is None:
+            mgr.load()  # one process: every table at start-up (several: each when first asked for)
         if isinstance(mgr.storage, (GroupCommit, LoopCommit)):
             mgr.storage.start(asyncio.get_running_loop())
         runner = BotRunner(mgr, bot_delay)
+        if cluster is not None:
+            cluster.run_bots = runner.watch
+            cluster.stop_bots = runner.forget
+            await cluster.start()
         for t in list(mgr.tables.values()):
             runner.watch(t)
         try:
             yield
         finally:
+            if cluster is not None:
+                await cluster.stop()
             await runner.stop()
             mgr.storage.close()
 
@@ -167,8 +184,15 @@ def create_app(
     app.add_middleware(Guard, trusted_proxies=trusted_proxies if trusted_proxies is not None else proxies_from_env())
 
     def watch(t: Table) -> None:
-        if runner is not None:
+        if cluster is not None:
+            cluster.want(t)
+        elif runner is not None:
             runner.watch(t)
+
+    async def have(table_id: str) -> None:
+        """With several processes: load the table from the database if this process has not yet."""
+        if cluster is not None and table_id not in mgr.tables and len(table_id) <= 32:
+            await cluster.fetch(table_id)
 
     @app.exception_handler(ServerError)
     async def server_error(_req: Request, e: ServerError) -> JSONResponse:
@@ -246,6 +270,8 @@ def create_app(
     @app.get("/api/tables", response_model=list[TableSummary], tags=["tables"])
     async def list_tables() -> list[dict[str, Any]]:
         """Open and running tables, newest first (finished ones too, for their replays)."""
+        if cluster is not None:
+            await cluster.fetch_recent(200)
         ts = sorted(mgr.tables.values(), key=lambda t: -t.created)
         return [mgr.summary(t) for t in ts[:200]]
 
@@ -254,6 +280,7 @@ def create_app(
         table_id: str, token: str | None = Query(None, max_length=100)
     ) -> dict[str, Any]:
         """The table's view (public, or the seat's with its token), version, status and outcome."""
+        await have(table_id)
         t = mgr.get(table_id)
         seat = mgr.seat_of(t, token) if token else None
         return mgr.detail(t, seat)
@@ -262,6 +289,7 @@ def create_app(
     async def join(table_id: str, req: JoinRequest, request: Request) -> dict[str, Any]:
         """Take the first free seat that is open to anyone; the token is minted now and only this answer has
         it. Private seats are taken through their link (`/seat`)."""
+        await have(table_id)
         t = mgr.get(table_id)
         s = mgr.join(t, req.name)
         watch(t)
@@ -272,6 +300,7 @@ def create_app(
     @app.post("/api/tables/{table_id}/seat", response_model=Joined, responses=ERRORS, tags=["tables"])
     async def take_seat(table_id: str, req: TakeSeat, request: Request) -> dict[str, Any]:
         """Take the private seat whose link holds `token`, under `name` (a seat already taken keeps its name)."""
+        await have(table_id)
         t = mgr.get(table_id)
         s = mgr.take(t, req.token, req.name)
         watch(t)
@@ -284,6 +313,7 @@ def create_app(
     )
     async def act(table_id: str, req: ActionRequest) -> dict[str, Any]:
         """Play an action for the seat holding `token`, on the position of `version`."""
+        await have(table_id)
         v = mgr.submit(table_id, req.token, req.version, req.action)
         t = mgr.get(table_id)
         watch(t)
@@ -316,6 +346,7 @@ def create_app(
         it runs, hidden parts are withheld: each action as the token's seat, or a spectator, saw it). Encoded a
         chunk at a time between turns of the event loop, and kept: a record is encoded once."""
         read_limit(request)
+        await have(table_id)
         t = mgr.get(table_id)
         seat = mgr.seat_of(t, token) if token else None
         while not mgr.record_prepare(t, seat):
@@ -334,6 +365,7 @@ def create_app(
         """The position after `step` actions, as the token's seat saw it (any seat once the game is over), with
         the `log` log lines just before it (`log_start`: the index of the first)."""
         read_limit(request)
+        await have(table_id)
         t = mgr.get(table_id)
         who = mgr.seat_of(t, token) if token else None
         if t.finished and seat is not None and seat < len(t.seats):
@@ -353,6 +385,7 @@ def create_app(
         polis: str | None = Query(None, max_length=40),
     ) -> dict[str, Any]:
         """Exact odds of an attack (S.P.Q.RisiKo!) or a siege (Polis) in the table's current position."""
+        await have(table_id)
         t = mgr.get(table_id)
         q = {
             k: str(v)
@@ -366,7 +399,7 @@ def create_app(
 
     # ------------------------------------------------------------------ websocket and the client
 
-    app.include_router(ws.router(mgr, ws_send_timeout))
+    app.include_router(ws.router(mgr, ws_send_timeout, have))
     app.include_router(glossary.router())
 
     @app.get("/", include_in_schema=False)

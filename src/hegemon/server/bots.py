@@ -8,6 +8,7 @@ import contextlib
 
 from hegemon.core.actions import Action
 from hegemon.server.protocol import ServerError
+from hegemon.server.storage import CONFLICT
 from hegemon.server.tables import Table, TableManager
 
 FAST_BOTS = ("random", "greedy")
@@ -24,7 +25,11 @@ async def durable(manager: TableManager, table: Table | None = None) -> None:
             fut.set_result(None)
 
     def fail(reason: str) -> None:
-        if not fut.done():
+        if fut.done():
+            return
+        if reason == CONFLICT:  # another process moved the table on first: this move was on an old position
+            fut.set_exception(ServerError("stale_version", f"not stored: {reason}", version=table.version if table else None))
+        else:
             fut.set_exception(ServerError("unavailable", f"not stored: {reason}; nothing was changed"))
 
     manager.storage.after_commit(done, table.id if table is not None else None, fail)
@@ -103,6 +108,12 @@ class BotRunner:
         finally:
             self.tasks.pop(table.id, None)
             self.events.pop(table.id, None)
+
+    def forget(self, table_id: str) -> None:
+        """Stop running a table's bots and timer (another process runs them now)."""
+        task = self.tasks.get(table_id)
+        if task is not None:
+            task.cancel()
 
     async def stop(self) -> None:
         tasks = list(self.tasks.values())

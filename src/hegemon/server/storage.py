@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
+import secrets
 import threading
 import time
 from collections.abc import Callable
@@ -34,7 +36,7 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.exc import NoSuchModuleError, OperationalError
+from sqlalchemy.exc import IntegrityError, NoSuchModuleError, OperationalError
 
 metadata = MetaData()
 
@@ -171,6 +173,14 @@ TRANSIENT = (OperationalError,)
 (a broken constraint) will not heal by waiting."""
 
 
+CHANNEL = "hegemon_tables"
+"""The PostgreSQL notification channel: every commit that touches a table sends "<origin> <table id>" on it, so
+the other server processes catch up (see `hegemon.server.cluster`)."""
+StoredAction = tuple[dict[str, Any], int, str]
+"""An action as stored: (action JSON, actor, note)."""
+CONFLICT = "another server process stored this table's next version first"
+"""The reason given when a write is refused because its (table, version) is taken: the table moved on."""
+
 CONNECT_TIMEOUT = 10
 """Seconds to wait for a PostgreSQL server to answer a new connection."""
 
@@ -215,6 +225,9 @@ class SqlStorage:
             raise DatabaseUnavailable(f"cannot use the database {shown}: {reason}") from None
         self._conn: Connection | None = None
         self._busy_ms: int | None = None
+        self.origin = secrets.token_hex(6)
+        """This process's name in the notifications it sends (it ignores its own)."""
+        self.notify = self.engine.dialect.name == "postgresql"
         # the action insert, compiled once for this database: rows go to the driver as they are (the per-move
         # write is the hot path; SQLAlchemy's statement cache would still build a cache key per execution)
         compiled = insert(actions_t).compile(dialect=self.engine.dialect)
@@ -272,6 +285,9 @@ class SqlStorage:
                     conn.execute(update(tables_t).where(tables_t.c.id == tid).values(**values))
             if rows:
                 self._insert_actions(conn, rows)
+            if self.notify:  # delivered to the other processes when (and only if) this transaction commits
+                for tid in dict.fromkeys(str(_table_of(w)) for w in writes):
+                    conn.exec_driver_sql("SELECT pg_notify(%s, %s)", (CHANNEL, f"{self.origin} {tid}"))
 
     def _insert_actions(self, conn: Connection, rows: list[dict[str, Any]]) -> None:
         keys = self._insert_keys
@@ -298,28 +314,73 @@ class SqlStorage:
         callback()
 
     def load_all(self) -> list[StoredTable]:
+        return self.load()
+
+    def load_one(self, table_id: str) -> StoredTable | None:
+        """One stored table with its actions (None: no such table)."""
+        found = self.load(table_id)
+        return found[0] if found else None
+
+    def load(self, table_id: str | None = None) -> list[StoredTable]:
+        """Every stored table, or the one with `table_id`, with their actions in order."""
         out: dict[str, StoredTable] = {}
+
+        def only(col: Any, q: Any) -> Any:
+            return q if table_id is None else q.where(col == table_id)
+
         with self.engine.connect() as conn:
-            for r in conn.execute(select(tables_t).order_by(tables_t.c.created)):
+            for r in conn.execute(only(tables_t.c.id, select(tables_t).order_by(tables_t.c.created))):
                 out[r.id] = StoredTable(
                     r.id, r.game, r.game_version, dict(r.options), int(r.seed), list(r.seats), r.created,
                     r.turn_timer, r.status,
                 )  # fmt: skip
-            for tid, salt in conn.execute(select(secrets_t.c.table_id, secrets_t.c.salt)):
+            for tid, salt in conn.execute(only(secrets_t.c.table_id, select(secrets_t.c.table_id, secrets_t.c.salt))):
                 if tid in out:
                     out[tid].salt = salt
-            for tid, creator in conn.execute(select(owners_t.c.table_id, owners_t.c.creator)):
+            q = select(owners_t.c.table_id, owners_t.c.creator)
+            for tid, creator in conn.execute(only(owners_t.c.table_id, q)):
                 if tid in out:
                     out[tid].creator = creator
             rows = conn.execute(
-                select(actions_t.c.table_id, actions_t.c.idx, actions_t.c.action, actions_t.c.actor, actions_t.c.note)
-                .order_by(actions_t.c.table_id, actions_t.c.idx)
-            )
+                only(actions_t.c.table_id, select(
+                    actions_t.c.table_id, actions_t.c.idx, actions_t.c.action, actions_t.c.actor, actions_t.c.note
+                ).order_by(actions_t.c.table_id, actions_t.c.idx))
+            )  # fmt: skip
             for tid, idx, action, actor, note in rows:
                 t = out.get(tid)
                 if t is not None and idx == len(t.actions):
                     t.actions.append((json.loads(action), actor, note or ""))
         return list(out.values())
+
+    def load_since(self, table_id: str, start: int) -> tuple[list[dict[str, Any]], str, list[StoredAction]] | None:
+        """A table's seats, status and its actions from index `start` on, as stored now (None: deleted)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(tables_t.c.seats, tables_t.c.status).where(tables_t.c.id == table_id)).first()
+            if row is None:
+                return None
+            q = (
+                select(actions_t.c.idx, actions_t.c.action, actions_t.c.actor, actions_t.c.note)
+                .where(actions_t.c.table_id == table_id, actions_t.c.idx >= start)
+                .order_by(actions_t.c.idx)
+            )
+            actions: list[StoredAction] = []
+            for idx, action, actor, note in conn.execute(q):
+                if idx != start + len(actions):
+                    break
+                actions.append((json.loads(action), actor, note or ""))
+        return list(row.seats), row.status, actions
+
+    def recent_ids(self, limit: int) -> list[str]:
+        """The ids of the newest `limit` tables."""
+        q = select(tables_t.c.id).order_by(tables_t.c.created.desc()).limit(limit)
+        with self.engine.connect() as conn:
+            return [r.id for r in conn.execute(q)]
+
+    def unfinished(self) -> list[tuple[str, list[dict[str, Any]], int | None]]:
+        """(id, seats, turn timer) of every table not finished: those whose bots or timers need a process."""
+        q = select(tables_t.c.id, tables_t.c.seats, tables_t.c.turn_timer).where(tables_t.c.status != "finished")
+        with self.engine.connect() as conn:
+            return [(r.id, list(r.seats), r.turn_timer) for r in conn.execute(q)]
 
     def close(self) -> None:
         if self._conn is not None:
@@ -354,6 +415,7 @@ class Ack:
     callback: Callable[[], None]
     table: str | None = None
     on_fail: Callable[[str], None] | None = None
+    reason: str = "the database refused this table's write"
 
 
 _WRITES = ("table", "action", "update", "delete")
@@ -515,7 +577,7 @@ class QueuedWrites:
             if kind == "ack":
                 data.callback()
             elif kind == "fail" and data.on_fail is not None:
-                data.on_fail("the database refused this table's write")
+                data.on_fail(data.reason)
 
     def _announce(self, down: str | None) -> None:
         if down == self.down:
@@ -566,17 +628,24 @@ class QueuedWrites:
         error = self._commit_retrying(writes) if writes else None
         if error is not None:
             # refused for good: store table by table, so only the table at fault loses its unacknowledged writes
-            lost: set[str] = set()
+            lost: dict[str, str] = {}
             for tid in dict.fromkeys(_table_of(w) for w in writes):
                 group = [w for w in writes if _table_of(w) == tid]
                 err = self._commit_retrying(group)
                 if err is not None and tid is not None:
-                    log.error("the database refused the writes of table %s for good (%s); the table goes back to "
-                              "its last stored version", tid, _why(err))  # fmt: skip
+                    why = CONFLICT if isinstance(err, IntegrityError) else _why(err)
+                    if why == CONFLICT:
+                        log.info("table %s: %s; it catches up", tid, CONFLICT)
+                    else:
+                        log.error("the database refused the writes of table %s for good (%s); the table goes back "
+                                  "to its last stored version", tid, why)  # fmt: skip
                     self._lost.add(tid)
-                    lost.add(tid)
-                    self._call(self._lost_table, tid, _why(err))
-            kept = [("fail", d) if k == "ack" and d.table in lost else (k, d) for k, d in kept]
+                    lost[tid] = why
+                    self._call(self._lost_table, tid, why)
+            kept = [
+                ("fail", dataclasses.replace(d, reason=lost[d.table])) if k == "ack" and d.table in lost else (k, d)
+                for k, d in kept
+            ]
         self._call(self._acknowledge, kept)
 
     def _commit_retrying(self, writes: list[Write], give_up: float | None = None) -> BaseException | None:

@@ -495,34 +495,83 @@ class TableManager:
         """Rebuild every stored table by replaying its actions with `play`; returns how many were loaded."""
         n = 0
         for st in self.storage.load_all():
-            try:
-                game = get_game(st.game)
-                stored, _board = self._stored_board(game.name, st.options)
-                options = game.parse_options(stored)
-                state = game.new_game(options, st.seed)
-            except HegemonError as e:
-                log.warning("table %s not loaded: %s", st.id, e)
-                continue
-            seats = [
-                Seat(i, s["kind"], s.get("bot"), s["token"], s["name"], bool(s.get("claimed")), open=bool(s.get("open")))
-                for i, s in enumerate(st.seats)
-            ]
-            table = Table(st.id, game, options, st.seed, seats, st.created, st.turn_timer, state)
-            table.salt = st.salt
-            for raw, actor, note in st.actions:
-                action = game.decode_action(raw)
-                play(state, action)
-                table.actions.append(action.to_json())
-                table.log.append(LogEntry(action, actor, note))
-                if table.version % REPLAY_EVERY == 0:
-                    table.replay_checkpoints[table.version] = state.clone()
-            table.finished = state.current_player() == TERMINAL
-            table.durable = table.version
-            self.tables[st.id] = table
-            self._advance(table)
-            self._changed(table)
-            n += 1
+            table = self.build(st)
+            if table is not None:
+                self.adopt(table)
+                n += 1
         return n
+
+    def build(self, st: StoredTable) -> Table | None:
+        """A table rebuilt from its stored form by replaying its actions with `play` (None, logged, when its game
+        or board no longer loads). Touches nothing shared, so it may run in a worker thread."""
+        try:
+            game = get_game(st.game)
+            stored, _board = self._stored_board(game.name, st.options)
+            options = game.parse_options(stored)
+            state = game.new_game(options, st.seed)
+        except HegemonError as e:
+            log.warning("table %s not loaded: %s", st.id, e)
+            return None
+        seats = [
+            Seat(i, s["kind"], s.get("bot"), s["token"], s["name"], bool(s.get("claimed")), open=bool(s.get("open")))
+            for i, s in enumerate(st.seats)
+        ]
+        table = Table(st.id, game, options, st.seed, seats, st.created, st.turn_timer, state)
+        table.salt = st.salt
+        self._replay_stored(table, st.actions)
+        return table
+
+    def adopt(self, table: Table) -> None:
+        """Serve a table built by `build`: play what is due at once (chance, forced moves), wake its bots."""
+        self.tables[table.id] = table
+        self._advance(table)
+        self._changed(table)
+
+    @staticmethod
+    def _replay_stored(table: Table, actions: list[tuple[dict[str, Any], int, str]]) -> None:
+        """Apply stored actions (already accepted once, by this process or another) to `table`."""
+        state = table.state
+        for raw, actor, note in actions:
+            action = table.game.decode_action(raw)
+            play(state, action)
+            table.actions.append(action.to_json())
+            table.log.append(LogEntry(action, actor, note))
+            if table.version % REPLAY_EVERY == 0:
+                table.replay_checkpoints[table.version] = state.clone()
+        table.finished = state.current_player() == TERMINAL
+        table.durable = table.version
+
+    def catch_up(
+        self, table: Table, start: int, seats: list[dict[str, Any]], actions: list[tuple[dict[str, Any], int, str]]
+    ) -> bool:
+        """Another server process stored more of `table` (its seats as stored now, and its actions from version
+        `start` on): apply it and tell the connections. False, changing nothing, when the table is no longer at
+        `start` or a write of this process for it still waits for its commit (it is stored, or refused and rolled
+        back, first: then read again)."""
+        if table.durable != table.version or table.version != start:
+            return False
+        if [s.to_json() for s in table.seats] != seats:
+            for seat, stored in zip(table.seats, seats, strict=False):
+                seat.kind, seat.bot, seat.token = stored["kind"], stored.get("bot"), stored["token"]
+                seat.name, seat.claimed = stored["name"], bool(stored.get("claimed"))
+                seat.open = bool(stored.get("open"))
+            table.seats_epoch += 1
+        before = table.version
+        self._replay_stored(table, actions)
+        if table.version != before:
+            table.bots.clear()  # a bot's memory of the game is of the position it last saw
+        self._update_timer(table)
+        self._notify(table)
+        if table.on_change is not None:
+            table.on_change(table)
+        return True
+
+    def forget(self, table: Table, reason: str) -> None:
+        """Drop a table from memory (deleted by another process): its connections are told and closed."""
+        self.tables.pop(table.id, None)
+        for c in list(table.connections):
+            c.errors.append(ServerError("unknown_table", reason).to_json())
+            c.wake()
 
     # ------------------------------------------------------------------ lookups
 

@@ -9,6 +9,7 @@ import contextlib
 import json
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import orjson
@@ -75,13 +76,21 @@ SEND_TIMEOUT = 20.0
 """Seconds one message may take to go out before the connection is dropped (HEGEMON_WS_SEND_TIMEOUT)."""
 
 
-def router(manager: TableManager, send_timeout: float = SEND_TIMEOUT) -> APIRouter:
+def router(
+    manager: TableManager,
+    send_timeout: float = SEND_TIMEOUT,
+    load: Callable[[str], Awaitable[None]] | None = None,
+) -> APIRouter:
+    """The websocket route; `load(table_id)` brings a table into memory first (several processes: from the
+    database)."""
     r = APIRouter()
 
     @r.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str, token: str | None = None) -> None:
         await websocket.accept()
         try:
+            if load is not None:
+                await load(table_id)
             table = manager.get(table_id)
             seat = manager.seat_of(table, token) if token else None
         except ServerError as e:
