@@ -12,7 +12,7 @@ from typing import Any
 from fastapi import APIRouter
 
 from hegemon.games import game_names
-from hegemon.server.protocol import ServerError
+from hegemon.server.protocol import ErrorBody, ServerError
 
 
 def _raw(game: str) -> dict[str, Any]:
@@ -64,7 +64,11 @@ def glossary(game: str) -> dict[str, Any]:
 def router() -> APIRouter:
     r = APIRouter()
 
-    @r.get("/api/games/{game}/glossary", tags=["games"])
+    @r.get(
+        "/api/games/{game}/glossary",
+        tags=["games"],
+        responses={404: {"model": ErrorBody, "description": "unknown_table: no such game"}},
+    )
     async def get_glossary(game: str) -> dict[str, Any]:
         """What each card, event, project, combat card and power centre of the game does, with its numbers."""
         if game not in game_names():
