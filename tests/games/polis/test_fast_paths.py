@@ -48,6 +48,7 @@ def test_bribe_reach_is_the_cheapest_path_search(tmp_path, cubes):
             full = proxenos.bribe_costs(st, s, src)
             for t in range(st.b.n_terr):
                 assert proxenos.bribe_reach(st, s, src, None, t) == full[t]
+            assert proxenos._free_reach(st, s, src) == sum(1 << t for t in range(st.b.n_terr) if full[t] == 0)
             for cap in (0, 1, 2, 3, 5, 8):
                 mask = proxenos.bribe_reach(st, s, src, cap)
                 assert mask == sum(1 << t for t in range(st.b.n_terr) if full[t] <= cap)

@@ -81,6 +81,26 @@ def _levels(st: PolisState, s: int, src: int) -> tuple[tuple[int, int], ...]:
     return got
 
 
+def _free_reach(st: PolisState, s: int, src: int) -> int:
+    """The territories a bribe of 0 reaches (the first level of `_levels`): they depend only on where the
+    opponent has units, so they are cached by that pattern."""
+    tb = st.tb
+    heavy = unit_masks(tb, st.units[s], st.units[1 - s])[2] if st.b.bribe_per_unit else 0
+    key = (src, heavy)
+    got = tb.free_reach.get(key)
+    if got is None:
+        zero = tb.all_mask & ~heavy
+        a0, a1, a2, a3 = tb.adj_union4
+        m = f = tb.bit[src]
+        while f:
+            f = (a0[f & 255] | a1[f >> 8 & 255] | a2[f >> 16 & 255] | a3[f >> 24]) & zero & ~m
+            m |= f
+        if len(tb.free_reach) > CACHE_LIMIT:
+            tb.free_reach.clear()
+        got = tb.free_reach[key] = m
+    return got
+
+
 def bribe_reach(st: PolisState, s: int, src: int, cap: int | None = None, target: int = -1) -> int:
     """The same answers as `bribe_costs`, from the cached levels: the bitmask of the territories whose cheapest
     bribe is at most `cap`, or, with `target` ≥ 0, that territory's cheapest bribe (-1 if above `cap`)."""
@@ -109,7 +129,7 @@ def legal(st: PolisState, out: list[Any], used: set[int], extra: bool) -> None:
     captured = st.prox_cap[s]
     if T_PROXENOS not in used and not captured:
         cap = min(silver, total - b.extra_cost) if extra else silver
-        reach = bribe_reach(st, s, b.p_terr[here], cap)
+        reach = _free_reach(st, s, b.p_terr[here]) if cap == 0 else bribe_reach(st, s, b.p_terr[here], cap)
         if reach:
             tb = st.tb
             menu = tb.prox_menu.get((reach, here))

@@ -71,6 +71,7 @@ class Tables:
         self.masks: dict[bytes | tuple[int, ...], tuple[int, int, int]] = {}
         self.bribes: dict[tuple[int, bytes | tuple[int, ...]], tuple[tuple[int, int], ...]] = {}
         self.byte_counts = b.cubes < 256  # unit counts fit in bytes (fast cache keys)
+        self.free_reach: dict[tuple[int, int], int] = {}
         self.prox_menu: dict[tuple[int, int], tuple[Any, ...]] = {}  # (reach, here): at most 2**n × poleis
 
 
