@@ -7,6 +7,7 @@ globalThis.document = { documentElement: {} };
 const input = JSON.parse(process.argv[2]);
 const web = new URL(input.web);
 const i18n = await import(new URL("js/i18n.js", web));
+await import(new URL("js/texts-show.js", web)); // more texts merged into the same dictionaries
 const reasons = await import(new URL("js/reasons.js", web));
 i18n.setLang(input.lang);
 const out = {

@@ -137,6 +137,10 @@ def test_plurals_and_grammar_in_both_languages() -> None:
     assert it[7].endswith("ne resta 1") and it[8].endswith("ne restano 2")
     assert it[9] == "Italia ha 1 legionario: l'ultimo non attacca mai"
     en = run("en", calls=calls)["calls"]
+    # signed changes on the buttons (the show helper's texts, merged into the same dictionaries)
+    signed = [["fx.hoplites", {"n": "+1"}], ["fx.galleys", {"n": "\u22121"}], ["fx.triremes", {"n": "+2"}]]
+    assert run("it", calls=signed)["calls"] == ["+1 oplita", "\u22121 galea", "+2 triremi"]
+    assert run("en", calls=signed)["calls"] == ["+1 hoplite", "\u22121 galley", "+2 triremes"]
     assert en[:4] == ["rolls 1 die", "rolls 3 dice", "Move 1 trireme A → B", "Move 2 triremes A → B"]
     assert en[5:7] == ["1 galley", "0 galleys"]
     assert en[9] == "Italia has 1 legionary: the last one never attacks"

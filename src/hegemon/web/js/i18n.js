@@ -695,6 +695,7 @@ const en = {
   "tut.polis.finish.title": "Your first turn is done!",
   "tut.polis.finish.do": "Now play on against the bot; the game is real. Take two actions a turn and pass when you are done; at the end of the round every population cube eats 1 wheat, so trade or collect wheat.",
   "tut.polis.finish.why": "Battles start after a turn when a territory holds 8 or more units (from round 4). Keep some prestige for the end of each round.",
+  "n.combatcard": "{n, plural, one {# combat card} other {# combat cards}}",
 };
 
 const it = {
@@ -1391,6 +1392,7 @@ const it = {
   "tut.polis.finish.title": "Il tuo primo turno è fatto!",
   "tut.polis.finish.do": "Ora continua contro il bot; la partita è vera. Fai due azioni per turno e passa quando hai finito; alla fine del round ogni cubo di popolazione mangia 1 grano, quindi commercia o riscuoti grano.",
   "tut.polis.finish.why": "Le battaglie scoppiano dopo un turno quando un territorio ha 8 o più unità (dal round 4). Tieni un po' di prestigio per la fine di ogni round.",
+  "n.combatcard": "{n, plural, one {# carta combattimento} other {# carte combattimento}}",
 };
 
 export const DICTS = { en, it };
@@ -1418,7 +1420,9 @@ const pluralRules = {};
 /** The plural category of `n` in the current language ("one", "other"…), from Intl.PluralRules. */
 export function pluralOf(n) {
   pluralRules[lang] ??= new Intl.PluralRules(lang);
-  return pluralRules[lang].select(Number(n));
+  // a signed change ("+1", "\u22121") takes the form of its size
+  const x = typeof n === "number" ? n : Number(String(n).replace(/[^\d.]/g, ""));
+  return pluralRules[lang].select(Math.abs(x));
 }
 
 /** Expand "{n, plural, one {# die} other {# dice}}" (ICU style; "=0 {…}" matches exactly, # is the number). */

@@ -399,7 +399,7 @@ export async function createBoard(root, ctx) {
           ` — ${side.prestige} ${t("polis.prestige")}${side.passed ? ` · ${t("polis.passed")}` : ""}`),
         h("p", { class: "hint" }, res),
         side.score ? h("p", { class: "score", "data-total": side.score.total }, t("polis.scoreline", side.score)) : null,
-        h("p", { class: "hint" }, `${side.merchants} ${t("polis.merchants")} · ${side.hand_size} ${t("polis.hand")} · ${t("polis.proxenos")}: ${nm(side.proxenos)}`)));
+        h("p", { class: "hint" }, `${t("n.merchant", { n: side.merchants })} · ${t("n.combatcard", { n: side.hand_size })} · ${t("polis.proxenos")}: ${nm(side.proxenos)}`)));
     }
     if (v.hand) root.append(h("p", { id: "hand", "data-tip": `cards:${v.hand.join(",")}` }, t("polis.yourhand", { h: handText(v.hand) || "—" })));
     if (v.event) root.append(h("p", { class: "hint", id: "event", "data-tip": `event:${v.event}` }, t("polis.event", { e: eventName(v.event) })));
