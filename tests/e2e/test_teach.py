@@ -219,3 +219,27 @@ def test_the_guided_first_game_can_be_completed(page: Page, server: Server, game
     page.click("#tut-close")
     expect(box).to_have_count(0)
     assert page.get_attribute("body", "data-status") == "playing"
+
+
+def test_phone_in_italian_learn_rules_and_guide(browser: Browser, server: Server) -> None:
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, locale="it-IT")
+    page = ctx.new_page()
+    page.goto(server.url + "/")
+    learn = page.locator("#learn")
+    expect(learn).to_contain_text("Impara a giocare")
+    expect(page.locator("#tutorial-polis")).to_have_text("Prima partita guidata")
+    page.screenshot(path=str(DOCS / "learn-phone-it.png"))
+    page.click("#tutorial-polis")
+    page.wait_for_url("**/t/*")
+    expect(page.locator("#tut-box")).to_contain_text("Benvenuto a Polis")
+    page.screenshot(path=str(DOCS / "tutorial-phone-it.png"))
+    page.click("#rulesbtn")
+    drawer = page.locator("#rulesdrawer")
+    expect(drawer).to_be_visible()
+    expect(drawer.locator(".rules-thistable")).to_contain_text("Regola d'assedio")
+    box = drawer.bounding_box()
+    assert box is not None and box["width"] >= 380
+    page.screenshot(path=str(DOCS / "rules-phone-it.png"))
+    page.tap("#rulesclose")
+    expect(drawer).to_be_hidden()
+    ctx.close()

@@ -129,8 +129,10 @@ export function tableBox(gameInfo, options) {
   const main = presetField ? byName[presetField] : byName.siege;
   if (main) {
     const v = options[main.name] ?? main.default;
+    // the sentence starts with the value's name ("Classic: …"), already said in bold
+    const said = (help(main)[v] || "").replace(/^[^:]{1,40}:\s*/, "");
     box.append(h("p", { class: "rules-main", "data-option": main.name, "data-value": v },
-      h("strong", {}, `${optLabel(main)}: ${valueText(main, v)}. `), help(main)[v] || ""));
+      h("strong", {}, `${optLabel(main)}: ${valueText(main, v)}. `), said.charAt(0).toUpperCase() + said.slice(1)));
   }
   const changed = [];
   for (const o of gameInfo.options) {
