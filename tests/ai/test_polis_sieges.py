@@ -86,7 +86,8 @@ def test_a_siege_at_three_of_four_discs_is_worth_more_than_at_one(rule: str) -> 
 
 def test_diceless_sacrifice_forcing_valued_when_it_wins_the_polis() -> None:
     st = action_phase("diceless_sacrifice")
-    s, q, _ = place(st, "korinthos", 4, pp=5)
+    s, q, t = place(st, "korinthos", 4, pp=5)
+    st.units[1 - s][t] = 1  # an opponent's hoplite there: waiting a turn for a free disc is a risk
     st.discs[s][q] = 2
     st.apply(find(st, "continue_siege", "korinthos"))  # the third disc; the tail may force the fourth
     assert st.phase == common.DS_FORCE and st.cur == s

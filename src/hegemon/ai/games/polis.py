@@ -33,7 +33,7 @@ KEEP_DS = 0.85
 KEEP_DICELESS = 0.75
 KEEP_CONTESTED = 0.6
 KEEP_FORCE_NEXT = 0.85
-W_ACTION = 1.0  # what one more action spent on a siege (a disc per action) costs in score points
+W_ACTION = 0.5  # what one more action spent on a siege (a disc per action) costs in score points
 
 
 def polis_worth(st: Any, s: int, q: int) -> float:
@@ -76,6 +76,8 @@ def siege_value(st: Any, s: int, q: int) -> float:
         if st.pp[s] >= k and (h >= k if pending else h >= f):
             forced = worth - k * (1.0 + W_UNIT)
             value = max(value, forced if pending else (forced - W_ACTION) * KEEP_FORCE_NEXT * contested)
+    if h >= f and st.units[1 - s][t] <= h:
+        value = max(value, W_SIEGE * f)  # never less than the siege it replaces, still within reach
     return value + W_DISC * d
 
 
