@@ -124,6 +124,13 @@ def test_tooltips_for_events_projects_cards_and_power_centres(page: Page, server
         page.hover("#event")
         expect(tip).to_contain_text("round")
     page.screenshot(path=str(DOCS / f"tooltip-polis-{lang}.png"))
+    # a project's button says what the project gives before it is started
+    page.wait_for_function("() => document.body.dataset.myturn === '1' && document.body.dataset.phase === 'action'", timeout=30_000)
+    page.locator("#p-athinae").dispatch_event("click")
+    start = page.locator("#actions button[data-type=start_project][data-tip]")
+    if start.count():
+        start.first.hover()
+        expect(tip).to_contain_text("Costo:" if lang == "it" else "Cost:")
     page.mouse.move(5, 5)
     page.hover("h2")
     expect(tip).to_be_hidden()

@@ -696,6 +696,7 @@ const en = {
   "tut.polis.finish.do": "Now play on against the bot; the game is real. Take two actions a turn and pass when you are done; at the end of the round every population cube eats 1 wheat, so trade or collect wheat.",
   "tut.polis.finish.why": "Battles start after a turn when a territory holds 8 or more units (from round 4). Keep some prestige for the end of each round.",
   "n.combatcard": "{n, plural, one {# combat card} other {# combat cards}}",
+  "tip.built": "Projects of this polis",
 };
 
 const it = {
@@ -1393,6 +1394,7 @@ const it = {
   "tut.polis.finish.do": "Ora continua contro il bot; la partita è vera. Fai due azioni per turno e passa quando hai finito; alla fine del round ogni cubo di popolazione mangia 1 grano, quindi commercia o riscuoti grano.",
   "tut.polis.finish.why": "Le battaglie scoppiano dopo un turno quando un territorio ha 8 o più unità (dal round 4). Tieni un po' di prestigio per la fine di ogni round.",
   "n.combatcard": "{n, plural, one {# carta combattimento} other {# carte combattimento}}",
+  "tip.built": "Progetti di questa polis",
 };
 
 export const DICTS = { en, it };

@@ -70,10 +70,10 @@ export function tipContent(spec) {
       t("tip.proj.posterity", { n: p.posterity }),
     ]];
   }
-  if (kind === "projects") {
+  if (kind === "projects" || kind === "built") {
     const ids = arg.split(",").filter((x) => G.projects[x]);
     if (!ids.length) return null;
-    return [t("tip.offer"), ids.map((x) => { const p = G.projects[x]; return t("tip.proj.short", {
+    return [t(kind === "built" ? "tip.built" : "tip.offer"), ids.map((x) => { const p = G.projects[x]; return t("tip.proj.short", {
       name: has(`project.${x}`) ? t(`project.${x}`) : p.name, s: t(`tip.symbol.${p.symbol}`), cost: costText(p.cost), a: p.immediate, b: p.posterity }); })];
   }
   if (kind === "card" || kind === "cards") {

@@ -241,7 +241,7 @@ export async function createBoard(root, ctx) {
   function actButton(a, primary) {
     const e = effectOf(a);
     const warn = e && ((e.game_over && e.game_over.lose) || e.ostracism || e.lost);
-    return h("button", { type: "button", class: `act${primary ? " primary" : ""}${warn ? " warn" : ""}`, "data-type": a.type, title: describe(a), onclick: () => ctx.send(a) }, label(a));
+    return h("button", { type: "button", class: `act${primary ? " primary" : ""}${warn ? " warn" : ""}`, "data-type": a.type, title: a.project ? null : describe(a), "data-tip": a.project ? `project:${a.project}` : null, onclick: () => ctx.send(a) }, label(a));
   }
 
   let uid = 0;
@@ -304,7 +304,8 @@ export async function createBoard(root, ctx) {
     if (p) {
       const owner = p.owner === "neutral" ? t("polis.neutral") : t(`polis.${p.owner}`);
       const projects = (p.projects || []).filter(Boolean).map(projectName).join(", ");
-      return h("p", { class: "hint placeinfo" }, `${owner} · ${t("polis.pop", { p: p.population, m: p.max_population, f: p.fortification })}${projects ? ` · ${projects}` : ""}`);
+      const built = (p.projects || []).filter(Boolean);
+      return h("p", { class: "hint placeinfo", "data-tip": built.length ? `built:${built.join(",")}` : null }, `${owner} · ${t("polis.pop", { p: p.population, m: p.max_population, f: p.fortification })}${projects ? ` · ${projects}` : ""}`);
     }
     const units = v.sides.map((sd) => [sd.side, (sd.hoplites[id] || 0) + (sd.galleys[id] || 0)]).filter(([, n]) => n);
     if (!units.length) return null;
