@@ -9,7 +9,7 @@ from hegemon.games.polis.actions import MoveFrom, intern
 from hegemon.games.polis.board import bits
 from hegemon.games.polis.rules import common, flow
 from hegemon.games.polis.rules.common import MOVE, T_MOVE_G, T_MOVE_H
-from hegemon.games.polis.rules.tables import CACHE_LIMIT, unit_masks
+from hegemon.games.polis.rules.tables import CACHE_LIMIT, full_mask, unit_masks
 
 if TYPE_CHECKING:
     from hegemon.games.polis.board import Board
@@ -147,16 +147,24 @@ def legal(st: PolisState, out: list[Any], used: set[int], extra: bool) -> None:
     us = st.units[s]
     them = st.units[1 - s]
     om, srcs, _ = unit_masks(tb, us, them)
+    room = ~full_mask(tb, us, lim)  # destinations below the stacking limit
+    menus = tb.move_menu
     if hop:
-        acts = tb.move_h
-        for d in bits(_dest_union(st, False, srcs & tb.land_mask, om)):
-            if us[d] < lim:
-                out.append(acts[d])
+        dests = _dest_union(st, False, srcs & tb.land_mask, om) & room
+        menu = menus.get((False, dests))
+        if menu is None:
+            acts = tb.move_h
+            menu = menus[(False, dests)] = tuple(acts[d] for d in bits(dests))
+        out.extend(menu)
     if gal:
-        acts = tb.move_g
-        for d in bits(_dest_union(st, True, srcs & tb.sea_mask, om)):
-            if us[d] < lim:
-                out.append(acts[d])
+        dests = _dest_union(st, True, srcs & tb.sea_mask, om) & room
+        menu = menus.get((True, dests))
+        if menu is None:
+            acts = tb.move_g
+            menu = menus[(True, dests)] = tuple(acts[d] for d in bits(dests))
+        out.extend(menu)
+    if len(menus) > CACHE_LIMIT:
+        menus.clear()
 
 
 def apply_start(st: PolisState, to: str, galleys: bool) -> None:

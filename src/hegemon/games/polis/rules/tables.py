@@ -72,6 +72,8 @@ class Tables:
         self.bribes: dict[tuple[int, bytes | tuple[int, ...]], tuple[tuple[int, int], ...]] = {}
         self.byte_counts = b.cubes < 256  # unit counts fit in bytes (fast cache keys)
         self.free_reach: dict[tuple[int, int], int] = {}
+        self.full: dict[tuple[bytes | tuple[int, ...], int], int] = {}
+        self.move_menu: dict[tuple[bool, int], tuple[Any, ...]] = {}
         self.prox_menu: dict[tuple[int, int], tuple[Any, ...]] = {}  # (reach, here): at most 2**n × poleis
 
 
@@ -102,4 +104,21 @@ def unit_masks(tb: Tables, us: list[int], them: list[int]) -> tuple[int, int, in
         if len(tb.masks) > CACHE_LIMIT:
             tb.masks.clear()
         got = tb.masks[key] = (om, mine, theirs)
+    return got
+
+
+def full_mask(tb: Tables, us: list[int], lim: int) -> int:
+    """Territories where a side's units `us` have reached the stacking limit `lim` (cached by the counts)."""
+    key = (counts_key(tb, us), lim)
+    got = tb.full.get(key)
+    if got is None:
+        got = 0
+        bit = 1
+        for u in us:
+            if u >= lim:
+                got |= bit
+            bit <<= 1
+        if len(tb.full) > CACHE_LIMIT:
+            tb.full.clear()
+        tb.full[key] = got
     return got
