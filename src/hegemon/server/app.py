@@ -129,10 +129,12 @@ def create_app(
     trusted_proxies: list[Network] | None = None,
     ws_send_timeout: float = ws.SEND_TIMEOUT,
     lease_every: float = LEASE_EVERY,
+    guard: dict[str, Any] | None = None,
 ) -> FastAPI:
     """The application. `db_url` None: tables in memory only (tests); "sqlite:///path" or a PostgreSQL URL:
     durable tables, rebuilt from their actions at start-up. `trusted_proxies`: the addresses whose
-    X-Forwarded-For is believed (default: HEGEMON_TRUSTED_PROXIES, else none). On PostgreSQL any number of
+    X-Forwarded-For is believed (default: HEGEMON_TRUSTED_PROXIES, else none); `guard`: other settings of the
+    `Guard` middleware (e.g. `writes`, `creates` rate limits). On PostgreSQL any number of
     processes may serve the same database (`hegemon.server.cluster`): tables load when first asked for, and bots
     run in the process holding the table's lease (swept every `lease_every` seconds)."""
     if manager is None:
@@ -181,7 +183,11 @@ def create_app(
         redoc_url=None,
     )
     app.state.manager = mgr
-    app.add_middleware(Guard, trusted_proxies=trusted_proxies if trusted_proxies is not None else proxies_from_env())
+    app.add_middleware(
+        Guard,
+        trusted_proxies=trusted_proxies if trusted_proxies is not None else proxies_from_env(),
+        **(guard or {}),
+    )
 
     def watch(t: Table) -> None:
         if cluster is not None:
