@@ -8,18 +8,21 @@ resolved with the opponent's hidden cards, so those are not (the preview would l
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hegemon.core.actions import Action
 from hegemon.core.game import TERMINAL
 from hegemon.games.polis.board import RESOURCES, SIDES
 from hegemon.games.polis.rules import common
 
+if TYPE_CHECKING:
+    from hegemon.games.polis.state import PolisState
+
 # resolved with hidden cards (or a draw): never previewed
 HIDDEN = frozenset({"play_cards", "match", "draw_card", "draw_project", "draw_event", "siege_roll", "market_roll"})
 
 
-def _numbers(st: Any, s: int) -> dict[str, Any]:
+def _numbers(st: PolisState, s: int) -> dict[str, Any]:
     b = st.b
     return {
         "prestige": st.pp[s],
@@ -33,7 +36,7 @@ def _numbers(st: Any, s: int) -> dict[str, Any]:
     }
 
 
-def effect(st: Any, action: Action, before: dict[str, Any] | None = None) -> dict[str, Any] | None:
+def effect(st: PolisState, action: Action, before: dict[str, Any] | None = None) -> dict[str, Any] | None:
     """The effect of `action` (legal now) for the side to play, or None when it is not previewed. Keys, each
     present only when it applies: prestige, opponent_prestige, population, hoplites, galleys, merchants (the
     changes), resources ({name: change}), lost / gained (polis ids), game_over ({winners, reason, lose}),
@@ -77,7 +80,7 @@ def effect(st: Any, action: Action, before: dict[str, Any] | None = None) -> dic
     return out
 
 
-def effects(st: Any, actions: list[Action]) -> list[dict[str, Any] | None]:
+def effects(st: PolisState, actions: list[Action]) -> list[dict[str, Any] | None]:
     """`effect` of each action, in order (the numbers before are taken once)."""
     s = st.current_player()
     if s not in (0, 1):
