@@ -3,6 +3,7 @@ placed one legionary at a time, then the navy (triremes disbanded into legionari
 
 from __future__ import annotations
 
+from itertools import compress
 from typing import TYPE_CHECKING
 
 from hegemon.core.actions import Action
@@ -141,8 +142,7 @@ def reinforcement_pool(st: SpqrState, me: int) -> None:
 
 
 def legal_reinforce(st: SpqrState, me: int) -> list[Action]:
-    row = st.acts.reinforce
-    return [row[p] for p, o in enumerate(st.owner) if o == me]
+    return list(compress(st.acts.reinforce, map(me.__eq__, st.owner)))
 
 
 def apply_reinforce(st: SpqrState, a: A.Reinforce) -> Phase | None:
