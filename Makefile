@@ -9,8 +9,8 @@ install:
 
 install-test:
 	$(PIP) install -q -e '.[test,rl,postgres]'
-	@(command -v chromium >/dev/null 2>&1 && ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1) || \
-	  (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium postgresql)
+	@(command -v chromium >/dev/null 2>&1 && command -v node >/dev/null 2>&1 && ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1) || \
+	  (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium nodejs postgresql)
 
 # The main job: the web table on http://127.0.0.1:8000 (tables kept in SQLite in the user data directory).
 run: install
