@@ -146,7 +146,7 @@ def test_4100_coastal_provinces_on_one_sea_are_refused_by_size_and_by_count(tmp_
     with app(tmp_path) as c:
         r = c.post("/api/tables", json={"game": "spqrisiko", "board_data": attack})
         assert r.status_code == 400, r.text
-        assert "board: file: larger than the maximum 128 KB" in r.json()["message"]
+        assert r.json()["code"] == "bad_request" and "board_data" in r.json()["message"]  # refused at the door
         r = c.post("/api/tables", json={"game": "spqrisiko", "board_data": compact})
         assert r.status_code == 400, r.text
         assert "board: province: 2000 provinces is above the maximum 200" in r.json()["message"]

@@ -8,6 +8,8 @@ from typing import Any, Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, Field
 
+from hegemon.core import boardfile
+
 ErrorCode = Literal[
     "illegal_action", "not_your_turn", "stale_version", "game_over", "unknown_table", "bad_request", "unauthorized",
     "unavailable",
@@ -33,8 +35,8 @@ MAX_MESSAGE_BYTES = 4096
 """Largest websocket message or action body a client may send (an action is well under 1 KB)."""
 MAX_JSON_DEPTH = 32
 """Deepest nesting of arrays and objects accepted in any JSON a client sends (an action nests 3 deep)."""
-MAX_BOARD_BYTES = 256 * 1024
-"""Largest corrected board file accepted at table creation."""
+MAX_BOARD_BYTES = boardfile.MAX_BOARD_BYTES
+"""Largest corrected board file accepted at table creation (the board bounds: `hegemon.core.boardfile`)."""
 MAX_NAME = 40
 RATE_PER_SECOND = 20.0
 """Refused messages per second a connection may send (after a burst of RATE_BURST); all messages: 100 times
