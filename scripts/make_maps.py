@@ -16,8 +16,9 @@ from typing import Any
 
 import numpy as np
 import shapely
+import shapely.prepared
 from global_land_mask import globe
-from shapely.geometry import MultiPoint, Point, Polygon, box
+from shapely.geometry import LineString, MultiPoint, Point, Polygon, box
 from shapely.ops import unary_union
 
 OUT = Path(__file__).resolve().parent.parent / "src" / "hegemon" / "web" / "maps"
@@ -93,24 +94,45 @@ def cells(
     mp = MultiPoint([(lon, lat) for _, lat, lon in points])
     vor = shapely.voronoi_polygons(mp, extend_to=frame)
     out: dict[str, Any] = {}
+    stray: list[tuple[str, Any]] = []  # pieces cut off from their point by the sea
     for pid, lat, lon in points:
         pt = Point(lon, lat)
         cell = next(g for g in vor.geoms if g.covers(pt))
-        area = (
-            region.union(pt.buffer(island))
-            .intersection(cell)
-            .intersection(pt.buffer((radii or {}).get(pid, radius)))
-        )
+        bound = pt.buffer((radii or {}).get(pid, radius))
+        area = region.intersection(cell).intersection(bound)
         if band is not None:
             area = area.intersection(band.union(pt.buffer(island)))
-        if area.geom_type == "GeometryCollection":
-            area = unary_union([g for g in area.geoms if g.geom_type in ("Polygon", "MultiPolygon")])
-        # keep the part holding the point (and any other piece of real size)
-        if area.geom_type == "MultiPolygon":
-            keep = [g for g in area.geoms if g.distance(pt) < island * 2 or g.area > island * island * 4]
-            area = unary_union(keep) if keep else area
-        out[pid] = area
+        area = _polygons(area)
+        # an island too small for the raster gets a small disc (added to the drawn land too, see `build`)
+        if area.is_empty or area.distance(pt) > island * 0.5:
+            area = unary_union([area, pt.buffer(island).intersection(cell)])
+        pieces = list(area.geoms) if area.geom_type == "MultiPolygon" else [area]
+        home = min(pieces, key=lambda g: g.distance(pt))
+        keep = [home]
+        for g in pieces:
+            if g is home:
+                continue
+            if g.area < island * island * 0.05:
+                continue  # a crumb of coastline
+            stray.append((pid, g))
+        out[pid] = unary_union(keep)
+    # a piece across the sea from its point (Calabria in the cell of Sicily's point, the heel of Apulia in
+    # Epirus's) belongs to the region it touches on land; a true island touching nobody stays with its point
+    for pid, g in stray:
+        touch = {o: out[o].intersection(g.buffer(1e-6)).length for o in out if o != pid}
+        best = max(touch, key=lambda o: touch[o], default=None)
+        if best is not None and touch[best] > 0:
+            out[best] = out[best].union(g)
+        else:
+            out[pid] = out[pid].union(g)
     return out
+
+
+def _polygons(area: Any) -> Any:
+    """The polygonal part of an intersection result."""
+    if area.geom_type == "GeometryCollection":
+        return unary_union([g for g in area.geoms if g.geom_type in ("Polygon", "MultiPolygon")])
+    return area
 
 
 def label(geom: Any, lat: float, lon: float, proj: Proj) -> tuple[float, float]:
@@ -143,14 +165,20 @@ def build(
     radii: dict[str, float] | None = None,
     inset: dict[str, Any] | None = None,
     coast: float | None = None,
+    straits: list[list[tuple[float, float]]] | None = None,
 ) -> dict[str, Any]:
     """The map of one board. `inset`: {"ids": [...], "bounds": (lon0, lon1, lat0, lat1), "at": (lon, lat),
     "scale": k} draws those land regions from their own frame in a box placed at `at` (a far-off island).
-    `coast`: land regions reach at most this many degrees inland from the sea."""
+    `coast`: land regions reach at most this many degrees inland from the sea. `straits`: (lon, lat) lines
+    cut as water."""
     lon0, lon1, lat0, lat1 = bounds
     proj = Proj(lon0, lon1, lat0, lat1)
     frame = box(lon0, lat0, lon1, lat1)
     land = land_polygon(lon0, lon1, lat0, lat1, step).intersection(frame)
+    if straits:
+        # a strait narrower than the raster (Messina, the Bosporus, the Dardanelles) is water all the same: the
+        # land on each side belongs to its own region (Calabria to Italia, Byzantium to Thracia)
+        land = land.difference(unary_union([LineString(line).buffer(step * 0.6) for line in straits]))
     water = frame.difference(land)
     far = set(inset["ids"]) if inset else set()
     main_lands = [x for x in lands if x[0] not in far]
@@ -159,6 +187,8 @@ def build(
         # the frame's edges are not a coast: measure from the water inside the map only
         band = water.buffer(coast).intersection(land)
     lcells = cells([(i, la, lo) for i, _, la, lo in main_lands], land, frame, radius, island, radii, band)
+    # the discs of islands too small for the raster are land too: every region lies on the drawn land
+    land = land.union(unary_union(list(lcells.values()))).intersection(frame)
     extra: dict[str, tuple[Any, float, float]] = {}
     inset_box = None
     if inset:
@@ -174,7 +204,7 @@ def build(
             extra[pid] = (shift(sub_cells[pid], src, at, k), pt.y, pt.x)
         inset_box = shift(sub_frame, src, at, k)
         land = land.difference(inset_box).union(
-            shift(sub.intersection(sub_frame), src, at, k).difference(
+            shift(sub.intersection(sub_frame), src, at, k).union(
                 unary_union([g for g, _, _ in extra.values()])
             )
         )
@@ -189,6 +219,8 @@ def build(
         "game": name,
         "width": round(proj.w, 1),
         "height": round(proj.h, 1),
+        # lon0, lon1, lat0, lat1 of the drawing (x grows with lon, y with -lat; see Proj)
+        "bounds": [lon0, lon1, lat0, lat1],
         "land": to_path(land, proj),
         "provinces": [],
         "seas": [],
@@ -208,7 +240,179 @@ def build(
         out["seas"].append(
             {"id": sid, "name": sname, "d": to_path(g, proj), "x": round(x, 1), "y": round(y, 1)}
         )
+    # the drawn regions in map pixels, for `layout` (dropped before writing)
+    px = {pid: to_px(g, proj) for pid, g in {**lcells, **scells}.items()}
+    out["_px"] = px
+    out["_proj"] = proj
     return out
+
+
+def to_px(geom: Any, proj: Proj) -> Any:
+    """A lon/lat geometry in map pixels."""
+    return shapely.transform(geom, lambda xy: np.array([proj.xy(lat, lon) for lon, lat in xy]))
+
+
+# ------------------------------------------------------------------ where the labels and stacks go
+
+CHAR = {9.0: 5.0, 10.0: 5.6, 7.0: 3.9}  # average width of a character at a font size (DejaVu Sans), px
+
+
+def text_box(x: float, y: float, text: str, size: float) -> Any:
+    """The box of a centred text whose baseline is at y."""
+    w = len(text) * CHAR[size] + 2
+    return box(x - w / 2, y - size * 0.95, x + w / 2, y + size * 0.3)
+
+
+class Placer:
+    """Greedy placement of boxes (labels, discs, stacks) inside their regions, none over another: each goes to
+    the free spot nearest to where it would like to be."""
+
+    def __init__(self) -> None:
+        self.taken: list[Any] = []
+        self.tier = 0  # how good the last place was: 0 best
+
+    def free(self, b: Any) -> bool:
+        return not any(b.intersects(t) for t in self.taken)
+
+    def place(
+        self,
+        region: Any,
+        want: tuple[float, float],
+        make: Any,
+        step: float = 2.5,
+        reach: float = 90.0,
+        core: Any = None,
+        dry: bool = False,
+    ) -> tuple[float, float]:
+        """The point nearest `want` where `make(x, y)` (a box) lies inside `region` and on nothing placed;
+        failing that, where its `core(x, y)` (the disc or the middle) lies inside the region and the box on
+        nothing placed; failing that, with its centre inside and the box at most 8 px out, on nothing placed;
+        failing that, the nearest spot inside the region."""
+        wx, wy = want
+        cands = []
+        n = int(reach / step)
+        for i in range(-n, n + 1):
+            for j in range(-n, n + 1):
+                x, y = wx + i * step, wy + j * step
+                cands.append(((x - wx) ** 2 + (y - wy) ** 2, x, y))
+        cands.sort()
+        inside = shapely.prepared.prep(region)
+        near = shapely.prepared.prep(region.buffer(8))
+        tiers: list[tuple[float, float, Any] | None] = [None, None, None, None]
+        for _, x, y in cands:
+            b = make(x, y)
+            whole = inside.contains(b)
+            part = whole or inside.contains(core(x, y) if core else Point(x, y))
+            if not part:
+                # at the edge of a crowded region: its centre just inside, over nothing else
+                if tiers[2] is None and inside.contains(Point(x, y)) and near.contains(b) and self.free(b):
+                    tiers[2] = (x, y, b)
+                continue
+            free = self.free(b)
+            if whole and free:
+                tiers[0] = (x, y, b)
+                break
+            if free and tiers[1] is None:
+                tiers[1] = (x, y, b)
+            if tiers[3] is None:
+                tiers[3] = (x, y, b)
+        self.tier = next((k for k, c in enumerate(tiers) if c is not None), len(tiers))
+        best = tiers[self.tier] if self.tier < len(tiers) else None
+        if best is None:
+            best = (wx, wy, make(wx, wy))
+        x, y, b = best
+        if not dry:
+            self.taken.append(b)
+        return round(x, 1), round(y, 1)
+
+
+def layout_spqr(out: dict[str, Any]) -> None:
+    """S.P.Q.RisiKo!: each province's name and its army disc (with the power-centre star) inside it; each
+    sea's name and its fleets inside it; nothing over anything else. Sets lx/ly (label baseline centre) and
+    ux/uy (army or fleet centre)."""
+    px = out["_px"]
+    pl = Placer()
+    for pr in sorted(out["provinces"], key=lambda p: px[p["id"]].area):
+        g = px[pr["id"]]
+        pr["ux"], pr["uy"] = pl.place(
+            g, (pr["x"], pr["y"] + 3), lambda x, y: box(x - 9, y - 9, x + 13, y + 9)
+        )
+        pr["lx"], pr["ly"] = pl.place(
+            g,
+            (pr["ux"], pr["uy"] - 12),
+            lambda x, y, n=pr["name"]: text_box(x, y, n, 9.0),
+            core=lambda x, y: Point(x, y - 3),
+        )
+    for sea in out["seas"]:
+        g = px[sea["id"]].buffer(4)
+        sea["ux"], sea["uy"] = pl.place(
+            g, (sea["x"], sea["y"]), lambda x, y: box(x - 33, y - 8, x + 33, y + 8)
+        )
+        sea["lx"], sea["ly"] = pl.place(
+            g,
+            (sea["ux"], sea["uy"] - 12),
+            lambda x, y, n=sea["name"]: text_box(x, y, n, 10.0),
+            core=lambda x, y: Point(x, y - 3),
+        )
+
+
+def polis_box(x: float, y: float, name: str) -> Any:
+    """A polis disc (up to F4), its fortification and siege marks, and its name below."""
+    half = max(15.0, len(name) * CHAR[7.0] / 2 + 1)
+    return box(x - half, y - 10, x + half, y + 21)
+
+
+def layout_polis(out: dict[str, Any], places: dict[str, tuple[float, float]]) -> None:
+    """Polis: each territory's stack of hoplites (both sides side by side, or one above the other: uv), each
+    polis disc near its town (inside its territory), each territory's name, each sea's name and galleys;
+    nothing over anything else. Sets poleis[].x/y, lx/ly, ux/uy and uv."""
+    px = out["_px"]
+    names = out["names"]
+    pl = Placer()
+    by_terr: dict[str, list[dict[str, Any]]] = {}
+    for q in out["poleis"]:
+        by_terr.setdefault(q["territory"], []).append(q)
+    terr = {p["id"]: p for p in out["provinces"]}
+    stack = lambda x, y: box(x - 23, y - 8, x + 23, y + 8)  # noqa: E731
+    tall = lambda x, y: box(x - 12, y - 16, x + 12, y + 16)  # noqa: E731
+    # stacks first (a stack must sit inside its territory), then the poleis near their towns, then the names
+    # (a name may reach over the coast)
+    for pr in sorted(out["provinces"], key=lambda p: px[p["id"]].area):
+        g, want = px[pr["id"]], (pr["x"], pr["y"] + 4)
+        core = lambda x, y: box(x - 12, y - 6, x + 12, y + 6)  # noqa: E731
+        pl.place(g, want, stack, core=core, dry=True)
+        if pl.tier > 1:
+            # no room for the two sides side by side: one above the other (the client reads "uv")
+            pr["uv"] = 1
+            pr["ux"], pr["uy"] = pl.place(g, want, tall, core=core)
+        else:
+            pr["ux"], pr["uy"] = pl.place(g, want, stack, core=core)
+    for tid in sorted(by_terr, key=lambda t: px[t].area):
+        for q in by_terr[tid]:
+            want = places.get(q["id"], (terr[tid]["x"], terr[tid]["y"]))
+            q["x"], q["y"] = pl.place(
+                px[tid].buffer(3),
+                want,
+                lambda x, y, n=names[q["id"]]: polis_box(x, y, n),
+                step=2.0,
+                core=lambda x, y: Point(x, y).buffer(6),
+            )
+    for pr in sorted(out["provinces"], key=lambda p: px[p["id"]].area):
+        pr["lx"], pr["ly"] = pl.place(
+            px[pr["id"]].buffer(2),
+            (pr["ux"], pr["uy"] - 13),
+            lambda x, y, n=pr["name"]: text_box(x, y, n, 9.0),
+            core=lambda x, y: Point(x, y - 3),
+        )
+    for sea in out["seas"]:
+        g = px[sea["id"]]
+        sea["lx"], sea["ly"] = pl.place(
+            g,
+            (sea["x"], sea["y"] - 10),
+            lambda x, y, n=sea["name"]: text_box(x, y, n, 10.0),
+            core=lambda x, y: Point(x, y - 3),
+        )
+        sea["ux"], sea["uy"] = pl.place(g, (sea["lx"], sea["ly"] + 14), stack)
 
 
 def main() -> None:
@@ -219,10 +423,18 @@ def main() -> None:
     b = spqr_board(None)
     lands = [(b.province_ids[i], b.province_names[i], *b.province_pos[i]) for i in range(b.n_provinces)]
     seas = [(b.sea_ids[i], b.sea_names[i], *b.sea_pos[i]) for i in range(b.n_seas)]
-    spqr = build("spqrisiko", lands, seas, (-12.0, 46.0, 25.0, 57.0), 0.1, 4.2, 7.0, 0.35)
+    straits = [
+        [(15.70, 38.36), (15.67, 38.24), (15.61, 38.12), (15.60, 37.95)],  # Messina
+        [(29.14, 41.30), (29.06, 41.12), (28.99, 40.96)],  # Bosporus
+        [(26.12, 39.96), (26.40, 40.12), (26.74, 40.44)],  # Dardanelles
+    ]
+    spqr = build("spqrisiko", lands, seas, (-12.0, 46.0, 25.0, 57.0), 0.1, 4.2, 7.0, 0.35, straits=straits)
     spqr["names"] = dict(zip(b.province_ids, b.province_names, strict=True)) | dict(
         zip(b.sea_ids, b.sea_names, strict=True)
     )
+    layout_spqr(spqr)
+    for k in ("_px", "_proj"):
+        spqr.pop(k)
     (OUT / "spqrisiko.json").write_text(json.dumps(spqr, separators=(",", ":")))
     pb = polis_board(None)
     terr = pb.raw["territories"]
@@ -251,6 +463,14 @@ def main() -> None:
     polis["poleis"] = [
         {"id": pb.polis_ids[q], "territory": pb.terr_ids[pb.p_terr[q]]} for q in range(pb.n_poleis)
     ]
+    proj = polis["_proj"]
+    inset_terr = {"sikelia"}
+    towns = {
+        q["id"]: proj.xy(q["lat"], q["lon"]) for q in pb.raw["poleis"] if q["territory"] not in inset_terr
+    }
+    layout_polis(polis, towns)
+    for k in ("_px", "_proj"):
+        polis.pop(k)
     (OUT / "polis.json").write_text(json.dumps(polis, separators=(",", ":")))
     for f in ("spqrisiko.json", "polis.json"):
         print(f, (OUT / f).stat().st_size, "bytes")

@@ -120,10 +120,64 @@ def test_a_battles_dice_show_beside_the_map_without_scrolling(browser: Browser, 
     tray = page.locator("#dicetray")
     expect(tray).to_be_visible()
     box = tray.bounding_box()
-    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 900 and box["x"] + box["width"] <= 1400
-    assert page.locator("#dicetray svg.die.att").count() >= 1 and page.locator("#dicetray svg.die.def").count() >= 1
+    assert (
+        box is not None
+        and box["y"] >= 0
+        and box["y"] + box["height"] <= 900
+        and box["x"] + box["width"] <= 1400
+    )
+    assert (
+        page.locator("#dicetray svg.die.att").count() >= 1
+        and page.locator("#dicetray svg.die.def").count() >= 1
+    )
     expect(tray).to_contain_text("Losses: attacker")
     # a conquest or a roll is announced over the map
     page.wait_for_selector("#toasts .toast", timeout=30_000)
     page.screenshot(path=str(DOCS / "show-spqr-dice.png"))
     ctx.close()
+
+
+OVERLAPS = """() => {
+  const svg = document.getElementById("map");
+  const inv = svg.getCTM().inverse();
+  const box = (el) => {
+    const b = el.getBBox();
+    const r = inv.multiply(el.getCTM());
+    const p = new DOMPoint(b.x, b.y).matrixTransform(r);
+    const q = new DOMPoint(b.x + b.width, b.y + b.height).matrixTransform(r);
+    return [p.x, p.y, q.x, q.y];
+  };
+  const items = [];
+  for (const el of svg.querySelectorAll("text.plabel, text.sealabel")) items.push(["label:" + el.dataset.label, box(el)]);
+  for (const el of svg.querySelectorAll("g.polis")) {
+    items.push(["polis:" + el.dataset.id, box(el.querySelector("circle"))]);
+    items.push(["pname:" + el.dataset.id, box(el.querySelector(".pname"))]);
+  }
+  for (const el of svg.querySelectorAll("g.army")) items.push(["army:" + el.dataset.id, box(el.querySelector("circle"))]);
+  for (const el of svg.querySelectorAll("g.units > g.stack")) items.push(["stack:" + el.parentNode.dataset.units + el.dataset.side, box(el)]);
+  const out = [];
+  for (let i = 0; i < items.length; i++) for (let j = i + 1; j < items.length; j++) {
+    const [a, A] = items[i];
+    const [b, B] = items[j];
+    if (a.startsWith("polis:") && b === "pname:" + a.slice(6)) continue;  // a polis and its own name
+    const w = Math.min(A[2], B[2]) - Math.max(A[0], B[0]);
+    const hh = Math.min(A[3], B[3]) - Math.max(A[1], B[1]);
+    if (w > 0.5 && hh > 0.5) out.push([a, b]);
+  }
+  return [items.length, out];
+}"""
+
+
+@pytest.mark.parametrize("game", ["spqrisiko", "polis"])
+def test_labels_discs_and_stacks_never_overlap(page: Page, server: Server, game: str) -> None:
+    """Every name, polis disc, army and unit stack of the drawn map, measured as Chromium draws them."""
+    body: dict[str, object] = {"game": game, "seats": [{"bot": "random"}] * (3 if game == "spqrisiko" else 2), "seed": 4}
+    if game == "spqrisiko":
+        body["players"] = 3
+    tid = httpx.post(f"{server.url}/api/tables", json=body).json()["id"]
+    page.goto(f"{server.url}/t/{tid}")
+    page.wait_for_selector("#map")
+    page.wait_for_function("() => document.querySelectorAll('#map .army circle, #map g.stack').length > 0")
+    n, overlaps = page.evaluate(OVERLAPS)
+    assert n > (90 if game == "spqrisiko" else 60)
+    assert overlaps == [], overlaps

@@ -10,7 +10,9 @@ from hegemon.games.polis.rules.common import CHANCE_PHASES as POLIS_CHANCE
 from hegemon.games.polis.rules.common import PHASE_NAMES as POLIS_PHASES
 from hegemon.games.spqrisiko.state import PHASE_NAMES as SPQR_PHASES
 
-SOURCE = (Path(__file__).resolve().parents[2] / "src" / "hegemon" / "web" / "js" / "texts-show.js").read_text()
+SOURCE = (
+    Path(__file__).resolve().parents[2] / "src" / "hegemon" / "web" / "js" / "texts-show.js"
+).read_text()
 
 
 def keys(block: str) -> dict[str, str]:
@@ -41,5 +43,10 @@ def test_every_phase_with_a_choice_has_a_prompt() -> None:
             continue
         assert f"now.spqr.{p}" in EN, p
     # neutral placement and claiming, naval move, naval combat and strategic move each say what they are
-    assert "Neutral placement" in EN["now.spqr.setup: neutral group"] and "Claiming" in EN["now.spqr.setup: claim"]
-    assert len({EN["now.spqr.naval movement"], EN["now.spqr.naval combat"], EN["now.spqr.strategic move"]}) == 3
+    assert (
+        "Neutral placement" in EN["now.spqr.setup: neutral group"]
+        and "Claiming" in EN["now.spqr.setup: claim"]
+    )
+    assert (
+        len({EN["now.spqr.naval movement"], EN["now.spqr.naval combat"], EN["now.spqr.strategic move"]}) == 3
+    )

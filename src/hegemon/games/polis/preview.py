@@ -19,7 +19,9 @@ if TYPE_CHECKING:
     from hegemon.games.polis.state import PolisState
 
 # resolved with hidden cards (or a draw): never previewed
-HIDDEN = frozenset({"play_cards", "match", "draw_card", "draw_project", "draw_event", "siege_roll", "market_roll"})
+HIDDEN = frozenset(
+    {"play_cards", "match", "draw_card", "draw_project", "draw_event", "siege_roll", "market_roll"}
+)
 
 
 def _numbers(st: PolisState, s: int) -> dict[str, Any]:
@@ -72,7 +74,11 @@ def effect(st: PolisState, action: Action, before: dict[str, Any] | None = None)
     if cp == TERMINAL:
         o = c.outcome()
         winners = list(o.winners) if o is not None else []
-        out["game_over"] = {"winners": [SIDES[w] for w in winners], "reason": c.end_reason, "lose": s not in winners}
+        out["game_over"] = {
+            "winners": [SIDES[w] for w in winners],
+            "reason": c.end_reason,
+            "lose": s not in winners,
+        }
     elif before["prestige"] > 0 and after["prestige"] == 0:
         out["ostracism"] = True
     if cp not in (0, 1, TERMINAL):

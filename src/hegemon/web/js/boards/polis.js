@@ -9,6 +9,21 @@ const SIDE_COLOUR = { athens: "#2f6fd0", sparta: "#d33c32", neutral: "#8d8778" }
 const SIDES = ["athens", "sparta"];
 const PLACE_FIELDS = ["polis", "territory", "to", "source", "market"];
 
+// distinct unit shapes (SVG, no glyphs): a hoplite's shield, a galley's hull and sail, a merchant's amphora
+const UNIT_PATHS = {
+  hoplite: "M0,-5L4.2,-3.6L3.6,1.6L0,5L-3.6,1.6L-4.2,-3.6ZM0,-3.2L0,3.2M-2.6,-1.5L2.6,-1.5",
+  galley: "M-5,1.2L5,1.2L3.2,4.2L-3.2,4.2ZM0,1.2L0,-5M0.6,-4.6L4,-0.6L0.6,-0.6Z",
+  merchant: "M-1.6,-5L1.6,-5L1.6,-3.6Q4.4,-1.6 3,2.2Q1.6,5 0,5Q-1.6,5 -3,2.2Q-4.4,-1.6 -1.6,-3.6ZM-1.6,-3.6L-3.6,-2.4M1.6,-3.6L3.6,-2.4",
+};
+export function unitIcon(kindOf, x, y, cls = "unit-icon") {
+  return s("path", { d: UNIT_PATHS[kindOf], transform: `translate(${x},${y})`, class: `${cls} ${kindOf}` });
+}
+/** A small SVG of a unit shape, for the side panel and the legend. */
+function unitSvg(kindOf, title) {
+  return s("svg", { class: `icon unit ${kindOf}`, viewBox: "-6 -6 12 12", width: 14, height: 14, role: "img" },
+    s("title", { text: title }), unitIcon(kindOf, 0, 0, "unit-icon solo"));
+}
+
 export async function createBoard(root, ctx) {
   const map = await (await fetch("/static/maps/polis.json")).json();
   const names = map.names;
@@ -24,6 +39,7 @@ export async function createBoard(root, ctx) {
   if (map.inset) gArea.append(s("path", { d: map.inset, class: "inset" }));
   const shapes = {};
   const centre = {};
+  const areaOf = Object.fromEntries([...map.seas, ...map.provinces].map((a) => [a.id, a]));
   const unitG = {};
   for (const a of [...map.seas.map((x) => ({ ...x, sea: true })), ...map.provinces]) {
     const p = s("path", { d: a.d, class: `${a.sea ? "sea" : "prov"} area`, "data-id": a.id, id: `a-${a.id}` });
@@ -32,8 +48,11 @@ export async function createBoard(root, ctx) {
     gArea.append(p);
     shapes[a.id] = p;
     centre[a.id] = [a.x, a.y];
-    gLab.append(s("text", { x: a.x, y: a.y - (a.sea ? 10 : 13), class: a.sea ? "sealabel" : "plabel", text: a.name }));
-    const g = s("g", { class: "units", transform: `translate(${a.x},${a.y + (a.sea ? 4 : 27)})` });
+    // where the name and the stack go inside the region (scripts/make_maps.py places them so nothing overlaps)
+    const lx = a.lx ?? a.x;
+    const ly = a.ly ?? a.y - (a.sea ? 10 : 13);
+    gLab.append(s("text", { x: lx, y: ly, class: a.sea ? "sealabel" : "plabel", text: a.name, "data-label": a.id }));
+    const g = s("g", { class: "units", transform: `translate(${a.ux ?? a.x},${a.uy ?? a.y + (a.sea ? 4 : 27)})`, "data-units": a.id });
     gLab.append(g);
     unitG[a.id] = g;
   }
@@ -44,7 +63,9 @@ export async function createBoard(root, ctx) {
     const [cx, cy] = centre[terr] || [0, 0];
     list.forEach((pid, i) => {
       const dx = (i - (list.length - 1) / 2) * 34;
-      const g = s("g", { class: "polis", transform: `translate(${cx + dx},${cy})`, "data-id": pid, id: `p-${pid}` });
+      const at = map.poleis.find((q) => q.id === pid);
+      const [px, py] = at && at.x !== undefined ? [at.x, at.y] : [cx + dx, cy];
+      const g = s("g", { class: "polis", transform: `translate(${px},${py})`, "data-id": pid, id: `p-${pid}` });
       g.addEventListener("click", (e) => { e.stopPropagation(); select(pid); });
       const c = s("circle", { r: 8 });
       const pop = s("text", { y: 3, class: "pop", text: "" });
@@ -104,12 +125,20 @@ export async function createBoard(root, ctx) {
     }
     for (const g of Object.values(unitG)) clear(g);
     v.sides.forEach((side, i) => {
-      for (const [terr, n] of Object.entries({ ...side.hoplites, ...side.galleys })) {
-        const g = unitG[terr];
-        if (!g) continue;
-        const x = i === 0 ? -12 : 12;
-        g.append(s("rect", { x: x - 10, y: -7, width: 20, height: 14, rx: 3, fill: SIDE_COLOUR[side.side] }),
-          s("text", { x, y: 3.5, text: String(n) }));
+      for (const [kindOf, units] of [["hoplite", side.hoplites], ["galley", side.galleys]]) {
+        for (const [terr, n] of Object.entries(units)) {
+          const g = unitG[terr];
+          if (!g) continue;
+          // side by side, or one above the other where the territory is narrow (the map says "uv")
+          const vert = areaOf[terr] && areaOf[terr].uv;
+          const x = vert ? 0 : i === 0 ? -12 : 12;
+          const y = vert ? (i === 0 ? -8 : 8) : 0;
+          g.append(s("g", { class: `stack ${kindOf}`, "data-side": side.side, "data-n": n },
+            s("title", { text: `${t(`polis.${side.side}`)}: ${n} ${t(kindOf === "hoplite" ? "polis.hoplites" : "polis.galleys")}` }),
+            s("rect", { x: x - 11, y: y - 7.5, width: 22, height: 15, rx: 3, fill: SIDE_COLOUR[side.side] }),
+            unitIcon(kindOf, x - 5.5, y),
+            s("text", { x: x + 4.5, y: y + 3.5, text: String(n) })));
+        }
       }
     });
     if (v.battle && shapes[v.battle.territory]) shapes[v.battle.territory].classList.add("battle");
@@ -400,7 +429,11 @@ export async function createBoard(root, ctx) {
           ` — ${side.prestige} ${t("polis.prestige")}${side.passed ? ` · ${t("polis.passed")}` : ""}`),
         h("p", { class: "hint" }, res),
         side.score ? h("p", { class: "score", "data-total": side.score.total }, t("polis.scoreline", side.score)) : null,
-        h("p", { class: "hint" }, `${t("n.merchant", { n: side.merchants })} · ${t("n.combatcard", { n: side.hand_size })} · ${t("polis.proxenos")}: ${nm(side.proxenos)}`)));
+        h("p", { class: "hint units-line" },
+          unitSvg("hoplite", t("polis.hoplites")), ` ${t("n.hoplite", { n: Object.values(side.hoplites).reduce((a, b) => a + b, 0) })} · `,
+          unitSvg("galley", t("polis.galleys")), ` ${t("n.galley", { n: Object.values(side.galleys).reduce((a, b) => a + b, 0) })} · `,
+          unitSvg("merchant", t("polis.merchants")), ` ${t("n.merchant", { n: side.merchants })}`),
+        h("p", { class: "hint" }, `${t("n.combatcard", { n: side.hand_size })} · ${t("polis.proxenos")}: ${nm(side.proxenos)}`)));
     }
     if (v.hand) root.append(h("p", { id: "hand", "data-tip": `cards:${v.hand.join(",")}` }, t("polis.yourhand", { h: handText(v.hand) || "—" })));
     if (v.event) root.append(h("p", { class: "hint", id: "event", "data-tip": `event:${v.event}` }, t("polis.event", { e: eventName(v.event) })));

@@ -50,8 +50,9 @@ export async function createBoard(root, ctx) {
     p.append(s("title", { text: sea.name }));
     gSea.append(p);
     shapes[sea.id] = p;
-    gLab.append(s("text", { x: sea.x, y: sea.y - 10, class: "sealabel", text: sea.name }));
-    const g = s("g", { class: "fleet", transform: `translate(${sea.x},${sea.y})` });
+    // name and fleets where scripts/make_maps.py placed them (inside the sea, over nothing else)
+    gLab.append(s("text", { x: sea.lx ?? sea.x, y: sea.ly ?? sea.y - 10, class: "sealabel", text: sea.name, "data-label": sea.id }));
+    const g = s("g", { class: "fleet", transform: `translate(${sea.ux ?? sea.x},${sea.uy ?? sea.y})` });
     gLab.append(g);
     badges[sea.id] = g;
   }
@@ -61,8 +62,8 @@ export async function createBoard(root, ctx) {
     p.append(s("title", { text: pr.name }));
     gProv.append(p);
     shapes[pr.id] = p;
-    gLab.append(s("text", { x: pr.x, y: pr.y - 9, class: "plabel", text: pr.name }));
-    const g = s("g", { class: "army", transform: `translate(${pr.x},${pr.y + 3})`, "data-id": pr.id });
+    gLab.append(s("text", { x: pr.lx ?? pr.x, y: pr.ly ?? pr.y - 9, class: "plabel", text: pr.name, "data-label": pr.id }));
+    const g = s("g", { class: "army", transform: `translate(${pr.ux ?? pr.x},${pr.uy ?? pr.y + 3})`, "data-id": pr.id });
     g.addEventListener("click", () => click(pr.id));
     const c = s("circle", { r: 8 });
     const tx = s("text", { y: 3.5, text: "" });
