@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from pathlib import Path
 from typing import Any
 
@@ -254,12 +255,12 @@ def to_px(geom: Any, proj: Proj) -> Any:
 
 # ------------------------------------------------------------------ where the labels and stacks go
 
-CHAR = {9.0: 5.0, 10.0: 5.6, 7.0: 3.9}  # average width of a character at a font size (DejaVu Sans), px
+CHAR = {9.0: 5.5, 10.0: 5.9, 7.0: 4.3}  # average width of a character at a font size (DejaVu Sans), px
 
 
 def text_box(x: float, y: float, text: str, size: float) -> Any:
     """The box of a centred text whose baseline is at y."""
-    w = len(text) * CHAR[size] + 2
+    w = len(text) * CHAR[size] + 4
     return box(x - w / 2, y - size * 0.95, x + w / 2, y + size * 0.3)
 
 
@@ -287,6 +288,7 @@ class Placer:
         """The point nearest `want` where `make(x, y)` (a box) lies inside `region` and on nothing placed;
         failing that, where its `core(x, y)` (the disc or the middle) lies inside the region and the box on
         nothing placed; failing that, with its centre inside and the box at most 8 px out, on nothing placed;
+        failing that, beside the region (at most 16 px out: the name of a tiny island), on nothing placed;
         failing that, the nearest spot inside the region."""
         wx, wy = want
         cands = []
@@ -298,7 +300,8 @@ class Placer:
         cands.sort()
         inside = shapely.prepared.prep(region)
         near = shapely.prepared.prep(region.buffer(8))
-        tiers: list[tuple[float, float, Any] | None] = [None, None, None, None]
+        beside = shapely.prepared.prep(region.buffer(16))
+        tiers: list[tuple[float, float, Any] | None] = [None, None, None, None, None]
         for _, x, y in cands:
             b = make(x, y)
             whole = inside.contains(b)
@@ -307,6 +310,9 @@ class Placer:
                 # at the edge of a crowded region: its centre just inside, over nothing else
                 if tiers[2] is None and inside.contains(Point(x, y)) and near.contains(b) and self.free(b):
                     tiers[2] = (x, y, b)
+                # an island smaller than its name: the name beside it, over nothing else
+                elif tiers[3] is None and beside.contains(b) and self.free(b):
+                    tiers[3] = (x, y, b)
                 continue
             free = self.free(b)
             if whole and free:
@@ -314,13 +320,15 @@ class Placer:
                 break
             if free and tiers[1] is None:
                 tiers[1] = (x, y, b)
-            if tiers[3] is None:
-                tiers[3] = (x, y, b)
+            if tiers[4] is None:
+                tiers[4] = (x, y, b)
         self.tier = next((k for k, c in enumerate(tiers) if c is not None), len(tiers))
         best = tiers[self.tier] if self.tier < len(tiers) else None
         if best is None:
             best = (wx, wy, make(wx, wy))
         x, y, b = best
+        if self.tier >= 3 and not dry and os.environ.get("MAPS_DEBUG"):
+            print("crowded:", want, self.tier)
         if not dry:
             self.taken.append(b)
         return round(x, 1), round(y, 1)
@@ -406,11 +414,15 @@ def layout_polis(out: dict[str, Any], places: dict[str, tuple[float, float]]) ->
         )
     for sea in out["seas"]:
         g = px[sea["id"]]
+        want = (sea["x"], sea["y"] - 10)
+        core = lambda x, y: Point(x, y - 3)  # noqa: E731
+        pl.place(g, want, lambda x, y, n=sea["name"]: text_box(x, y, n, 10.0), core=core, dry=True)
+        size = 10.0
+        if pl.tier >= 3:
+            size = 7.0  # a narrow gulf among names and poleis: its name smaller (the client reads "ls")
+            sea["ls"] = 7
         sea["lx"], sea["ly"] = pl.place(
-            g,
-            (sea["x"], sea["y"] - 10),
-            lambda x, y, n=sea["name"]: text_box(x, y, n, 10.0),
-            core=lambda x, y: Point(x, y - 3),
+            g, want, lambda x, y, n=sea["name"], k=size: text_box(x, y, n, k), core=core, reach=140.0
         )
         sea["ux"], sea["uy"] = pl.place(g, (sea["lx"], sea["ly"] + 14), stack)
 

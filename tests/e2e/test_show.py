@@ -171,13 +171,23 @@ OVERLAPS = """() => {
 @pytest.mark.parametrize("game", ["spqrisiko", "polis"])
 def test_labels_discs_and_stacks_never_overlap(page: Page, server: Server, game: str) -> None:
     """Every name, polis disc, army and unit stack of the drawn map, measured as Chromium draws them."""
-    body: dict[str, object] = {"game": game, "seats": [{"bot": "random"}] * (3 if game == "spqrisiko" else 2), "seed": 4}
+    body: dict[str, object] = {
+        "game": game,
+        "seats": [{"bot": "random"}] * (3 if game == "spqrisiko" else 2),
+        "seed": 4,
+    }
     if game == "spqrisiko":
         body["players"] = 3
     tid = httpx.post(f"{server.url}/api/tables", json=body).json()["id"]
     page.goto(f"{server.url}/t/{tid}")
     page.wait_for_selector("#map")
-    page.wait_for_function("() => document.querySelectorAll('#map .army circle, #map g.stack').length > 0")
+    if game == "spqrisiko":  # every province holds an army once the set-up is over
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('#map .army circle')].every((c) => c.style.display !== 'none')",
+            timeout=60_000,
+        )
+    else:
+        page.wait_for_function("() => document.querySelectorAll('#map g.stack').length > 0")
     n, overlaps = page.evaluate(OVERLAPS)
     assert n > (90 if game == "spqrisiko" else 60)
     assert overlaps == [], overlaps

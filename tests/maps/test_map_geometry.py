@@ -65,7 +65,10 @@ def test_every_name_and_stack_sits_inside_its_region(name: str) -> None:
     m = load(name)
     for a in m["provinces"] + m["seas"]:
         g = shape(a["d"]).buffer(2)
-        assert g.contains(Point(a["lx"], a["ly"] - 3)), (a["id"], "label")
+        if shape(a["d"]).area > 800:
+            assert g.contains(Point(a["lx"], a["ly"] - 3)), (a["id"], "label")
+        else:  # an island smaller than its name: the name beside it
+            assert g.distance(Point(a["lx"], a["ly"] - 3)) < 16, (a["id"], "label")
         assert g.contains(Point(a["ux"], a["uy"])), (a["id"], "stack")
         if a in m["provinces"]:
             assert shape(a["d"]).contains(Point(a["x"], a["y"])), a["id"]

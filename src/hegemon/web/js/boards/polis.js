@@ -51,7 +51,7 @@ export async function createBoard(root, ctx) {
     // where the name and the stack go inside the region (scripts/make_maps.py places them so nothing overlaps)
     const lx = a.lx ?? a.x;
     const ly = a.ly ?? a.y - (a.sea ? 10 : 13);
-    gLab.append(s("text", { x: lx, y: ly, class: a.sea ? "sealabel" : "plabel", text: a.name, "data-label": a.id }));
+    gLab.append(s("text", { x: lx, y: ly, class: a.sea ? "sealabel" : "plabel", text: a.name, "data-label": a.id, style: a.ls ? `font-size:${a.ls}px` : null }));
     const g = s("g", { class: "units", transform: `translate(${a.ux ?? a.x},${a.uy ?? a.y + (a.sea ? 4 : 27)})`, "data-units": a.id });
     gLab.append(g);
     unitG[a.id] = g;
