@@ -9,6 +9,8 @@ on loopback, measured from outside.
    broadcast (chance draws included; they are actions of the record too).
 
     python benchmarks/bench_server.py [--moves 2000] [--window 5]
+    python benchmarks/bench_server.py --db postgresql://user@host/db   # several processes on PostgreSQL
+    python benchmarks/bench_server.py --db postgresql                  # the same on a temporary local server
 """
 
 from __future__ import annotations
@@ -55,10 +57,12 @@ def fsync_latency(directory: Path, n: int = 200) -> tuple[float, float]:
     return q[49], q[98]
 
 
-def start_server(db: Path, sync: str = "full") -> tuple[subprocess.Popen[bytes], str]:
+def start_server(db: Path | str, sync: str = "full") -> tuple[subprocess.Popen[bytes], str]:
+    """A `hegemon serve` process on the SQLite file `db` (or the database URL `db`), bots at full speed."""
     port = free_port()
+    url = db if isinstance(db, str) else f"sqlite:///{db}?synchronous={sync}"
     cmd = [sys.executable, "-m", "hegemon.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-           "--db", f"sqlite:///{db}?synchronous={sync}", "--bot-delay", "0"]  # fmt: skip
+           "--db", url, "--bot-delay", "0"]  # fmt: skip
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=dict(os.environ))
     url = f"http://127.0.0.1:{port}"
     for _ in range(200):
@@ -71,32 +75,37 @@ def start_server(db: Path, sync: str = "full") -> tuple[subprocess.Popen[bytes],
     raise RuntimeError("server did not start")
 
 
-async def latency(url: str, moves: int, seed: int) -> list[float]:
-    """Round trips in seconds: send on the seat on turn, stop when another seat sees the new version."""
+async def latency(url: str, moves: int, seed: int, watch_url: str | None = None) -> list[float]:
+    """Round trips in seconds: send on the seat on turn, stop when another seat sees the new version. With
+    `watch_url` (another process on the same database) the seats alternate between the two processes, so the
+    seat that watches is always on the other process than the one that moves."""
     rng = random.Random(seed)
     times: list[float] = []
-    ws_url = url.replace("http", "ws")
+    ws_urls = [u.replace("http", "ws") for u in (url, watch_url or url)]
     async with httpx.AsyncClient(base_url=url) as http:
         while len(times) < moves:
-            r = await http.post("/api/tables", json={"game": "spqrisiko", "players": 3, "seats": [{"human": True}] * 3,
-                                                    "seed": rng.randrange(2**31), "options": {"vp_target": 1000}})  # fmt: skip
+            n = 2 if watch_url else 3
+            game = {"game": "polis"} if watch_url else {"game": "spqrisiko", "options": {"vp_target": 1000}}
+            r = await http.post("/api/tables", json=game | {"players": n, "seats": [{"human": True}] * n,
+                                                          "seed": rng.randrange(2**31)})  # fmt: skip
             res = r.json()
-            socks = [await websockets.connect(f"{ws_url}/ws/tables/{res['id']}?token={s['token']}", max_size=2**22)
-                     for s in res["seats"]]  # fmt: skip
+            players = 2 if watch_url else 3  # two seats: the mover and the watcher are on different processes
+            socks = [await websockets.connect(f"{ws_urls[i % 2]}/ws/tables/{res['id']}?token={s['token']}",
+                                              max_size=2**22) for i, s in enumerate(res["seats"])]  # fmt: skip
             try:
                 last: list[dict[str, Any]] = [{} for _ in socks]
 
                 async def drain(i: int, version: int, socks: list[Any] = socks, last: list[Any] = last) -> dict[str, Any]:
                     while True:
                         m = json.loads(await asyncio.wait_for(socks[i].recv(), 10))
-                        if m["type"] == "error":
-                            raise RuntimeError(f"refused: {m}")
+                        if m["type"] == "error" and not (watch_url and m["code"] == "stale_version"):
+                            raise RuntimeError(f"refused: {m}")  # (two processes: a seat race is caught up)
                         if m["type"] == "state":
                             last[i] = m
                             if (m["version"] >= version and m["status"] == "playing") or m["status"] == "finished":
                                 return m
 
-                for i in range(3):
+                for i in range(players):
                     await drain(i, 1)
                 while len(times) < moves:
                     cur = last[0]["view"]["current_player"]
@@ -104,17 +113,17 @@ async def latency(url: str, moves: int, seed: int) -> list[float]:
                         break
                     # every seat must be up to date before the next move
                     v = max(m["version"] for m in last)
-                    for i in range(3):
+                    for i in range(players):
                         if last[i]["version"] < v:
                             await drain(i, v)
                     mine = last[cur]
                     action = rng.choice(mine["view"]["legal_actions"])
-                    other = (cur + 1) % 3
+                    other = (cur + 1) % players
                     t0 = time.perf_counter()
                     await socks[cur].send(json.dumps({"version": mine["version"], "action": action}))
                     m = await drain(other, mine["version"] + 1)
                     times.append(time.perf_counter() - t0)
-                    for i in range(3):
+                    for i in range(players):
                         if i != other:
                             await drain(i, m["version"])
             finally:
@@ -123,12 +132,14 @@ async def latency(url: str, moves: int, seed: int) -> list[float]:
     return times
 
 
-def throughput(url: str, tables: int, window: float, seed: int) -> tuple[float, int]:
-    """Accepted actions per second over `window` seconds with `tables` tables of bots playing at once."""
+def throughput(url: str, tables: int, window: float, seed: int, more: tuple[str, ...] = ()) -> tuple[float, int]:
+    """Accepted actions per second over `window` seconds with `tables` tables of bots playing at once (made in
+    turn on `url` and the processes of `more`, which serve the same database)."""
     ids = []
     with httpx.Client(base_url=url) as http:
         for i in range(tables):
-            r = http.post("/api/tables", json={"game": "spqrisiko", "players": 4, "seats": [{"bot": "random"}] * 4,
+            where = ([url, *more])[i % (1 + len(more))]
+            r = http.post(f"{where}/api/tables", json={"game": "spqrisiko", "players": 4, "seats": [{"bot": "random"}] * 4,
                                                "seed": seed + i, "options": {"vp_target": 1000}})  # fmt: skip
             ids.append(r.json()["id"])
         time.sleep(0.5)
@@ -151,6 +162,67 @@ def report_latency(url: str, moves: int, seed: int, label: str) -> None:
           f"p99 {q[98] * 1e3:.2f} ms  (mean {statistics.fmean(ts) * 1e3:.2f} ms)")  # fmt: skip
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU seconds used so far by the processes `pids` (Linux /proc)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+def postgres_pids() -> list[int]:
+    """Every PostgreSQL server process on this machine (the database's share of the CPU)."""
+    out = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                if (d / "comm").read_text().strip() in ("postgres", "postmaster"):
+                    out.append(int(d.name))
+            except OSError:
+                continue
+    return out
+
+
+def postgres_runs(db: str, moves: int, window: float, seed: int) -> None:
+    """The PostgreSQL figures: the move round trip with the mover on one process and the watcher on another, and
+    accepted actions/s with 100 bot tables on 1 and on 2 processes, with where the CPU went."""
+    print(f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}; database: PostgreSQL")
+    a, url_a = start_server(db)
+    b, url_b = start_server(db)
+    try:
+        asyncio.run(latency(url_a, 50, seed + 99, watch_url=url_b))  # warm-up
+        ts = sorted(asyncio.run(latency(url_a, moves, seed, watch_url=url_b)))
+        q = statistics.quantiles(ts, n=100)
+        print(f"round trip over {len(ts)} moves (Polis, mover on process A, watcher on process B): p50 "
+              f"{q[49] * 1e3:.2f} ms  p90 {q[89] * 1e3:.2f} ms  p99 {q[98] * 1e3:.2f} ms")  # fmt: skip
+    finally:
+        for p in (a, b):
+            p.terminate()
+            p.wait(timeout=20)
+    for n_proc in (1, 2):
+        procs = [start_server(db) for _ in range(n_proc)]
+        pg = postgres_pids()
+        pids = [p.pid for p, _ in procs]
+        try:
+            c0, g0, t0 = cpu_seconds(pids), cpu_seconds(pg), time.perf_counter()
+            rate, done = throughput(procs[0][1], 100, window, seed, tuple(u for _, u in procs[1:]))
+            c1, g1, t1 = cpu_seconds(pids), cpu_seconds(postgres_pids()), time.perf_counter()
+            wall = t1 - t0
+            print(f"throughput with 100 bot tables on {n_proc} process{'es' if n_proc > 1 else ''}: {rate:8.0f} "
+                  f"accepted actions/s; CPU: hegemon {100 * (c1 - c0) / wall:.0f}%, PostgreSQL "
+                  f"{100 * (g1 - g0) / wall:.0f}% (of one core, over the run)"
+                  + (f"  ({done} tables finished)" if done else ""))  # fmt: skip
+        finally:
+            for p, _ in procs:
+                p.terminate()
+                p.wait(timeout=20)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--moves", type=int, default=2000)
@@ -158,7 +230,24 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--sync", choices=("full", "normal", "both"), default="both",
                     help="SQLite synchronous level of the latency run (full: synced at every commit, the default)")
+    ap.add_argument("--db", default=None,
+                    help="a postgresql://… URL: measure several processes on that database instead of SQLite; "
+                         "'postgresql' alone starts a temporary server (Debian's postgresql package)")
     args = ap.parse_args()
+    if args.db:
+        if args.db == "postgresql":
+            sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+            from tests.pgserver import PostgresServer
+
+            pg = PostgresServer()
+            pg.start()
+            try:
+                postgres_runs(pg.fresh_database().replace("+psycopg", ""), args.moves, args.window, args.seed)
+            finally:
+                pg.close()
+        else:
+            postgres_runs(args.db, args.moves, args.window, args.seed)
+        return
     with tempfile.TemporaryDirectory() as d:
         f50, f99 = fsync_latency(Path(d))
         load = os.getloadavg()[0]

@@ -233,3 +233,29 @@ def _running(pg: PostgresServer) -> bool:
             return True
     except OSError:
         return False
+
+
+def test_seats_taken_at_once_through_two_processes_are_both_kept(db: str, servers: list[Serve]) -> None:
+    a = Serve(db)
+    servers.append(a)
+    b = Serve(db)
+    servers.append(b)
+    for _ in range(3):
+        created = people_table(a)
+        tid = created["id"]
+        b.get(f"/api/tables/{tid}")  # both processes hold the table before the seats are taken
+        s0, s1 = created["seats"]
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:
+            fa = pool.submit(a.post, f"/api/tables/{tid}/seat", {"token": s0["token"], "name": "Ada"})
+            fb = pool.submit(b.post, f"/api/tables/{tid}/seat", {"token": s1["token"], "name": "Bo"})
+            ra, rb = fa.result(), fb.result()
+        # a claim that lost the race is refused as stale (never silently dropped); taken again, it holds
+        for r, srv, seat, name in ((ra, a, s0, "Ada"), (rb, b, s1, "Bo")):
+            if r.status_code != 200:
+                assert r.status_code == 409 and r.json()["code"] == "stale_version", r.text
+                wait_for(lambda srv=srv, seat=seat, name=name, tid=tid: srv.post(
+                    f"/api/tables/{tid}/seat", {"token": seat["token"], "name": name}).status_code == 200)  # fmt: skip
+        for srv in (a, b):
+            d = wait_for(lambda srv=srv, tid=tid: (d := srv.get(f"/api/tables/{tid}"))["status"] == "playing" and d)
+            assert [s["name"] for s in d["seats"]] == ["Ada", "Bo"]
+            assert all(s["claimed"] for s in d["seats"])

@@ -39,13 +39,21 @@ def test_a_new_database_is_at_the_newest_revision_with_the_declared_schema(url: 
 def test_a_database_made_before_migrations_is_stamped_and_upgraded_keeping_its_rows(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'old.db'}"
     engine = create_engine(url)
-    old = [metadata.tables[n] for n in ("tables", "table_secrets", "actions")]
-    metadata.create_all(engine, tables=old)  # what a server before migrations made
-    with engine.begin() as conn:
-        conn.execute(metadata.tables["tables"].insert().values(
-            id="t1", game="polis", game_version=1, options={}, seed=3, seats=[], created=0.0, turn_timer=None,
-            status="playing"))  # fmt: skip
-        conn.execute(metadata.tables["table_secrets"].insert().values(table_id="t1", salt="pepper"))
+    with engine.begin() as conn:  # what a server before migrations made (its create_all, as SQL)
+        conn.exec_driver_sql(
+            "CREATE TABLE tables (id VARCHAR(32) NOT NULL PRIMARY KEY, game VARCHAR(32) NOT NULL, game_version "
+            "INTEGER NOT NULL, options JSON NOT NULL, seed BIGINT NOT NULL, seats JSON NOT NULL, created FLOAT NOT "
+            "NULL, turn_timer INTEGER, status VARCHAR(16) NOT NULL)"
+        )
+        conn.exec_driver_sql("CREATE TABLE table_secrets (table_id VARCHAR(32) NOT NULL PRIMARY KEY, salt VARCHAR(64) NOT NULL)")
+        conn.exec_driver_sql(
+            "CREATE TABLE actions (table_id VARCHAR(32) NOT NULL, idx INTEGER NOT NULL, action TEXT NOT NULL, "
+            "actor INTEGER NOT NULL, note VARCHAR(32) NOT NULL, PRIMARY KEY (table_id, idx))"
+        )
+        conn.exec_driver_sql(
+            "INSERT INTO tables VALUES ('t1', 'polis', 1, '{}', 3, '[]', 0.0, NULL, 'playing')"
+        )
+        conn.exec_driver_sql("INSERT INTO table_secrets VALUES ('t1', 'pepper')")
     engine.dispose()
 
     s = SqlStorage(url)

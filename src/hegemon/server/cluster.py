@@ -177,8 +177,8 @@ class Cluster:
                 if got is None:  # deleted by another process
                     self.manager.forget(t, "this table was deleted")
                     return
-                seats, _status, actions = got
-                if not self.manager.catch_up(t, start, seats, actions):
+                seats, seats_version, actions = got
+                if not self.manager.catch_up(t, start, seats, seats_version, actions):
                     await asyncio.sleep(0.02)  # a write of ours waits for its commit: look again once it is done
                     self._dirty.add(table_id)
                 if t.finished and table_id in self.leased:

@@ -52,6 +52,7 @@ tables_t = Table(
     Column("created", Float, nullable=False),
     Column("turn_timer", Integer, nullable=True),
     Column("status", String(16), nullable=False),
+    Column("seats_version", Integer, nullable=False, server_default="0"),
 )
 
 secrets_t = Table(
@@ -99,12 +100,16 @@ class StoredTable:
     actions: list[tuple[dict[str, Any], int, str]] = field(default_factory=list)
     salt: str = ""
     creator: str = ""
+    seats_version: int = 0
 
 
 class Storage(Protocol):
     def create_table(self, t: StoredTable) -> None: ...
     def append_action(self, table_id: str, idx: int, action: dict[str, Any], actor: int, note: str) -> None: ...
-    def update_table(self, table_id: str, *, seats: list[dict[str, Any]] | None = None, status: str | None = None) -> None: ...
+    def update_table(
+        self, table_id: str, *, seats: list[dict[str, Any]] | None = None, status: str | None = None,
+        seats_version: int | None = None,
+    ) -> None: ...
     def delete_table(self, table_id: str) -> None: ...
     def after_commit(
         self, callback: Callable[[], None], table: str | None = None, on_fail: Callable[[str], None] | None = None
@@ -124,7 +129,10 @@ class MemoryStorage:
         """Nothing to store: the in-memory table already holds its action log."""
         return None
 
-    def update_table(self, table_id: str, *, seats: list[dict[str, Any]] | None = None, status: str | None = None) -> None:
+    def update_table(
+        self, table_id: str, *, seats: list[dict[str, Any]] | None = None, status: str | None = None,
+        seats_version: int | None = None,
+    ) -> None:
         """Nothing to store: the in-memory table already holds its seats and status."""
         return None
 
@@ -180,6 +188,14 @@ StoredAction = tuple[dict[str, Any], int, str]
 """An action as stored: (action JSON, actor, note)."""
 CONFLICT = "another server process stored this table's next version first"
 """The reason given when a write is refused because its (table, version) is taken: the table moved on."""
+
+SEATS_EXPECT = "_seats_version"
+"""Key of an update's values: the seats version the new seats were made on (not a column)."""
+
+
+class SeatsChanged(Exception):
+    """Another process changed a table's seats since this process read them."""
+
 
 CONNECT_TIMEOUT = 10
 """Seconds to wait for a PostgreSQL server to answer a new connection."""
@@ -282,7 +298,14 @@ class SqlStorage:
                         conn.execute(delete(tab).where(col == data))
                 elif kind == "update":
                     tid, values = data
-                    conn.execute(update(tables_t).where(tables_t.c.id == tid).values(**values))
+                    values = dict(values)
+                    expect = values.pop(SEATS_EXPECT, None)
+                    q = update(tables_t).where(tables_t.c.id == tid)
+                    if expect is not None:  # the seats as this process knew them: not changed meanwhile
+                        q = q.where(tables_t.c.seats_version == expect)
+                        values["seats_version"] = expect + 1
+                    if conn.execute(q.values(**values)).rowcount == 0 and expect is not None:
+                        raise IntegrityError("UPDATE tables SET seats", None, SeatsChanged(tid))
             if rows:
                 self._insert_actions(conn, rows)
             if self.notify:  # delivered to the other processes when (and only if) this transaction commits
@@ -300,8 +323,13 @@ class SqlStorage:
     def append_action(self, table_id: str, idx: int, action: dict[str, Any], actor: int, note: str) -> None:
         self.write_batch([("action", _row(table_id, idx, action, actor, note))])
 
-    def update_table(self, table_id: str, *, seats: list[dict[str, Any]] | None = None, status: str | None = None) -> None:
-        values = _values(seats, status)
+    def update_table(
+        self, table_id: str, *, seats: list[dict[str, Any]] | None = None, status: str | None = None,
+        seats_version: int | None = None,
+    ) -> None:
+        """Store a table's seats (made on stored seats version `seats_version`: refused as a conflict if
+        another process changed them since) and/or its status."""
+        values = _values(seats, status, seats_version)
         if values:
             self.write_batch([("update", (table_id, values))])
 
@@ -332,7 +360,7 @@ class SqlStorage:
             for r in conn.execute(only(tables_t.c.id, select(tables_t).order_by(tables_t.c.created))):
                 out[r.id] = StoredTable(
                     r.id, r.game, r.game_version, dict(r.options), int(r.seed), list(r.seats), r.created,
-                    r.turn_timer, r.status,
+                    r.turn_timer, r.status, seats_version=r.seats_version,
                 )  # fmt: skip
             for tid, salt in conn.execute(only(secrets_t.c.table_id, select(secrets_t.c.table_id, secrets_t.c.salt))):
                 if tid in out:
@@ -352,23 +380,24 @@ class SqlStorage:
                     t.actions.append((json.loads(action), actor, note or ""))
         return list(out.values())
 
-    def load_since(self, table_id: str, start: int) -> tuple[list[dict[str, Any]], str, list[StoredAction]] | None:
-        """A table's seats, status and its actions from index `start` on, as stored now (None: deleted)."""
+    def load_since(self, table_id: str, start: int) -> tuple[list[dict[str, Any]], int, list[StoredAction]] | None:
+        """A table's seats, their version and its actions from index `start` on, as stored now (None: deleted)."""
         with self.engine.connect() as conn:
-            row = conn.execute(select(tables_t.c.seats, tables_t.c.status).where(tables_t.c.id == table_id)).first()
+            q = select(tables_t.c.seats, tables_t.c.seats_version).where(tables_t.c.id == table_id)
+            row = conn.execute(q).first()
             if row is None:
                 return None
-            q = (
+            later = (
                 select(actions_t.c.idx, actions_t.c.action, actions_t.c.actor, actions_t.c.note)
                 .where(actions_t.c.table_id == table_id, actions_t.c.idx >= start)
                 .order_by(actions_t.c.idx)
             )
             actions: list[StoredAction] = []
-            for idx, action, actor, note in conn.execute(q):
+            for idx, action, actor, note in conn.execute(later):
                 if idx != start + len(actions):
                     break
                 actions.append((json.loads(action), actor, note or ""))
-        return list(row.seats), row.status, actions
+        return list(row.seats), int(row.seats_version), actions
 
     def recent_ids(self, limit: int) -> list[str]:
         """The ids of the newest `limit` tables."""
@@ -393,10 +422,12 @@ def _row(table_id: str, idx: int, action: dict[str, Any], actor: int, note: str)
     return {"table_id": table_id, "idx": idx, "action": json.dumps(action), "actor": actor, "note": note}
 
 
-def _values(seats: list[dict[str, Any]] | None, status: str | None) -> dict[str, Any]:
+def _values(seats: list[dict[str, Any]] | None, status: str | None, seats_version: int | None = None) -> dict[str, Any]:
     values: dict[str, Any] = {}
     if seats is not None:
         values["seats"] = seats
+        if seats_version is not None:
+            values[SEATS_EXPECT] = seats_version
     if status is not None:
         values["status"] = status
     return values
@@ -491,8 +522,13 @@ class QueuedWrites:
     def append_action(self, table_id: str, idx: int, action: dict[str, Any], actor: int, note: str) -> None:
         self._put(("action", _row(table_id, idx, action, actor, note)))
 
-    def update_table(self, table_id: str, *, seats: list[dict[str, Any]] | None = None, status: str | None = None) -> None:
-        values = _values(seats, status)
+    def update_table(
+        self, table_id: str, *, seats: list[dict[str, Any]] | None = None, status: str | None = None,
+        seats_version: int | None = None,
+    ) -> None:
+        """Store a table's seats (made on stored seats version `seats_version`: refused as a conflict if
+        another process changed them since) and/or its status."""
+        values = _values(seats, status, seats_version)
         if values:
             self._put(("update", (table_id, values)))
 

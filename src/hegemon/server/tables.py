@@ -33,7 +33,7 @@ from hegemon.core.play import derive_seed, play, sample_chance
 from hegemon.core.record import GameRecord, canonical_json, state_digest
 from hegemon.games import get_game
 from hegemon.server.protocol import MAX_NAME, CreateTable, SeatSpec, ServerError
-from hegemon.server.storage import MemoryStorage, Storage, StoredTable
+from hegemon.server.storage import CONFLICT, MemoryStorage, Storage, StoredTable
 
 log = logging.getLogger("hegemon.server")
 TITLES = {"spqrisiko": "S.P.Q.RisiKo!", "polis": "Polis: Fight for the Hegemony"}
@@ -221,6 +221,7 @@ class Table:
     timer_player: int | None = None
     deadline: float | None = None
     timed_out: int | None = None
+    seats_version: int = 0  # the stored seats' version (several processes: a seat update names it)
     seats_epoch: int = 0  # counts changes of the seats (taken, connected): connections send them too
     on_change: Callable[[Table], None] | None = None
     replay_checkpoints: dict[int, State] = field(default_factory=dict)
@@ -347,8 +348,9 @@ class TableManager:
                 for c in t.connections:
                     c.log_sent = 0  # the whole log again: the client starts over from it
                     c.version_sent = -1
+                    code = "stale_version" if reason == CONFLICT else "unavailable"  # CONFLICT: it catches up
                     c.errors.append(ServerError(
-                        "unavailable", f"the last moves could not be stored ({reason}); the table is back at "
+                        code, f"the last moves could not be stored ({reason}); the table is back at "
                         f"version {t.durable}").to_json())  # fmt: skip
         self.storage.resume(table_id)  # type: ignore[attr-defined]  # only QueuedWrites loses writes
         if t is not None and t.stored:
@@ -518,6 +520,7 @@ class TableManager:
         ]
         table = Table(st.id, game, options, st.seed, seats, st.created, st.turn_timer, state)
         table.salt = st.salt
+        table.seats_version = st.seats_version
         self._replay_stored(table, st.actions)
         return table
 
@@ -542,7 +545,12 @@ class TableManager:
         table.durable = table.version
 
     def catch_up(
-        self, table: Table, start: int, seats: list[dict[str, Any]], actions: list[tuple[dict[str, Any], int, str]]
+        self,
+        table: Table,
+        start: int,
+        seats: list[dict[str, Any]],
+        seats_version: int,
+        actions: list[tuple[dict[str, Any], int, str]],
     ) -> bool:
         """Another server process stored more of `table` (its seats as stored now, and its actions from version
         `start` on): apply it and tell the connections. False, changing nothing, when the table is no longer at
@@ -556,14 +564,17 @@ class TableManager:
                 seat.name, seat.claimed = stored["name"], bool(stored.get("claimed"))
                 seat.open = bool(stored.get("open"))
             table.seats_epoch += 1
+        table.seats_version = seats_version
         before = table.version
         self._replay_stored(table, actions)
         if table.version != before:
             table.bots.clear()  # a bot's memory of the game is of the position it last saw
+        for c in list(table.connections):  # a seat this process's claim lost in a race is claimed again
+            if c.seat is not None and not table.seats[c.seat].claimed and not table.finished:
+                self.claim(table, c.seat)
+        self._advance(table)  # the last seat taken elsewhere may start the game: what is due is played
         self._update_timer(table)
-        self._notify(table)
-        if table.on_change is not None:
-            table.on_change(table)
+        self._changed(table)
         return True
 
     def forget(self, table: Table, reason: str) -> None:
@@ -624,7 +635,11 @@ class TableManager:
         if not s.claimed:
             s.claimed = True
             table.seats_epoch += 1
-            self.storage.update_table(table.id, seats=[x.to_json() for x in table.seats], status=table.status)
+            self.storage.update_table(
+                table.id, seats=[x.to_json() for x in table.seats], status=table.status,
+                seats_version=table.seats_version,
+            )  # fmt: skip
+            table.seats_version += 1
             self._advance(table)
             self._changed(table)
 
