@@ -52,7 +52,7 @@ class Server:
         self.proc = subprocess.Popen(
             cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=dict(os.environ)
         )
-        deadline = time.time() + 20
+        deadline = time.time() + 90  # a loaded CI machine can be slow to start it (and to reload every table)
         while time.time() < deadline:
             try:
                 if httpx.get(f"{self.url}/api/games", timeout=1).status_code == 200:

@@ -94,12 +94,18 @@ def people_table(srv: Serve) -> dict[str, Any]:
 
 
 def seat_on_turn(srv: Serve, created: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    """(token, detail) of the seat that must act now, read through `srv`."""
-    for seat in created["seats"]:
-        d = srv.get(f"/api/tables/{created['id']}?token={seat['token']}")
-        if d["view"].get("legal_actions"):
-            return seat["token"], d
-    raise AssertionError("nobody is on turn")
+    """(token, detail) of the seat that must act now, read through `srv` (a process may take a moment to catch
+    up with another's last commit)."""
+
+    def find() -> tuple[str, dict[str, Any]] | None:
+        for seat in created["seats"]:
+            d = srv.get(f"/api/tables/{created['id']}?token={seat['token']}")
+            if d["view"].get("legal_actions"):
+                return seat["token"], d
+        return None
+
+    found: tuple[str, dict[str, Any]] = wait_for(find)
+    return found
 
 
 def wait_for(check: Any, seconds: float = 30.0) -> Any:
