@@ -24,6 +24,7 @@ RUNS: dict[str, tuple[list[str] | None, list[str] | None]] = {
     "boards": ([], []),
     "cli": (["--runs", "5"], ["--runs", "9"]),
     "server": (["--moves", "500", "--window", "3"], ["--moves", "2000", "--window", "5"]),
+    "limits": (["--conns", "50"], ["--conns", "200"]),
     "lab": (["--games", "100"], ["--games", "400"]),
     "ai": (None, []),
 }
