@@ -4,10 +4,14 @@ needed for a 5-point change; the report opens with findings and warnings and end
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
+from hegemon.cli import app
 from hegemon.lab import stats
 from hegemon.lab.findings import annotate, findings, games_for_change, measure_name, variant_name, warnings
 from hegemon.lab.report import render_html
@@ -211,3 +215,19 @@ def test_report_opens_with_findings_and_warnings_and_ends_with_methods(lang: str
     else:
         assert "Risultati principali" in page and "assedi riusciti per partita vale 0,00" in page
         assert "Partite necessarie" in page and "lang='it'" in page
+
+
+def test_cli_report_in_italian_and_a_bad_language_refused(tmp_path: Path) -> None:
+    runner = CliRunner()
+    res = runner.invoke(app, ["lab", "compare", "polis", "--bots", "greedy,random", "--games", "2", "--seed", "3",
+                              "--option", "siege=classic,diceless", "--out", str(tmp_path), "--lang", "it"])
+    assert res.exit_code == 0, res.output
+    assert "Risultati principali" in res.stdout and "Avvertenze" in res.stdout
+    page = (tmp_path / "report.html").read_text()
+    assert "lang='it'" in page and "Senza dadi" in page
+    res = runner.invoke(app, ["lab", "report", str(tmp_path), "--json"])
+    assert res.exit_code == 0 and "lang='en'" in (tmp_path / "report.html").read_text()
+    summary = json.loads(res.stdout)
+    assert summary["findings"] and summary["findings_it"] and isinstance(summary["warnings"], list)
+    res = runner.invoke(app, ["lab", "report", str(tmp_path), "--lang", "fr"])
+    assert res.exit_code == 2 and "--lang must be en or it" in res.stderr
