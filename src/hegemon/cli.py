@@ -851,6 +851,18 @@ def serve(
         typer.Option(help="Address or network of a reverse proxy whose X-Forwarded-For is believed (repeatable; "
                      "default: $HEGEMON_TRUSTED_PROXIES, else none)"),
     ] = None,
+    search_workers: Annotated[int | None, typer.Option(
+        min=1, max=64, help="Searches (mcts bots) thinking at once over all tables (default: $HEGEMON_SEARCH_WORKERS, "
+        "else CPUs - 1)")] = None,
+    search_budget: Annotated[float | None, typer.Option(
+        min=0, help="Seconds one search bot decision may take at most (0: the bot's own; default: "
+        "$HEGEMON_SEARCH_BUDGET, else 5)")] = None,
+    expire_finished: Annotated[float | None, typer.Option(
+        min=0, help="Seconds after which a finished or stopped table is removed (0: never; default: "
+        "$HEGEMON_EXPIRE_FINISHED, else 7 days)")] = None,
+    expire_idle: Annotated[float | None, typer.Option(
+        min=0, help="Seconds without a move or anyone connected after which a table is removed (0: never; "
+        "default: $HEGEMON_EXPIRE_IDLE, else 3 days)")] = None,
 ) -> None:
     """Run the web table: lobby, tables, bots, replays (limits and timeouts: docs/web-table.md)."""
     try:
@@ -860,7 +872,9 @@ def serve(
         return
     run: Callable[..., None] = server.run
     try:
-        run(host=host, port=port, db=db, bot_delay=bot_delay, trusted_proxies=trusted_proxy or None)
+        run(host=host, port=port, db=db, bot_delay=bot_delay, trusted_proxies=trusted_proxy or None,
+            search_workers=search_workers, search_budget=search_budget, expire_finished=expire_finished,
+            expire_idle=expire_idle)  # fmt: skip
     except (ValueError, importlib.import_module("hegemon.server.storage").DatabaseUnavailable) as e:  # a bad --trusted-proxy, limit or database
         fail(str(e))
 

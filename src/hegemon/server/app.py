@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import os
 import sys
 from collections.abc import AsyncIterator
@@ -15,14 +16,14 @@ from typing import Any
 
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import make_url
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from hegemon.games import game_names, get_game
 from hegemon.server import glossary, ws
-from hegemon.server.bots import BotRunner, durable
+from hegemon.server.bots import SEARCH_BUDGET, SEARCH_WORKERS, BotRunner, Thinkers, durable
 from hegemon.server.cluster import LEASE_EVERY, Cluster
 from hegemon.server.guard import (
     Guard,
@@ -39,6 +40,7 @@ from hegemon.server.protocol import (
     ActionRequest,
     CreatedTable,
     CreateTable,
+    CreatorRequest,
     ErrorBody,
     GamesList,
     Joined,
@@ -62,6 +64,7 @@ from hegemon.server.tables import (
 from hegemon.server.ws import RateLimit
 
 WEB = Path(__file__).resolve().parent.parent / "web"
+log = logging.getLogger("hegemon.server")
 READS_PER_SECOND = 20.0
 READS_BURST = 60.0
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -130,13 +133,18 @@ def create_app(
     ws_send_timeout: float = ws.SEND_TIMEOUT,
     lease_every: float = LEASE_EVERY,
     guard: dict[str, Any] | None = None,
+    thinkers: Thinkers | None = None,
+    expiry: Expiry | None = None,
 ) -> FastAPI:
     """The application. `db_url` None: tables in memory only (tests); "sqlite:///path" or a PostgreSQL URL:
     durable tables, rebuilt from their actions at start-up. `trusted_proxies`: the addresses whose
     X-Forwarded-For is believed (default: HEGEMON_TRUSTED_PROXIES, else none); `guard`: other settings of the
     `Guard` middleware (e.g. `writes`, `creates` rate limits). On PostgreSQL any number of
     processes may serve the same database (`hegemon.server.cluster`): tables load when first asked for, and bots
-    run in the process holding the table's lease (swept every `lease_every` seconds)."""
+    run in the process holding the table's lease (swept every `lease_every` seconds). `thinkers`: where and how
+    much bots think (default: `Thinkers()`); `expiry`: when ended and abandoned tables are removed (default:
+    `Expiry()`)."""
+    ended = expiry if expiry is not None else Expiry()
     if manager is None:
         storage: Storage = durable_storage(db_url) if db_url else MemoryStorage()
         if board_dir is None and db_url and db_url.startswith("sqlite:///"):
@@ -158,20 +166,33 @@ def create_app(
             mgr.load()  # one process: every table at start-up (several: each when first asked for)
         if isinstance(mgr.storage, (GroupCommit, LoopCommit)):
             mgr.storage.start(asyncio.get_running_loop())
-        runner = BotRunner(mgr, bot_delay)
+        runner = BotRunner(mgr, bot_delay, thinkers)
         if cluster is not None:
             cluster.run_bots = runner.watch
             cluster.stop_bots = runner.forget
             await cluster.start()
         for t in list(mgr.tables.values()):
             runner.watch(t)
+        sweeper = asyncio.create_task(sweep(), name="expiry")
         try:
             yield
         finally:
+            sweeper.cancel()
+            with contextlib.suppress(BaseException):
+                await sweeper
             if cluster is not None:
                 await cluster.stop()
             await runner.stop()
             mgr.storage.close()
+
+    async def sweep() -> None:
+        """Remove expired tables now and then (see `Expiry`)."""
+        while True:
+            await asyncio.sleep(ended.interval())
+            if mgr.unavailable() is None:
+                gone = mgr.expire(ended.finished_after, ended.idle_after)
+                if gone:
+                    log.info("removed %d expired table(s): %s", len(gone), ", ".join(gone))
 
     app = FastAPI(
         title="hegemon web table",
@@ -271,7 +292,24 @@ def create_app(
         t = mgr.create(req, board)
         watch(t)
         await durable(mgr, t)
-        return links(request, t)
+        return links(request, t) | {"creator_token": t.creator}
+
+    @app.post("/api/tables/{table_id}/stop", response_model=ActionAccepted, responses=ERRORS, tags=["tables"])
+    async def stop_table(table_id: str, req: CreatorRequest) -> dict[str, Any]:
+        """The creator stops the table (creator token from the creation): no more moves, bots stop; it stays
+        readable until it expires or is deleted."""
+        t = mgr.get(table_id)
+        mgr.stop(t, req.creator_token)
+        await durable(mgr, t)
+        return {"version": min(t.durable, t.version), "status": t.status}
+
+    @app.post("/api/tables/{table_id}/delete", status_code=204, responses=ERRORS, tags=["tables"])
+    async def delete_table(table_id: str, req: CreatorRequest) -> Response:
+        """The creator deletes the table (creator token from the creation), from memory and from the database."""
+        t = mgr.get(table_id)
+        mgr.delete(t, req.creator_token)
+        await durable(mgr)
+        return Response(status_code=204)
 
     @app.get("/api/tables", response_model=list[TableSummary], tags=["tables"])
     async def list_tables() -> list[dict[str, Any]]:
@@ -438,6 +476,39 @@ def create_app(
     return app
 
 
+@dataclass(frozen=True)
+class Expiry:
+    """When tables leave the server (memory and database): `finished_after` seconds after they ended (finished
+    or stopped by their creator; HEGEMON_EXPIRE_FINISHED), `idle_after` seconds after their last move when
+    nobody is connected (abandoned; HEGEMON_EXPIRE_IDLE). 0 or None: never."""
+
+    finished_after: float | None = 7 * 86400.0
+    idle_after: float | None = 3 * 86400.0
+
+    @classmethod
+    def from_env(cls, finished: float | None = None, idle: float | None = None) -> Expiry:
+        """Explicit values (e.g. `hegemon serve --expire-finished`) win over the environment."""
+        out: dict[str, float | None] = {}
+        for f, env, given in (("finished_after", "HEGEMON_EXPIRE_FINISHED", finished),
+                              ("idle_after", "HEGEMON_EXPIRE_IDLE", idle)):  # fmt: skip
+            raw: Any = given if given is not None else os.environ.get(env)
+            if raw is None or (isinstance(raw, str) and raw.strip() == ""):
+                continue
+            try:
+                v = float(raw)
+            except ValueError:
+                raise ValueError(f"{env}={raw!r} is not a number of seconds") from None
+            if not v >= 0 or v == float("inf"):
+                raise ValueError(f"{env}={raw!r}: give a number of seconds (0: never)")
+            out[f] = v or None
+        return cls(**out)
+
+    def interval(self) -> float:
+        """How often to look: a tenth of the shortest delay, between 1 s and a minute."""
+        d = [x for x in (self.finished_after, self.idle_after) if x]
+        return min(60.0, max(1.0, min(d) / 10)) if d else 60.0
+
+
 def durable_storage(db_url: str) -> Storage:
     """SQLite commits on the event loop at the end of each turn of the loop (a local sync is short, and a thread
     hand-off would cost more than it saves); other databases commit in a writer thread, off the loop."""
@@ -490,6 +561,10 @@ def run(
     db: str | None = None,
     bot_delay: float = 0.8,
     trusted_proxies: list[str] | None = None,
+    search_workers: int | None = None,
+    search_budget: float | None = None,
+    expire_finished: float | None = None,
+    expire_idle: float | None = None,
 ) -> None:
     """Serve the web table (the `hegemon serve` command). `trusted_proxies`: addresses or networks whose
     X-Forwarded-For is believed (default: HEGEMON_TRUSTED_PROXIES, else none)."""
@@ -501,7 +576,13 @@ def run(
     # Bots that search think in worker threads (and PostgreSQL commits in a writer thread): a short switch
     # interval hands the GIL back to the event loop at once instead of after up to 5 ms of their work.
     sys.setswitchinterval(0.0002)
-    app = create_app(url, bot_delay, trusted_proxies=proxies, ws_send_timeout=limits.ws_send_timeout)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    thinkers = Thinkers(
+        search_workers if search_workers is not None else int(os.environ.get("HEGEMON_SEARCH_WORKERS") or SEARCH_WORKERS),
+        search_budget if search_budget is not None else float(os.environ.get("HEGEMON_SEARCH_BUDGET") or SEARCH_BUDGET),
+    )
+    app = create_app(url, bot_delay, trusted_proxies=proxies, ws_send_timeout=limits.ws_send_timeout,
+                     thinkers=thinkers, expiry=Expiry.from_env(expire_finished, expire_idle))  # fmt: skip
     shown = make_url(url).render_as_string(hide_password=True)
     print(f"hegemon web table on http://{host}:{port}  (database: {shown})", flush=True)
     uvicorn.run(

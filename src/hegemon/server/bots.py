@@ -1,18 +1,118 @@
 """Bot seats and turn timers: one asyncio task per table plays every bot move at the server's pace (a table of
-only bots plays to the end by itself), and plays a person's turn when that person's turn timer runs out."""
+only bots plays to the end by itself), and plays a person's turn when that person's turn timer runs out.
+
+No bot thinks on the event loop. Light bots (random, greedy) think in a small thread pool. Search bots think in
+worker processes (`Thinkers`): at most `search_workers` searches run at once over the whole server (a
+waiting table queues, first come first served), each search gets at most `search_budget` seconds, and the
+workers run at a lower priority than the server, so a person's move is never queued behind bot thinking and
+the search never holds the server's interpreter lock."""
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
+import logging
+import multiprocessing
+import os
+import random
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
+from hegemon.ai.base import Bot
 from hegemon.core.actions import Action
+from hegemon.core.game import State
+from hegemon.core.play import derive_seed
 from hegemon.server.protocol import ServerError
 from hegemon.server.storage import CONFLICT
 from hegemon.server.tables import Table, TableManager
 
 FAST_BOTS = ("random", "greedy")
-"""Bots cheap enough to run on the event loop; others think in a worker thread on a clone of the state."""
+"""Bots cheap enough to think in a thread of the server process; others think in a worker process."""
+SEARCH_WORKERS = max(1, (os.cpu_count() or 2) - 1)
+"""Default cap on searches running at once, over every table (HEGEMON_SEARCH_WORKERS)."""
+SEARCH_BUDGET = 5.0
+"""Default cap on one search bot decision, in seconds (HEGEMON_SEARCH_BUDGET)."""
+
+log = logging.getLogger("hegemon.server.bots")
+
+
+def _worker_start() -> None:
+    """A search worker yields the CPU to the server process (people's moves first)."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(10)
+
+
+def think(bot: Bot, state: State, seat: int, budget: float | None) -> tuple[Action, Any]:
+    """One decision (in a worker process): the bot's action and its generator's state afterwards (so the bot
+    in the server goes on from where the worker left it: the same choices as thinking in place)."""
+    if budget is not None and hasattr(bot, "time_limit"):
+        limit = getattr(bot, "time_limit", None)
+        bot.time_limit = budget if not limit else min(limit, budget)
+    action = bot.choose(state, seat)
+    rng = getattr(bot, "rng", None)
+    return action, (rng.getstate() if isinstance(rng, random.Random) else None)
+
+
+class Thinkers:
+    """Where bots think, off the event loop (see the module text). `processes=False`: search in threads
+    (tests; a bot that cannot be pickled)."""
+
+    def __init__(self, search_workers: int = SEARCH_WORKERS, search_budget: float | None = SEARCH_BUDGET,
+                 processes: bool = True) -> None:  # fmt: skip
+        self.search_workers = max(1, search_workers)
+        self.search_budget = search_budget if search_budget and search_budget > 0 else None
+        self.processes = processes
+        self.light = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="hegemon-bot")
+        self.pool: concurrent.futures.Executor | None = None
+        self._slots: asyncio.Semaphore | None = None
+        self.running = 0  # searches running now (never above search_workers)
+        self.peak = 0
+
+    def _search_pool(self) -> concurrent.futures.Executor:
+        if self.pool is None:
+            if self.processes:
+                ctx = multiprocessing.get_context("spawn")  # never fork a process that runs threads
+                self.pool = concurrent.futures.ProcessPoolExecutor(
+                    self.search_workers, mp_context=ctx, initializer=_worker_start
+                )
+            else:
+                self.pool = concurrent.futures.ThreadPoolExecutor(self.search_workers, thread_name_prefix="hegemon-search")
+        return self.pool
+
+    async def choose(self, bot: Bot, state: State, seat: int) -> Action:
+        """`bot`'s decision on `state` (a clone the caller gives away)."""
+        loop = asyncio.get_running_loop()
+        if getattr(bot, "name", "") in FAST_BOTS:
+            return await loop.run_in_executor(self.light, bot.choose, state, seat)
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.search_workers)
+        async with self._slots:  # FIFO: tables take turns
+            self.running += 1
+            self.peak = max(self.peak, self.running)
+            try:
+                try:
+                    action, rng = await loop.run_in_executor(self._search_pool(), think, bot, state, seat,
+                                                             self.search_budget)  # fmt: skip
+                except BrokenProcessPool:
+                    log.error("a search worker died; starting new ones")
+                    self.pool = None
+                    raise
+            finally:
+                self.running -= 1
+        if rng is not None and isinstance(getattr(bot, "rng", None), random.Random):
+            bot.rng.setstate(rng)  # type: ignore[attr-defined]  # checked above
+        return action
+
+    def shutdown(self) -> None:
+        self.light.shutdown(wait=False, cancel_futures=True)
+        if self.pool is not None:
+            procs = list(getattr(self.pool, "_processes", {}).values())  # a search may run for its whole budget
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            for p in procs:
+                with contextlib.suppress(Exception):
+                    p.terminate()
+            self.pool = None
 
 
 async def durable(manager: TableManager, table: Table | None = None) -> None:
@@ -39,9 +139,10 @@ async def durable(manager: TableManager, table: Table | None = None) -> None:
 class BotRunner:
     """Keeps one task per unfinished table that has a bot seat or a turn timer."""
 
-    def __init__(self, manager: TableManager, delay: float) -> None:
+    def __init__(self, manager: TableManager, delay: float, thinkers: Thinkers | None = None) -> None:
         self.manager = manager
         self.delay = max(0.0, delay)
+        self.thinkers = thinkers if thinkers is not None else Thinkers()
         self.tasks: dict[str, asyncio.Task[None]] = {}
         self.events: dict[str, asyncio.Event] = {}
 
@@ -77,7 +178,12 @@ class BotRunner:
         m = self.manager
         last_actor: int | None = None
         try:
-            while not table.finished:
+            while not table.finished and not table.stopped and m.tables.get(table.id) is table:
+                if m.unavailable() is not None:  # the database refuses writes: wait until it is back
+                    ev.clear()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(ev.wait(), timeout=1.0)
+                    continue
                 seat = m.due(table)
                 if seat is None:
                     ev.clear()
@@ -95,14 +201,17 @@ class BotRunner:
                 version = table.version
                 bot = m.bot_for(table, seat)
                 action: Action
-                if getattr(bot, "name", "") in FAST_BOTS:
-                    action = bot.choose(table.state, seat)
-                else:
-                    clone = table.state.clone()
-                    action = await asyncio.to_thread(bot.choose, clone, seat)
+                try:
+                    action = await self.thinkers.choose(bot, table.state.clone(), seat)
+                except Exception:  # a bot that fails must not stall the table: a legal move drawn at random
+                    log.exception("bot %s of table %s failed at version %d; playing a random legal move",
+                                  table.seats[seat].bot, table.id, version)  # fmt: skip
+                    rng = random.Random(derive_seed(table.seed, table.salt, "fallback", version))
+                    action = rng.choice(table.state.legal_actions())
                 if m.bot_act(table, seat, version, action):
                     last_actor = seat
-                    await durable(m)
+                    with contextlib.suppress(ServerError):  # refused for good: the table went back; look again
+                        await durable(m, table)
                 else:
                     await asyncio.sleep(0.05)  # the table moved meanwhile (or cannot store): look again shortly
         finally:
@@ -122,3 +231,4 @@ class BotRunner:
         for t in tasks:
             with contextlib.suppress(BaseException):
                 await t
+        self.thinkers.shutdown()

@@ -138,6 +138,9 @@ class SeatLink(SeatInfo):
 class CreatedTable(BaseModel):
     id: str
     game: str
+    creator_token: str | None = Field(
+        None, description="Private to the creator: stops (POST /stop) or deletes (POST /delete) the table"
+    )
     seats: list[SeatLink]
     spectator_url: str
     version: int
@@ -148,7 +151,7 @@ class TableSummary(BaseModel):
     id: str
     game: str
     title: str
-    status: Literal["waiting", "playing", "finished"]
+    status: Literal["waiting", "playing", "finished", "stopped"]
     version: int
     created: float
     seats: list[SeatInfo]
@@ -171,6 +174,12 @@ class ActionRequest(Strict):
     token: str = Field(..., max_length=100)
     version: int = Field(..., ge=0)
     action: dict[str, Any]
+
+
+class CreatorRequest(Strict):
+    """The creator token returned at the table's creation."""
+
+    creator_token: str = Field(..., max_length=100)
 
 
 class ActionAccepted(BaseModel):

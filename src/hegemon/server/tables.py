@@ -214,6 +214,10 @@ class Table:
     actions: list[dict[str, Any]] = field(default_factory=list)
     log: list[LogEntry] = field(default_factory=list)
     finished: bool = False
+    stopped: bool = False  # stopped by its creator: no more moves
+    creator: str = ""  # the creator token: may stop or delete the table (only its creator ever sees it)
+    last_active: float = field(default_factory=time.time)  # wall clock of the last move or (dis)connection
+    ended: float | None = None  # wall clock of the end (finished or stopped), for expiry
     salt: str = ""
     durable: int = 0  # the version whose actions are all committed: connections are never sent more
     connections: set[Connection] = field(default_factory=set)
@@ -241,6 +245,8 @@ class Table:
 
     @property
     def status(self) -> str:
+        if self.stopped:
+            return "stopped"
         if self.finished:
             return "finished"
         if any(s.kind == "human" and not s.claimed for s in self.seats):
@@ -306,6 +312,13 @@ class TableManager:
             raise ServerError(
                 "unavailable", f"the database is not taking writes ({down}); nothing was changed, try again shortly"
             )
+
+    @staticmethod
+    def _check_open(table: Table) -> None:
+        if table.stopped:
+            raise ServerError("game_over", "the table was stopped by its creator")
+        if table.finished:
+            raise ServerError("game_over", "the game is over")
 
     def _storage_status(self, down: str | None) -> None:
         """The database stopped or resumed taking writes: tell every connection, wake the bots."""
@@ -431,6 +444,7 @@ class TableManager:
         tid = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
         table = Table(tid, game, options, seed, seats, time.time(), req.turn_timer, game.new_game(options, seed))
         table.salt = self.new_salt()
+        table.creator = secrets.token_urlsafe(18)
         self._check_storage()
         table.stored = False
         self._store_board()
@@ -490,7 +504,7 @@ class TableManager:
     def _stored(self, t: Table) -> StoredTable:
         return StoredTable(
             t.id, t.game.name, t.game.version, t.options.to_json(), t.seed, [s.to_json() for s in t.seats],
-            t.created, t.turn_timer, t.status, salt=t.salt,
+            t.created, t.turn_timer, t.status, salt=t.salt, creator=t.creator,
         )  # fmt: skip
 
     def load(self) -> int:
@@ -522,6 +536,10 @@ class TableManager:
         table.salt = st.salt
         table.seats_version = st.seats_version
         self._replay_stored(table, st.actions)
+        table.creator = st.creator
+        table.stopped = st.status == "stopped" and not table.finished
+        if table.finished or table.stopped:
+            table.ended = time.time()  # expiry counts from the restart (the end's time is not stored)
         return table
 
     def adopt(self, table: Table) -> None:
@@ -606,8 +624,8 @@ class TableManager:
         """Give the first free seat that is open to anyone to a newcomer, with a token minted now for the
         newcomer alone (stored before it is handed out). Private seats are never given out here: they are
         taken through their link (`take`)."""
-        if table.finished:
-            raise ServerError("game_over", "the game is over")
+        self._check_storage()
+        self._check_open(table)
         for s in table.seats:
             if s.kind == "human" and s.open and not s.claimed:
                 others = [x.name for x in table.seats if x.kind == "human" and x is not s]
@@ -623,8 +641,8 @@ class TableManager:
         seat = self.seat_of(table, token)
         s = table.seats[seat]
         if not s.claimed:
-            if table.finished:
-                raise ServerError("game_over", "the game is over")
+            self._check_storage()
+            self._check_open(table)
             others = [x.name for x in table.seats if x.kind == "human" and x is not s]
             s.name = unique_name(clean_name(name, s.name), others)
             self.claim(table, seat)
@@ -657,12 +675,11 @@ class TableManager:
         self._check_storage()
         if isinstance(version, bool) or not isinstance(version, int):
             raise ServerError("bad_request", "version must be an integer")
+        self._check_open(table)
         try:
             action = table.game.decode_action(raw)
         except HegemonError as e:
             raise ServerError("bad_request", str(e)) from None
-        if table.finished:
-            raise ServerError("game_over", "the game is over")
         if version != table.version:
             raise ServerError(
                 "stale_version", f"the table is at version {table.version}, not {version}", version=table.version
@@ -723,6 +740,7 @@ class TableManager:
             break
         if state.current_player() == TERMINAL and not table.finished:
             table.finished = True
+            table.ended = time.time()
             table.deadline = None
             self.storage.update_table(table.id, status="finished")
         self._update_timer(table)
@@ -739,6 +757,7 @@ class TableManager:
     def _changed(self, table: Table) -> None:
         """Wake the table's connections once everything written so far is durable; poke its bot task now."""
         v = table.version
+        table.last_active = time.time()
         self.storage.after_commit(lambda: self._committed(table, v), table.id)
         if table.on_change is not None:
             table.on_change(table)
@@ -753,11 +772,67 @@ class TableManager:
         for c in sorted(table.connections, key=lambda c: 0 if c.seat == cur else (1 if c.seat is not None else 2)):
             c.wake()
 
+    # ------------------------------------------------------------------ the creator's rights, expiry
+
+    def check_creator(self, table: Table, token: str | None) -> None:
+        """ServerError unauthorized unless `token` is the table's creator token (compared in constant time)."""
+        if not (token and table.creator and secrets.compare_digest(table.creator.encode(), token.encode())):
+            raise ServerError("unauthorized", "only the table's creator (with the creator token) may do this")
+
+    def stop(self, table: Table, token: str | None) -> None:
+        """The creator stops the table: no more moves, bots and the turn timer stop; it stays readable (and
+        replayable) until it expires or is deleted."""
+        self.check_creator(table, token)
+        if table.stopped:
+            return
+        if table.finished:
+            raise ServerError("game_over", "the game is over")
+        self._check_storage()
+        table.stopped = True
+        table.ended = time.time()
+        table.deadline = None
+        table.timer_player = None
+        self.storage.update_table(table.id, status="stopped")
+        self._changed(table)
+
+    def delete(self, table: Table, token: str | None) -> None:
+        """The creator deletes the table, from memory and from the database."""
+        self.check_creator(table, token)
+        self._check_storage()
+        self.remove(table, "the table was deleted by its creator")
+
+    def remove(self, table: Table, why: str) -> None:
+        """Drop a table from memory and from the database; its connections are told."""
+        if self.tables.get(table.id) is not table:
+            return
+        del self.tables[table.id]
+        self.storage.delete_table(table.id)
+        for c in list(table.connections):
+            c.errors.append(ServerError("unknown_table", why).to_json())
+            c.wake()
+        if table.on_change is not None:
+            table.on_change(table)  # its bot task sees it gone and ends
+
+    def expire(self, finished_after: float | None, idle_after: float | None, now: float | None = None) -> list[str]:
+        """Remove the tables that ended (finished or stopped) over `finished_after` seconds ago, and the
+        abandoned ones: nobody connected and no move for `idle_after` seconds (None: never). Their ids."""
+        now = time.time() if now is None else now
+        gone: list[str] = []
+        for t in list(self.tables.values()):
+            if t.finished or t.stopped:
+                old = finished_after is not None and t.ended is not None and now - t.ended >= finished_after
+            else:
+                old = idle_after is not None and not t.connections and now - t.last_active >= idle_after
+            if old and t.stored and t.durable >= t.version:
+                self.remove(t, "the table expired")
+                gone.append(t.id)
+        return gone
+
     # ------------------------------------------------------------------ bots and the turn timer
 
     def due(self, table: Table) -> int | None:
         """The seat a bot must play now: a bot seat on turn, or a person whose turn timer ran out."""
-        if table.finished or table.status != "playing":
+        if table.finished or table.stopped or table.status != "playing":
             return None
         cur = table.state.current_player()
         if cur < 0:
@@ -810,6 +885,7 @@ class TableManager:
         return c
 
     def disconnect(self, c: Connection) -> None:
+        c.table.last_active = time.time()
         if c in c.table.connections:
             c.table.connections.discard(c)
             if c.seat is not None:
@@ -885,7 +961,7 @@ class TableManager:
         return v
 
     def stored_status(self, t: Table) -> str:
-        if t.finished and t.durable < t.version:
+        if t.finished and not t.stopped and t.durable < t.version:
             return "playing"
         return t.status
 

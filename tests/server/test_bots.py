@@ -1,0 +1,128 @@
+"""Bots never think on the event loop (issue 11 item 6): light bots in a thread pool, search bots in worker
+processes under a global cap and a per-decision time budget, a failing bot never stalls its table."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from typing import Any
+
+from hegemon.ai import make_bot
+from hegemon.ai.greedy import GreedyBot
+from hegemon.core.game import CHANCE, State
+from hegemon.core.play import sample_chance
+from hegemon.games import get_game
+from hegemon.server.bots import BotRunner, Thinkers
+from hegemon.server.protocol import CreateTable
+from hegemon.server.tables import TableManager
+from tests.server.test_storage import in_thread
+
+
+class WatchedGreedy(GreedyBot):
+    """The real greedy bot, remembering the thread of each decision."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.threads: list[int] = []
+
+    def choose(self, state: State, player: int) -> Any:
+        self.threads.append(threading.get_ident())
+        return super().choose(state, player)
+
+
+def bot_table(m: TableManager, bot: str, seed: int = 3) -> Any:
+    return m.create(CreateTable(game="spqrisiko", seed=seed, seats=[{"bot": bot}] * 3, options={"vp_target": 1000}))  # type: ignore[list-item]  # pydantic coerces the dicts
+
+
+def test_greedy_bots_think_off_the_event_loop() -> None:
+    m = TableManager()
+
+    async def main() -> tuple[int, list[int]]:
+        runner = BotRunner(m, 0.0, Thinkers(processes=False))
+        t = bot_table(m, "greedy")
+        bots = [WatchedGreedy(i) for i in range(3)]
+        t.bots.update(enumerate(bots))
+        runner.watch(t)
+        while t.version < 60:
+            await asyncio.sleep(0.01)
+        await runner.stop()
+        return threading.get_ident(), [x for b in bots for x in b.threads]
+
+    loop_thread, threads = in_thread(main())
+    assert len(threads) >= 5 and loop_thread not in threads
+
+
+def test_searches_are_capped_over_all_tables_and_every_table_progresses() -> None:
+    m = TableManager()
+    thinkers = Thinkers(search_workers=1, search_budget=0.05, processes=False)
+
+    async def main() -> list[int]:
+        runner = BotRunner(m, 0.0, thinkers)
+        tables = [bot_table(m, "mcts:easy", seed=i) for i in range(3)]
+        starts = [t.version for t in tables]
+        for t in tables:
+            runner.watch(t)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not all(t.version >= s + 6 for t, s in zip(tables, starts, strict=True)):
+            await asyncio.sleep(0.05)
+        await runner.stop()
+        return [t.version - s for t, s in zip(tables, starts, strict=True)]
+
+    moved = in_thread(main())
+    assert thinkers.peak == 1  # never two searches at once with one worker
+    assert all(n >= 6 for n in moved)  # first come, first served: no table starves
+
+
+def decided_positions() -> list[tuple[State, int]]:
+    g = get_game("spqrisiko")
+    s = g.new_game(g.parse_options({"players": 3}), 5)
+    out = []
+    import random
+
+    rng = random.Random(0)
+    while len(out) < 3:
+        p = s.current_player()
+        if p == CHANCE:
+            s.apply(sample_chance(s, rng))
+            continue
+        legal = s.legal_actions()
+        if len(legal) > 1:
+            out.append((s.clone(), p))
+        s.apply(rng.choice(legal))
+    return out
+
+
+def test_a_search_bot_thinks_in_a_worker_process_and_chooses_as_it_would_in_place() -> None:
+    positions = decided_positions()
+    here = make_bot("mcts:30@0", 9)
+    expected = [here.choose(s.clone(), p) for s, p in positions]
+    thinkers = Thinkers(search_workers=1, search_budget=None, processes=True)
+    there = make_bot("mcts:30@0", 9)
+
+    async def main() -> list[Any]:
+        return [await thinkers.choose(there, s.clone(), p) for s, p in positions]
+
+    try:
+        got = in_thread(main())
+    finally:
+        thinkers.shutdown()
+    # the bot's generator comes back from the worker: the same choices, one after the other
+    assert got == expected
+
+
+def test_a_search_decision_keeps_to_the_time_budget() -> None:
+    (s, p), *_ = decided_positions()
+    thinkers = Thinkers(search_workers=1, search_budget=0.3, processes=False)
+    bot = make_bot("mcts:10000000@0", 1)  # no budget of its own: it would search for hours
+
+    async def main() -> float:
+        t0 = time.perf_counter()
+        a = await thinkers.choose(bot, s.clone(), p)
+        assert a in s.legal_actions()
+        return time.perf_counter() - t0
+
+    try:
+        assert in_thread(main()) < 10
+    finally:
+        thinkers.shutdown()
