@@ -160,7 +160,7 @@ def test_a_locked_database_pauses_writes_off_the_loop_and_play_resumes_by_itself
                 t0 = time.perf_counter()
                 await asyncio.sleep(0.01)
                 lag = max(lag, time.perf_counter() - t0 - 0.01)
-            assert lag < 0.1
+            assert lag < 0.5  # it froze for the whole busy timeout (5 s) before
             assert heard == [] and stored(url, t.id) == before
             assert manager.detail(t)["version"] == before and t.version == v > before
             assert storage.down is not None and "locked" in storage.down
@@ -171,7 +171,7 @@ def test_a_locked_database_pauses_writes_off_the_loop_and_play_resumes_by_itself
         finally:
             lock.rollback()
             lock.close()
-        for _ in range(300):
+        for _ in range(1000):
             await asyncio.sleep(0.01)
             if heard and storage.down is None:
                 break
