@@ -576,7 +576,8 @@ def run(
     # Bots that search think in worker threads (and PostgreSQL commits in a writer thread): a short switch
     # interval hands the GIL back to the event loop at once instead of after up to 5 ms of their work.
     sys.setswitchinterval(0.0002)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("hegemon").setLevel(logging.INFO)  # the server's own news (database outages, expiry)
     thinkers = Thinkers(
         search_workers if search_workers is not None else int(os.environ.get("HEGEMON_SEARCH_WORKERS") or SEARCH_WORKERS),
         search_budget if search_budget is not None else float(os.environ.get("HEGEMON_SEARCH_BUDGET") or SEARCH_BUDGET),
