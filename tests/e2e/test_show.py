@@ -192,3 +192,39 @@ def test_labels_discs_and_stacks_never_overlap(page: Page, server: Server, game:
     n, overlaps = page.evaluate(OVERLAPS)
     assert n > (90 if game == "spqrisiko" else 60)
     assert overlaps == [], overlaps
+
+
+def test_phone_map_and_controls_together_in_a_bottom_sheet(browser: Browser, server: Server) -> None:
+    ctx = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, locale="it-IT"
+    )
+    page = ctx.new_page()
+    create_table(page, server, "polis")
+    page.click("#go")
+    page.wait_for_selector("#map")
+    assert wait_turn(page)
+    polis_to_action_phase(page)
+    # the page itself does not scroll: the map above, the controls below, both on the screen
+    assert page.evaluate("document.documentElement.scrollHeight") <= 846
+    board = page.locator("#board").bounding_box()
+    side = page.locator("#side").bounding_box()
+    assert board is not None and side is not None
+    assert board["y"] < 200 and board["height"] > 250, board
+    assert side["y"] >= board["y"] + board["height"] - 1 and side["y"] + side["height"] <= 845, side
+    expect(page.locator("#now")).to_be_in_viewport()
+    expect(page.locator("#actions h2")).to_be_in_viewport()
+    # the handle makes the sheet taller (more controls) and back
+    page.locator("#sheethandle").tap()
+    page.wait_for_function("() => document.body.classList.contains('sheet-full')")
+    page.wait_for_timeout(300)
+    taller = page.locator("#side").bounding_box()
+    assert taller is not None and taller["height"] > side["height"] + 100
+    page.locator("#sheethandle").tap()
+    # the whole map: a tap names the place
+    page.click("#mapzoom")
+    page.wait_for_function("() => document.body.classList.contains('fitmap')")
+    page.wait_for_timeout(300)
+    page.locator("#p-sparti circle").tap(force=True)
+    expect(page.locator("#tapname")).to_have_text("Sparti")
+    page.screenshot(path=str(DOCS / "show-phone-polis-it.png"))
+    ctx.close()

@@ -50,7 +50,8 @@ export function toast(text, kind = "") {
   const el = h("div", { class: `toast ${kind}`, role: "status", "data-text": text }, text);
   el.addEventListener("click", () => el.remove());
   box.append(el);
-  while (box.childElementCount > 5) box.firstElementChild.remove();
+  const most = window.matchMedia("(max-width: 820px)").matches ? 2 : 4; // a phone keeps the map in view
+  while (box.childElementCount > most) box.firstElementChild.remove();
   setTimeout(() => el.classList.add("going"), 5200);
   setTimeout(() => el.remove(), 6000);
 }

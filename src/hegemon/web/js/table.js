@@ -175,6 +175,48 @@ async function loadBoard(game) {
     zoom.textContent = t(document.body.classList.contains("fitmap") ? "table.zoommap" : "table.fitmap");
   } }, t("table.fitmap"));
   el("boardwrap").append(zoom);
+  phoneSheet();
+  tapNames();
+}
+
+/** Phones: the controls are a bottom sheet under the map (both in view); its handle makes it taller or
+ * shorter. */
+function phoneSheet() {
+  const side = el("side");
+  if (!side || el("sheethandle")) return;
+  const label = () => t(document.body.classList.contains("sheet-full") ? "sheet.less" : "sheet.more");
+  const handle = h("button", { type: "button", id: "sheethandle", class: "sheethandle", "aria-controls": "side",
+    onclick: () => {
+      document.body.classList.toggle("sheet-full");
+      handle.setAttribute("aria-label", label());
+      handle.title = label();
+      handle.setAttribute("aria-expanded", String(document.body.classList.contains("sheet-full")));
+    } }, h("span", { class: "grip" }));
+  handle.setAttribute("aria-label", label());
+  handle.title = label();
+  side.prepend(handle);
+}
+
+/** A tap on the map names the place tapped (the whole map on a phone is too small to read every name). */
+function tapNames() {
+  const map = el("map");
+  if (!map) return;
+  let timer = null;
+  map.addEventListener("pointerdown", (e) => {
+    if (e.pointerType === "mouse" && !document.body.classList.contains("fitmap")) return;
+    const area = e.target.closest && e.target.closest(".area, .polis, .army");
+    const title = area && area.querySelector("title");
+    if (!title) return;
+    let tip = el("tapname");
+    if (!tip) { tip = h("div", { id: "tapname", role: "status" }); el("boardwrap").append(tip); }
+    tip.textContent = title.textContent;
+    const wrap = el("boardwrap").getBoundingClientRect();
+    tip.style.left = `${Math.max(4, Math.min(wrap.width - 140, e.clientX - wrap.left - 40))}px`;
+    tip.style.top = `${Math.max(4, e.clientY - wrap.top - 44)}px`;
+    tip.hidden = false;
+    clearTimeout(timer);
+    timer = setTimeout(() => { tip.hidden = true; }, 2500);
+  });
 }
 
 function renderHeader() {
