@@ -249,7 +249,9 @@ function logLine(e) {
   const who = e.actor >= 0 ? seatName(e.actor) : icon("die", t("table.dice"));
   const note = e.note ? ` ${t(`note.${e.note}`)}` : "";
   const text = board.describe(e.action, e.actor) + note;
-  const li = h("li", { "data-i": e.i, "data-key": `${e.actor}|${text}`, class: e.actor < 0 ? "chance" : "" },
+  const a = e.action || {};
+  const tip = a.event ? `event:${a.event}` : a.project ? `project:${a.project}` : null; // tooltips.js
+  const li = h("li", { "data-i": e.i, "data-key": `${e.actor}|${text}`, "data-tip": tip, class: e.actor < 0 ? "chance" : "" },
     h("span", { class: "who", style: e.actor >= 0 ? `color:${seatColour(e.actor)}` : "" }, who),
     " ", text, h("span", { class: "times" }));
   return li;

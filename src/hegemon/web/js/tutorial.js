@@ -6,7 +6,7 @@ import { h } from "./common.js";
 import { t } from "./i18n.js";
 
 const SPQR = [
-  { id: "welcome" },
+  { id: "welcome", hl: ["#rulesbtn"] },
   { id: "wait" },
   { id: "reinforce", phase: /^reinforcements: place$/, hl: ["#map .area.clickable", "#actions [data-per]"] },
   { id: "cards", phase: /^reinforcements: (cards|card bonus)$/, hl: ["#actions .trade", "#actions .btns button", "#done", "#forgo"] },
@@ -20,7 +20,7 @@ const SPQR = [
 ];
 
 const POLIS = [
-  { id: "welcome" },
+  { id: "welcome", hl: ["#rulesbtn"] },
   { id: "wait" },
   { id: "p_first", phase: /^action$/, test: (v) => v.actions_this_turn === 0, hl: ["#a-attika", "#actions [data-type=collect]"] },
   { id: "p_second", phase: /^action$/, test: (v) => v.actions_this_turn >= 1, hl: ["#p-chalkis", "#actions [data-type=create_hoplites]", "#actions [data-type=pass]"] },
