@@ -1,6 +1,7 @@
-"""The conformance suite (DESIGN.md): every game x rule set — random playouts to the end, legal actions never
-empty before the end, chance probabilities sum to 1, clone independence, JSON round trips, same seed => same
-game, views leak nothing hidden, every game ends within its declared bound."""
+"""The conformance suite (DESIGN.md "Tests we want"), one for every game x rule set / siege rule x player count
+(tests/conformance/configs.py): random playouts to the end, legal actions never empty before the end, chance
+probabilities sum to 1, clone independence, JSON round trips, same seed => same game (run_game + replay +
+state_digest), views leak nothing hidden, every game ends within its declared bound (`max_actions`)."""
 
 from __future__ import annotations
 
@@ -14,22 +15,52 @@ from hegemon.core import CHANCE, TERMINAL, IllegalActionError, play, sample_chan
 from hegemon.core.game import views
 from hegemon.core.play import derive_seed
 from hegemon.core.record import GameRecord, replay, run_game, state_digest, verify
-from hegemon.games import get_game
-from tests.conformance.configs import CONFIGS, NUDGE, PERTURB
+from hegemon.games import game_names, get_game
+from tests.conformance.configs import (
+    CONFIGS,
+    IDS,
+    INVARIANTS,
+    NUDGE,
+    NUDGE_OPTIONS,
+    NUDGED_PLAYOUT_SEEDS,
+    PERTURB,
+    PLAYOUT_SEEDS,
+)
 
-IDS = [f"{g}-" + "-".join(f"{k}={v}" for k, v in o.items()) for g, o in CONFIGS]
+# every configuration, plus a "nudged" run of each configuration of a game that has a nudge (configs.NUDGE)
+PLAYOUT_CASES = [(name, raw, False) for name, raw in CONFIGS] + [
+    (name, raw, True) for name, raw in CONFIGS if name in NUDGE
+]
+PLAYOUT_IDS = IDS + [f"{i}-nudged" for (name, _), i in zip(CONFIGS, IDS, strict=True) if name in NUDGE]
+
+
+def _options(name: str, raw: dict, nudged: bool) -> dict:
+    return {**raw, **NUDGE_OPTIONS.get(name, {})} if nudged else raw
 
 
 def _random_agents(n: int, seed: int) -> list:
     return [RandomBot(derive_seed(seed, "bot", i)).choose for i in range(n)]
 
 
-@pytest.mark.parametrize(("name", "raw"), CONFIGS, ids=IDS)
-def test_random_playouts_reach_the_end_with_sound_nodes(name: str, raw: dict) -> None:
+def test_every_game_is_covered_and_declared() -> None:
+    assert {name for name, _ in CONFIGS} == set(game_names())
+    for name in game_names():
+        game = get_game(name)
+        assert game is get_game(name.upper()) and game.name == name and isinstance(game.version, int)
+        assert 1 <= game.min_players <= game.max_players
+        assert isinstance(game.parse_options({}), game.options_type)
+        counts = {raw.get("players", game.min_players) for n, raw in CONFIGS if n == name}
+        assert counts == set(range(game.min_players, game.max_players + 1)), f"{name}: a player count is untested"
+
+
+@pytest.mark.parametrize(("name", "raw", "nudged"), PLAYOUT_CASES, ids=PLAYOUT_IDS)
+def test_random_playouts_reach_the_end_with_sound_nodes(name: str, raw: dict, nudged: bool) -> None:
     game = get_game(name)
-    opts = game.parse_options(raw)
+    opts = game.parse_options(_options(name, raw, nudged))
     bound = game.max_actions(opts)
-    for seed in range(3):
+    nudge = NUDGE[name] if nudged else None
+    invariants = INVARIANTS.get(name)
+    for seed in range(NUDGED_PLAYOUT_SEEDS if nudged else PLAYOUT_SEEDS[name]):
         rng = random.Random(seed)
         state = game.new_game(opts, seed)
         steps = 0
@@ -48,6 +79,8 @@ def test_random_playouts_reach_the_end_with_sound_nodes(name: str, raw: dict) ->
                 action = sample_chance(state, rng)
                 assert any(a == action for a, _ in state.chance_outcomes())
             else:
+                if nudge is not None:
+                    nudge(state)
                 legal = state.legal_actions()
                 assert legal, f"no legal action before the end in {state.phase_name()}"
                 assert legal == state.legal_actions(), "legal actions are not deterministic"
@@ -56,6 +89,8 @@ def test_random_playouts_reach_the_end_with_sound_nodes(name: str, raw: dict) ->
                 action = legal[rng.randrange(len(legal))]
             state.apply(action)
             steps += 1
+            if invariants is not None:
+                invariants(state)
         assert state.is_terminal()
         out = state.outcome()
         assert out is not None and out.winners
@@ -63,20 +98,26 @@ def test_random_playouts_reach_the_end_with_sound_nodes(name: str, raw: dict) ->
         assert set(out.winners) == set(out.ranking[0])
 
 
-@pytest.mark.parametrize(("name", "raw"), CONFIGS[:2], ids=IDS[:2])
+CLONE_CASES = [c for i, c in enumerate(CONFIGS) if i < 2 or c[0] != "spqrisiko"]
+
+
+@pytest.mark.parametrize(("name", "raw"), CLONE_CASES, ids=[IDS[CONFIGS.index(c)] for c in CLONE_CASES])
 def test_clone_is_independent_and_actions_round_trip_through_json(name: str, raw: dict) -> None:
     game = get_game(name)
-    state = game.new_game(game.parse_options(raw), 1)
+    nudge = NUDGE.get(name)
+    state = game.new_game(game.parse_options(_options(name, raw, nudge is not None)), 1)
     rng = random.Random(5)
     n = 0
     while state.current_player() != TERMINAL and n < 3000:
+        if nudge is not None:
+            nudge(state)
         player = state.current_player()
-        actions = [a for a, _ in state.chance_outcomes()][:50] if player == CHANCE else state.legal_actions()
+        actions = [a for a, _ in state.chance_outcomes()][:60] if player == CHANCE else state.legal_actions()
         for a in actions:
             wire = json.loads(json.dumps(a.to_json()))
             assert game.decode_action(wire) == a
             assert str(a)
-        if n % 37 == 0:
+        if n % 13 == 0:
             before = state_digest(state)
             twin = state.clone()
             assert state_digest(twin) == before
@@ -95,6 +136,7 @@ def test_same_seed_same_game_and_records_replay_exactly(name: str, raw: dict) ->
     s2, r2 = run_game(game, opts, 11, _random_agents(n, 11))
     assert r1.to_line() == r2.to_line()
     assert state_digest(s1) == state_digest(s2)
+    assert s1.is_terminal() and len(r1.actions) <= game.max_actions(opts)
     _, r3 = run_game(game, opts, 12, _random_agents(n, 12))
     assert r3.to_line() != r1.to_line()
     again = GameRecord.from_line(r1.to_line())
@@ -113,9 +155,10 @@ def test_views_leak_no_hidden_information(name: str, raw: dict) -> None:
     game = get_game(name)
     perturb = PERTURB[name]
     nudge = NUDGE.get(name)
+    opts = game.parse_options(_options(name, raw, nudge is not None))
     compared = 0
     for seed in range(3, 9):
-        state = game.new_game(game.parse_options(raw), seed)
+        state = game.new_game(opts, seed)
         rng = random.Random(seed)
         n = 0
         while state.current_player() != TERMINAL and n < 20000:
@@ -137,14 +180,19 @@ def test_views_leak_no_hidden_information(name: str, raw: dict) -> None:
                 action = sample_chance(state, rng)
                 for viewer in [None, *range(state.num_players)]:
                     seen = action.visible_to(viewer)
-                    if seen != action:  # a redacted action never carries the secret
+                    if seen != action:  # a redacted action never carries the secret, and shows "?"
                         assert json.dumps(seen.to_json()) != json.dumps(action.to_json())
+                        assert "?" in json.dumps(seen.to_json())
             else:
                 legal = state.legal_actions()
+                assert state.view(player)["legal_actions"] == [x.to_json() for x in legal]
+                for other in range(state.num_players):
+                    if other != player:
+                        assert not state.view(other).get("legal_actions"), "another seat sees the mover's options"
                 action = legal[rng.randrange(len(legal))]
             state.apply(action)
             n += 1
-        if compared >= 20:
+        if nudge is None and compared >= 20:  # a nudged game plays every seed (its hidden hands are rarer)
             break
     assert compared > 0, "no position with hidden information was compared"
 
