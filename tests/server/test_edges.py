@@ -17,6 +17,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from hegemon.ai import make_bot
 from hegemon.core.play import derive_seed
@@ -346,3 +347,19 @@ def test_serve_refuses_an_unreadable_trusted_proxy(tmp_path: Path) -> None:
         capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert r.returncode == 2 and "proxy.example" in r.stderr, r.stderr
+
+
+def test_websockets_per_client_address_are_capped() -> None:
+    app = create_app(None, 0.0, guard={"max_sockets": 3})
+    with TestClient(app) as c:
+        tid = c.post("/api/tables", json={"game": "polis", "seats": [{"human": True}] * 2}).json()["id"]
+        with contextlib.ExitStack() as stack:
+            socks = [stack.enter_context(c.websocket_connect(f"/ws/tables/{tid}")) for _ in range(3)]
+            for w in socks:
+                assert w.receive_json()["type"] == "state"
+            with pytest.raises(WebSocketDisconnect) as refused, c.websocket_connect(f"/ws/tables/{tid}") as w:
+                w.receive_json()
+            assert refused.value.code == 1008
+        # closed ones free their place
+        with c.websocket_connect(f"/ws/tables/{tid}") as w:
+            assert w.receive_json()["type"] == "state"

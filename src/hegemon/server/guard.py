@@ -7,9 +7,8 @@
   Content-Length is cut off at the limit, never read in full), and refuses a body that is not strict JSON
   (a lone surrogate, nesting deeper than MAX_JSON_DEPTH) with a typed `bad_request` before the application
   parses it;
-- adds the security headers (Content-Security-Policy and friends) to every response.
-
-Websocket connections only get their client address resolved the same way; their limits live in ws.py."""
+- adds the security headers (Content-Security-Policy and friends) to every response;
+- holds each client address to MAX_SOCKETS open websockets (their other limits live in ws.py)."""
 
 from __future__ import annotations
 
@@ -29,6 +28,9 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 MAX_BODY = 300 * 1024
 """Largest request body (a board file is at most 256 KB of TOML, escaped in JSON)."""
+MAX_SOCKETS = 64
+"""Open websockets per client address (a family behind one router plays several tables at once; a script
+opening thousands is refused)."""
 TRUSTED_PROXIES_ENV = "HEGEMON_TRUSTED_PROXIES"
 CSP = (
     "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; "
@@ -121,6 +123,7 @@ class Guard:
         trusted_proxies: list[Network] | None = None,
         writes: tuple[float, float] = (50.0, 100.0),
         creates: tuple[float, float] = (2.0, 120.0),
+        max_sockets: int = MAX_SOCKETS,
         clock: Callable[[], float] | None = None,
     ) -> None:
         import time
@@ -132,6 +135,8 @@ class Guard:
         self.creates = creates
         self.clock = clock or time.monotonic
         self.buckets: dict[tuple[str, bool], TokenBucket] = {}
+        self.max_sockets = max_sockets
+        self.sockets: dict[str, int] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -142,7 +147,16 @@ class Guard:
         if not client or client[0] != who:
             scope["client"] = (who, 0)
         if scope["type"] == "websocket":
-            await self.app(scope, receive, send)
+            if self.sockets.get(who, 0) >= self.max_sockets:
+                await send({"type": "websocket.close", "code": 1008, "reason": "too many connections"})  # a 403
+                return
+            self.sockets[who] = self.sockets.get(who, 0) + 1
+            try:
+                await self.app(scope, receive, send)
+            finally:
+                self.sockets[who] -= 1
+                if not self.sockets[who]:
+                    del self.sockets[who]
             return
         send = self._with_headers(send)
         if scope["method"] in ("GET", "HEAD", "OPTIONS"):
