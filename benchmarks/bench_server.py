@@ -7,8 +7,12 @@ on loopback, measured from outside.
 2. Throughput: 1, 10 and 100 concurrent tables whose seats are all bots (`--bot-delay 0`): accepted actions
    per second over a time window, every one validated by the engine and committed to SQLite before it is
    broadcast (chance draws included; they are actions of the record too).
+3. `--load`: a person's round trip (as in 1) while `--load-tables` tables (default 20) of three `mcts:hard`
+   bots play at once (`--bot-delay 0`: the bots think back to back). Issue 11 target: p99 <= 50 ms.
+   `--search-workers` and `--search-budget` are passed to `hegemon serve`.
 
     python benchmarks/bench_server.py [--moves 2000] [--window 5]
+    python benchmarks/bench_server.py --load [--moves 500] [--load-tables 20]
     python benchmarks/bench_server.py --db postgresql://user@host/db   # several processes on PostgreSQL
     python benchmarks/bench_server.py --db postgresql                  # the same on a temporary local server
 """
@@ -57,12 +61,14 @@ def fsync_latency(directory: Path, n: int = 200) -> tuple[float, float]:
     return q[49], q[98]
 
 
-def start_server(db: Path | str, sync: str = "full") -> tuple[subprocess.Popen[bytes], str]:
+def start_server(
+    db: Path | str, sync: str = "full", extra: list[str] | None = None
+) -> tuple[subprocess.Popen[bytes], str]:
     """A `hegemon serve` process on the SQLite file `db` (or the database URL `db`), bots at full speed."""
     port = free_port()
     url = db if isinstance(db, str) else f"sqlite:///{db}?synchronous={sync}"
     cmd = [sys.executable, "-m", "hegemon.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-           "--db", url, "--bot-delay", "0"]  # fmt: skip
+           "--db", url, "--bot-delay", "0", *(extra or [])]  # fmt: skip
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=dict(os.environ))
     url = f"http://127.0.0.1:{port}"
     for _ in range(200):
@@ -223,6 +229,34 @@ def postgres_runs(db: str, moves: int, window: float, seed: int) -> None:
                 p.wait(timeout=20)
 
 
+def under_load(d: Path, args: argparse.Namespace) -> None:
+    """A person's round trip while `args.load_tables` tables of three mcts:hard bots play."""
+    extra = []
+    if args.search_workers:
+        extra += ["--search-workers", str(args.search_workers)]
+    if args.search_budget is not None:
+        extra += ["--search-budget", str(args.search_budget)]
+    proc, url = start_server(d / "bench-load.db", "full", extra)
+    try:
+        ids = []
+        with httpx.Client(base_url=url, timeout=30) as http:
+            for i in range(args.load_tables):
+                r = http.post("/api/tables", json={"game": "spqrisiko", "players": 3, "seats": [{"bot": "mcts:hard"}] * 3,
+                                                   "seed": args.seed + i, "options": {"vp_target": 1000}})  # fmt: skip
+                ids.append(r.json()["id"])
+            time.sleep(2.0)  # the searches are under way
+            before = sum(http.get(f"/api/tables/{i}").json()["version"] for i in ids)
+            t0 = time.perf_counter()
+            report_latency(url, args.moves, args.seed, f"{args.load_tables} tables of 3 mcts:hard bots playing")
+            after = sum(http.get(f"/api/tables/{i}").json()["version"] for i in ids)
+            rate = (after - before) / (time.perf_counter() - t0)
+            print(f"meanwhile the bot tables played {rate:.1f} actions/s in all "
+                  f"({' '.join(extra) or 'default search settings'})")  # fmt: skip
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--moves", type=int, default=2000)
@@ -233,7 +267,16 @@ def main() -> None:
     ap.add_argument("--db", default=None,
                     help="a postgresql://… URL: measure several processes on that database instead of SQLite; "
                          "'postgresql' alone starts a temporary server (Debian's postgresql package)")
+    ap.add_argument("--load", action="store_true", help="only the round trip under search-bot load (see above)")
+    ap.add_argument("--load-tables", type=int, default=20)
+    ap.add_argument("--search-workers", type=int, default=0, help="--load: passed to hegemon serve (0: its default)")
+    ap.add_argument("--search-budget", type=float, default=None, help="--load: passed to hegemon serve")
     args = ap.parse_args()
+    if args.load:
+        with tempfile.TemporaryDirectory() as d:
+            print(f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}")
+            under_load(Path(d), args)
+        return
     if args.db:
         if args.db == "postgresql":
             sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
