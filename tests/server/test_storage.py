@@ -152,6 +152,8 @@ def test_a_locked_database_pauses_writes_off_the_loop_and_play_resumes_by_itself
         lock = sqlite3.connect(tmp_path / "h.db", timeout=0)
         lock.execute("BEGIN EXCLUSIVE")
         try:
+            fresh = new_table(manager, seed=5)  # created while the file is locked: not stored, not listed
+            assert not fresh.stored and manager.detail(fresh)["version"] == 0
             seat = t.state.current_player()
             v = manager.act(t, seat, t.version, t.view(seat)["legal_actions"][0])
             storage.after_commit(lambda: heard.append(v), t.id)
@@ -177,6 +179,7 @@ def test_a_locked_database_pauses_writes_off_the_loop_and_play_resumes_by_itself
                 break
         assert heard == [v] and stored(url, t.id) == t.version == t.durable
         told.extend(conn.errors[len(told):])
+        assert fresh.stored and stored(url, fresh.id) == fresh.version
         assert [m["code"] for m in told] == ["storage_down", "storage_ok"]
         play_random(manager, t, 3, random.Random(2))  # accepted again, committed on the loop again
         await asyncio.sleep(0.1)

@@ -316,7 +316,7 @@ def create_app(
         """Open and running tables, newest first (finished ones too, for their replays)."""
         if cluster is not None:
             await cluster.fetch_recent(200)
-        ts = sorted(mgr.tables.values(), key=lambda t: -t.created)
+        ts = sorted((t for t in mgr.tables.values() if t.stored), key=lambda t: -t.created)  # never one not stored
         return [mgr.summary(t) for t in ts[:200]]
 
     @app.get("/api/tables/{table_id}", response_model=TableDetail, responses=ERRORS, tags=["tables"])
