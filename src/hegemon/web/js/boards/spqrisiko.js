@@ -305,7 +305,7 @@ export async function createBoard(root, ctx) {
           ...[1, 3, 5, "all"].map((k) => h("button", { type: "button", class: perClick === k ? "on" : "", "data-per": k,
             onclick: () => { perClick = k; ctx.rerender(); } }, k === "all" ? t("spqr.all") : String(k)))));
     } else if (types.has("claim") || types.has("claim_neutral")) {
-      root.append(h("p", { class: "hint" }, t("spqr.click_claim")));
+      // the "what you can do now" line says which: claiming a province or placing a neutral group
     } else if (acts.some((a) => locs(a).length)) {
       root.append(h("p", { class: "hint" }, sel.length ? t("spqr.click_next") : t("spqr.click_source")));
     }
@@ -403,7 +403,18 @@ export async function createBoard(root, ctx) {
     const rolls = entries.filter((e) => e.action.type === "roll");
     if (rolls.length) {
       const r = rolls[rolls.length - 1].action;
-      const bt = (rolls.length === 1 ? pv.battle : null) || pv.battle || v.battle;
+      // the battle of the roll: the attack announced in this update (bots play several moves in one), else
+      // the battle going on before it
+      let bt = pv.battle || v.battle;
+      for (let k = entries.indexOf(rolls[rolls.length - 1]); k >= 0; k--) {
+        const a = entries[k].action;
+        if (a.type === "naval_attack") { bt = { kind: "naval", sea: a.sea, opponent: a.opponent }; break; }
+        if (a.type === "attack" || a.type === "sea_attack") {
+          const tgt = pv.provinces.find((p) => p.id === a.target);
+          bt = { kind: "land", source: a.source, target: a.target, defender: tgt ? tgt.owner : null };
+          break;
+        }
+      }
       const naval = bt && bt.kind === "naval";
       const [la, ld] = losses(r.attacker, r.defender, naval);
       const a = la.filter(Boolean).length;
