@@ -249,6 +249,7 @@ export async function createBoard(root, ctx) {
   const label = (a) => {
     const base = t(`do.polis.${kind(a)}`, vars(a));
     const e = effectOf(a);
+    if (a.type === "pay_extra") return base; // the label is its whole cost already
     if (e) { const fx = fxText(e); return fx ? `${base} — ${fx}` : base; }
     return base + (UNIT_RES[a.type] ? ` — ${t("polis.pay", { cost: cost(a) })}` : "");
   };
