@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -38,3 +39,11 @@ def play_random(m: TableManager, t: Table, moves: int, rng: random.Random) -> in
 @pytest.fixture
 def manager() -> TableManager:
     return TableManager()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A durable database for the server: a SQLite file, and a real PostgreSQL database (tests/pgserver.py)."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'h.db'}"
+    return str(request.getfixturevalue("pg_url"))

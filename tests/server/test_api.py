@@ -232,10 +232,10 @@ def test_names_are_stored_as_text_without_control_characters(client: TestClient)
     assert client.get("/").headers["content-type"].startswith("text/html")
 
 
-def test_restart_the_app_on_the_same_database(tmp_path: Path) -> None:
-    """Stop the app, start a new one on the same SQLite file: every table, version, seat and view intact, and
-    the game goes on (writes go through the group-commit writer thread)."""
-    url = f"sqlite:///{tmp_path / 'h.db'}"
+def test_restart_the_app_on_the_same_database(db_url: str) -> None:
+    """Stop the app, start a new one on the same database (SQLite file or PostgreSQL): every table, version,
+    seat and view intact, and the game goes on."""
+    url = db_url
     with TestClient(create_app(url, 0.0)) as c:
         res = create(c, game="spqrisiko", players=3, seats=[{"human": True}] * 3, seed=31)
         tid = res["id"]

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -80,8 +79,8 @@ def test_a_refused_action_takes_no_seat_and_starts_nothing(client: TestClient) -
     assert [s["claimed"] for s in after["seats"]] == [False, False]
 
 
-def test_a_joined_seat_and_its_token_survive_a_restart(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'h.db'}"
+def test_a_joined_seat_and_its_token_survive_a_restart(db_url: str) -> None:
+    url = db_url
     with TestClient(create_app(url, 0.0)) as c:
         res = create(c, game="polis", seed=4, claim=0, seats=[{"human": True, "name": "Ada"}, {"human": True, "open": True}])
         tid = res["id"]

@@ -199,8 +199,8 @@ def test_replay_view_shows_a_player_only_what_that_player_saw(manager: TableMana
 # ------------------------------------------------------------------ durability
 
 
-def test_restart_on_the_same_sqlite_file_keeps_every_table(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'h.db'}"
+def test_restart_on_the_same_database_keeps_every_table(db_url: str) -> None:
+    url = db_url
     m1 = TableManager(SqlStorage(url), salt=lambda: "pepper")
     a = new_table(m1, seed=21)
     b = new_table(m1, game="polis", n=2, seed=22)
@@ -224,8 +224,8 @@ def test_restart_on_the_same_sqlite_file_keeps_every_table(tmp_path: Path) -> No
     m2.storage.close()
 
 
-def test_an_action_is_stored_before_anyone_hears_of_it(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'h.db'}"
+def test_an_action_is_stored_before_anyone_hears_of_it(db_url: str) -> None:
+    url = db_url
     m = TableManager(SqlStorage(url))
     t = new_table(m, seed=3)
     seen: list[int] = []

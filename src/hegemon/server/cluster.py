@@ -167,15 +167,17 @@ class Cluster:
             while True:
                 self._dirty.discard(table_id)
                 t = self.manager.tables.get(table_id)
-                if t is None:
+                if t is None or not t.stored:  # not stored yet: made here, so nobody else has written to it
                     return
                 start = t.version
                 got = await asyncio.to_thread(self.storage.load_since, table_id, start)
                 t = self.manager.tables.get(table_id)
                 if t is None:
                     return
-                if got is None:  # deleted by another process
+                if got is None and t.stored:  # deleted by another process
                     self.manager.forget(t, "this table was deleted")
+                    return
+                if got is None:
                     return
                 seats, seats_version, actions = got
                 if not self.manager.catch_up(t, start, seats, seats_version, actions):

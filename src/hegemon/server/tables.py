@@ -226,6 +226,7 @@ class Table:
     deadline: float | None = None
     timed_out: int | None = None
     seats_version: int = 0  # the stored seats' version (several processes: a seat update names it)
+    seats_pending: int = 0  # seat updates of this process not yet committed
     seats_epoch: int = 0  # counts changes of the seats (taken, connected): connections send them too
     on_change: Callable[[Table], None] | None = None
     replay_checkpoints: dict[int, State] = field(default_factory=dict)
@@ -574,7 +575,7 @@ class TableManager:
         `start` on): apply it and tell the connections. False, changing nothing, when the table is no longer at
         `start` or a write of this process for it still waits for its commit (it is stored, or refused and rolled
         back, first: then read again)."""
-        if table.durable != table.version or table.version != start:
+        if table.durable != table.version or table.version != start or table.seats_pending:
             return False
         if [s.to_json() for s in table.seats] != seats:
             for seat, stored in zip(table.seats, seats, strict=False):
@@ -658,6 +659,15 @@ class TableManager:
                 seats_version=table.seats_version,
             )  # fmt: skip
             table.seats_version += 1
+            table.seats_pending += 1
+
+            def stored() -> None:
+                table.seats_pending -= 1
+
+            def refused(_reason: str) -> None:  # another process changed the seats first: read them again
+                table.seats_pending = 0
+
+            self.storage.after_commit(stored, table.id, refused)
             self._advance(table)
             self._changed(table)
 
