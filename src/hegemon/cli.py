@@ -113,8 +113,8 @@ def rules(
                 table.add_row(*(escape(str(v.get(k, ""))) for k in keys))
             out.print(table)
             return
-        described: list[dict[str, Any]] = g.describe_options()  # type: ignore[attr-defined]
-        presets = getattr(g.options_type, "PRESETS", {})  # type: ignore[attr-defined]
+        described: list[dict[str, Any]] = g.describe_options()  # type: ignore[attr-defined]  # not yet on the Game protocol
+        presets = getattr(g.options_type, "PRESETS", {})  # type: ignore[attr-defined]  # not on the Game protocol
     except HegemonError as e:
         fail(str(e))
         return

@@ -42,7 +42,7 @@ class Options:
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {}
 
     def to_json(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}  # type: ignore[arg-type]  # subclasses are dataclasses
 
     def validate(self) -> None:
         """Cross-field checks; subclasses raise ConfigError."""
@@ -115,8 +115,8 @@ def parse_options(cls: type[T], raw: Mapping[str, Any] | None = None, **override
     """Build a validated options object from a mapping (JSON or CLI strings); unknown names are errors."""
     data: dict[str, Any] = dict(raw or {})
     data.update(overrides)
-    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
-    hints = _hints(cls)  # type: ignore[arg-type]
+    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]  # an options class is a dataclass
+    hints = _hints(cls)  # type: ignore[arg-type]  # functools.cache types its argument as Hashable; a class is
     unknown = sorted(set(data) - set(fields))
     if unknown:
         raise ConfigError(unknown[0], f"unknown option; known options: {', '.join(sorted(fields))}")

@@ -49,7 +49,7 @@ class HegemonEnv(AECEnv):
         raw.update(options)
         self.raw_options = raw
         self.options = self.game.parse_options(raw)
-        self.metadata = {**type(self).metadata, "name": f"hegemon_{self.game.name}_v0"}  # type: ignore[misc]
+        self.metadata = {**type(self).metadata, "name": f"hegemon_{self.game.name}_v0"}  # type: ignore[misc]  # PettingZoo declares metadata a ClassVar; each env names its game
         self.render_mode = render_mode
         self.max_actions = max_actions if max_actions is not None else 20000
         probe = self.game.new_game(self.options, 0)

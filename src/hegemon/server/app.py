@@ -251,7 +251,7 @@ def create_app(
                     "title": TITLES.get(name, name),
                     "min_players": g.min_players,
                     "max_players": g.max_players,
-                    "options": [o for o in g.describe_options() if o["name"] != "board"],  # type: ignore[attr-defined]
+                    "options": [o for o in g.describe_options() if o["name"] != "board"],  # type: ignore[attr-defined]  # not yet on the Game protocol
                     "preset_field": getattr(getattr(g, "options_type", None), "PRESET_FIELD", None),
                     "presets": getattr(getattr(g, "options_type", None), "PRESETS", {}),
                 }

@@ -390,7 +390,7 @@ class TableManager:
         raw = dict(req.options)
         if "board" in raw:
             raise ServerError("bad_request", "option 'board': send the corrected board file as board_data")
-        fields = {o["name"] for o in game.describe_options()}  # type: ignore[attr-defined]
+        fields = {o["name"] for o in game.describe_options()}  # type: ignore[attr-defined]  # not yet on the Game protocol
         n = req.players or (len(req.seats) if req.seats else None)
         if n is None and "players" in raw:
             n = raw["players"] if isinstance(raw["players"], int) else None

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from hegemon.games.polis.actions import ChooseBattle, DrawCard, Match, PlayCards, Retreat, Stand, intern
-from hegemon.games.polis.rules import common, flow
+from hegemon.games.polis.rules import common
 from hegemon.games.polis.rules.common import BATTLE_DRAW, MATCH, PLAY, RETREAT
 
 if TYPE_CHECKING:
@@ -101,7 +101,8 @@ def apply_stand(st: PolisState) -> None:
 
 
 def apply_retreat(st: PolisState, territory: str) -> None:
-    """Pay 1 PP to the opponent; every own unit moves to the chosen territory; the battle ends."""
+    """Pay 1 PP to the opponent; every own unit moves to the chosen territory; the battle ends (the flow then
+    goes on: `flow.retreat`)."""
     s = st.cur
     r = st.b.terr_index[territory]
     t = st.bt
@@ -155,8 +156,9 @@ def legal_match(st: PolisState, out: list[Any]) -> None:
             out.append(intern(Match, kinds[m1].name if m1 >= 0 else "", kinds[m2].name if m2 >= 0 else ""))
 
 
-def apply_match(st: PolisState, first: str, second: str) -> None:
-    """Resolve both pairs together (§6.4 step 4), the end test (step 5), the draws (step 6), swap roles."""
+def apply_match(st: PolisState, first: str, second: str) -> bool:
+    """Resolve both pairs together (§6.4 step 4), the end test (step 5), the draws (step 6), swap roles.
+    True when the battle ended (the flow then goes on: `flow.match`)."""
     b = st.b
     kinds = b.card_kinds
     a = st.b_att
@@ -184,17 +186,19 @@ def apply_match(st: PolisState, first: str, second: str) -> None:
     mn = b.battle_min_units
     if st.units[0][t] < mn or st.units[1][t] < mn:
         end(st)
-        return
+        return True
     if sum(st.deck) < 2 + matches:
         end(st)
-        return
+        return True
     st.queue = [a, a] + [d] * matches
     st.b_att = d
     st.phase = BATTLE_DRAW
+    return False
 
 
 def end(st: PolisState) -> None:
-    """Cards back to the deck, diceless siege checks, then the next battle of this turn-end or the next turn."""
+    """Cards back to the deck, diceless siege checks; `flow` then starts the next battle of this turn-end or the
+    next turn."""
     st.fought.append(st.bt)
     st.bt = -1
     st.played = None
@@ -202,4 +206,3 @@ def end(st: PolisState) -> None:
     st.hands = [[0] * len(st.deck), [0] * len(st.deck)]
     st.deck = [k.count for k in st.b.card_kinds]
     common.siege_check(st)
-    flow.next_battle(st)

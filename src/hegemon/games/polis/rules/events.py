@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from hegemon.games.polis.actions import DrawEvent, RemoveUnit, intern
 from hegemon.games.polis.board import PRESTIGE
-from hegemon.games.polis.rules import common, flow
+from hegemon.games.polis.rules import common
 from hegemon.games.polis.rules.common import EVENT_REMOVE
 
 if TYPE_CHECKING:
@@ -104,7 +104,7 @@ def run(st: PolisState) -> None:
                 st.mk_pos[tr] = max(1, min(b.track_positions, st.mk_pos[tr] + steps))
         st.ev_i += 1
     common.siege_check(st)
-    flow.start_round_play(st)
+    common.start_round_play(st)
 
 
 def legal_remove(st: PolisState, out: list[Any]) -> None:

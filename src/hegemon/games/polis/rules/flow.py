@@ -1,6 +1,7 @@
 """Turns (§4.3-§4.4): two different actions or a pass, the extra resource after the opponent has passed,
-battle checks after every turn (§6.1), the round safeguard (§4.9, an option) and the start of a round
-(§4.2: first player)."""
+battle checks after every turn (§6.1), what follows a battle's end (the next battle or turn), and the round
+safeguard (§4.9, an option). The start of a round's play (§4.2: first player) is `common.start_round_play`, which
+the event resolution calls."""
 
 from __future__ import annotations
 
@@ -82,6 +83,18 @@ def next_battle(st: PolisState) -> None:
         st.phase = BATTLE_CHOOSE
 
 
+def retreat(st: PolisState, territory: str) -> None:
+    """A retreat ends the battle (§6.5): then the next battle of this turn-end or the next turn."""
+    battle.apply_retreat(st, territory)
+    next_battle(st)
+
+
+def match(st: PolisState, first: str, second: str) -> None:
+    """The defender's answer (§6.4); when it ends the battle, the next battle of this turn-end or the next turn."""
+    if battle.apply_match(st, first, second):
+        next_battle(st)
+
+
 def advance_turn(st: PolisState) -> None:
     """The other side plays next unless he has passed (§4.4); both passed → end of round (§8)."""
     cap = st.opts.max_turns_per_round
@@ -96,25 +109,3 @@ def advance_turn(st: PolisState) -> None:
     st.phase = ACTION
     st.n_actions = 0
     st.tokens = []
-
-
-def start_round_play(st: PolisState) -> None:
-    """§4.2 step 3: the side with less prestige starts, unless the event names one; ties: R30."""
-    b = st.b
-    if st.ev_first >= 0:
-        first = st.ev_first
-    elif st.pp[0] != st.pp[1]:
-        first = 0 if st.pp[0] < st.pp[1] else 1
-    elif st.round == 0:
-        first = b.first_tie_side
-    else:
-        first = 1 - st.first
-    st.first = first
-    st.cur = first
-    st.phase = ACTION
-    st.passed = [False, False]
-    st.turns = 0
-    st.n_actions = 0
-    st.tokens = []
-    st.fought = []
-    st.ender = first
