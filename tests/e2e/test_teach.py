@@ -224,6 +224,9 @@ def test_the_guided_first_game_can_be_completed(page: Page, server: Server, game
         if step == "wait" or page.get_attribute("body", "data-myturn") != "1":
             page.wait_for_timeout(150)
             continue
+        if page.locator("#confirm-move[open]").count():  # the table asks before a costly move: the player agrees
+            page.click("#confirm-yes")
+            continue
         v = int(page.get_attribute("body", "data-version") or -1)
         clicked = tutorial_click(page)
         assert clicked, (step, seen)
@@ -232,7 +235,14 @@ def test_the_guided_first_game_can_be_completed(page: Page, server: Server, game
         if "area" in clicked or "polis" in clicked or "count-btn" in clicked or clicked == "per":
             page.wait_for_timeout(100)  # a selection on the map: the controls follow without a new position
         else:
-            page.wait_for_function("v => Number(document.body.dataset.version) > v || document.body.dataset.myturn !== '1'", arg=v, timeout=20_000)
+            try:
+                page.wait_for_function(
+                    "v => Number(document.body.dataset.version) > v || document.body.dataset.myturn !== '1'"
+                    " || document.querySelector('#confirm-move[open]') !== null",
+                    arg=v, timeout=20_000,
+                )  # fmt: skip
+            except PlaywrightError:
+                continue  # nothing moved (a control redrawn as it was clicked): look again
     assert page.get_attribute("body", "data-tutorial") == "done", seen
     # the guide followed the turn (the bots play their own way, so an attack may not be possible)
     if game == "spqrisiko":  # phases with nothing to choose (no attack possible) are skipped by the table
