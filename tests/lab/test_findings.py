@@ -231,3 +231,12 @@ def test_cli_report_in_italian_and_a_bad_language_refused(tmp_path: Path) -> Non
     assert summary["findings"] and summary["findings_it"] and isinstance(summary["warnings"], list)
     res = runner.invoke(app, ["lab", "report", str(tmp_path), "--lang", "fr"])
     assert res.exit_code == 2 and "--lang must be en or it" in res.stderr
+
+
+def test_the_same_bot_twice_has_no_skill_finding() -> None:
+    s = sound()
+    for v in s["variants"]:
+        v["luck_vs_skill"][0]["stronger"] = v["luck_vs_skill"][0]["weaker"] = "greedy"
+    assert not any("beats" in f for f in findings(s))
+    assert not any("batte" in f for f in findings(s, "it"))
+    assert [x["rate"] for x in annotate(s)["games_needed"]] == ["seat", "first_player"]

@@ -213,7 +213,7 @@ def findings(summary: dict[str, Any], lang: str = "en") -> list[str]:
         out.append(s[0].upper() + s[1:])
     for e in base.get("luck_vs_skill") or []:
         r = e["skill_rate"]
-        if r.get("rate") is None:
+        if r.get("rate") is None or e["stronger"] == e["weaker"]:  # the same bot twice: no skill to compare
             continue
         if lang == "en":
             out.append(f"{e['stronger']} beats {e['weaker']} in {_pct(r['rate'], lang)} of games "
@@ -283,7 +283,7 @@ def games_needed(summary: dict[str, Any]) -> list[dict[str, Any]]:
                     "value": fp["rate"], "games": games_for_change(fp["rate"])})
     for e in base.get("luck_vs_skill") or []:
         r = e["skill_rate"]
-        if r.get("rate") is not None:
+        if r.get("rate") is not None and e["stronger"] != e["weaker"]:
             out.append({"rate": "skill", "pair": e["pair"], "name": f"{e['stronger']} beats {e['weaker']}",
                         "name_it": f"{e['stronger']} batte {e['weaker']}", "value": r["rate"],
                         "games": games_for_change(r["rate"])})
