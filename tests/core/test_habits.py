@@ -159,3 +159,21 @@ def test_the_server_reports_through_logging_not_print() -> None:
                     prints.append(f"{path.relative_to(SRC)}:{node.lineno}")
     assert prints == [], "server code prints instead of logging: " + ", ".join(prints)
     assert banners == 1, "the startup banner of `run` is the server's one print"
+
+
+STRICT_FLAGS = (
+    "disallow_any_generics", "disallow_subclassing_any", "disallow_untyped_calls", "disallow_untyped_defs",
+    "disallow_incomplete_defs", "disallow_untyped_decorators", "warn_return_any", "no_implicit_reexport",
+    "strict_equality", "extra_checks",
+)
+
+
+def test_mypy_runs_strict_on_core_and_games() -> None:
+    """`mypy src` (CI) applies every per-module flag of `--strict` to `hegemon.core` and `hegemon.games`."""
+    import tomllib
+
+    config = tomllib.loads((SRC.parent / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
+    assert config["warn_unused_ignores"] and config["warn_redundant_casts"] and config["check_untyped_defs"]
+    strict = [o for o in config.get("overrides", []) if "hegemon.core.*" in o["module"]]
+    assert len(strict) == 1 and {"hegemon.core", "hegemon.games", "hegemon.games.*"} <= set(strict[0]["module"])
+    assert all(strict[0].get(flag) is True for flag in STRICT_FLAGS)

@@ -259,7 +259,8 @@ class _Checker:
         for x in v:
             if not isinstance(x, str):
                 raise self.fail(f"{entry}.{key}", f"needs a list of strings, has {type(x).__name__}")
-        return v
+        items: list[Any] = v
+        return items
 
     def integer(self, entry: str, v: Any, lo: int = 0, hi: int = MAX_NUMBER) -> int:
         return check_int(self.path, entry, v, lo, hi)
@@ -796,7 +797,10 @@ def bits(m: int) -> list[int]:
 def _parse_effect(ck: _Checker, b: Board, entry: str, eff: Any) -> tuple[Any, ...]:
     g = ck.get
     typ = g(eff, "type", entry, str)
-    side = lambda: _side(ck, entry, g(eff, "side", entry, str))  # noqa: E731
+
+    def side() -> int:
+        return _side(ck, entry, g(eff, "side", entry, str))
+
     if typ in ("gain", "lose"):
         r = g(eff, "resource", entry, str)
         if r != "prestige" and r not in RES:

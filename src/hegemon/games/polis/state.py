@@ -256,10 +256,12 @@ class PolisState:
         ph = self.phase
         r = rng.random()
         if ph == BATTLE_DRAW:
-            return battle.sample_draw(self, r)
+            card: Action = battle.sample_draw(self, r)
+            return card
         if ph == SIEGE_ROLL:
             n = self.b.siege_die
-            return sieges.dice(n)[int(r * n)][0]
+            roll: Action = sieges.dice(n)[int(r * n)][0]
+            return roll
         if ph == TRADE_ROLL:
             if self.pend[1] < 0:
                 return economy.EXCHANGE_ROLLS[max(int(r * 4), int(rng.random() * 4))][0]
