@@ -28,3 +28,4 @@ bench: install
 
 golden: install
 	$(PYTHON) scripts/make_golden.py
+	$(PYTHON) scripts/make_perft.py

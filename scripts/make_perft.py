@@ -2,8 +2,8 @@
 """Regenerate the perft count files (tests/perft/<game>.json), in the manner of python-chess's perft data.
 
 For a few fixed positions per game (a seeded game advanced a fixed number of steps by a seeded random policy
-that prefers any action to passing), the file records the number of distinct action sequences of length
-1..depth from that position. Chance nodes are enumerated exactly: every outcome of `chance_outcomes()` counts as
+that never picks an action of type "pass" while another is offered), the file records the number of distinct
+action sequences of length 1..depth from that position. Chance nodes are enumerated exactly: every outcome of `chance_outcomes()` counts as
 one branch, whatever its probability (nothing is sampled). A finished game counts as one sequence (a leaf), as
 in chess perft a mated position at depth 0. `tests/test_perft.py` recomputes every count, so a change in what is
 legal anywhere near those positions shows up as a different number.
@@ -77,7 +77,8 @@ def perft(state: State, depth: int) -> int:
 
 
 def position(game_name: str, raw: dict[str, Any], seed: int, steps: int) -> State:
-    """The seeded game `seed` advanced `steps` actions by a seeded random policy that passes only when it must."""
+    """The seeded game `seed` advanced `steps` actions by a seeded random policy that passes only when it must
+    (chance drawn with the same generator)."""
     game = get_game(game_name)
     state = game.new_game(game.parse_options(raw), seed)
     rng = random.Random(derive_seed("perft", game_name, seed))
@@ -89,7 +90,7 @@ def position(game_name: str, raw: dict[str, Any], seed: int, steps: int) -> Stat
             state.apply(sample_chance(state, rng))
             continue
         legal = state.legal_actions()
-        active = [a for a in legal if a.to_json().get("type") not in ("pass", "end_turn", "end_attacks")] or legal
+        active = [a for a in legal if a.to_json().get("type") != "pass"] or legal
         state.apply(active[rng.randrange(len(active))])
     return state
 
