@@ -265,3 +265,22 @@ def test_seats_taken_at_once_through_two_processes_are_both_kept(db: str, server
             d = wait_for(lambda srv=srv, tid=tid: (d := srv.get(f"/api/tables/{tid}"))["status"] == "playing" and d)
             assert [s["name"] for s in d["seats"]] == ["Ada", "Bo"]
             assert all(s["claimed"] for s in d["seats"])
+
+
+def test_a_table_stopped_or_deleted_through_one_process_is_so_on_the_other(db: str, servers: list[Serve]) -> None:
+    a = Serve(db)
+    servers.append(a)
+    b = Serve(db)
+    servers.append(b)
+    created = people_table(a)
+    tid = created["id"]
+    for seat in created["seats"]:
+        assert a.post(f"/api/tables/{tid}/seat", {"token": seat["token"], "name": "P"}).status_code == 200
+    token, detail = seat_on_turn(b, created)  # B holds the table too
+    assert b.post(f"/api/tables/{tid}/stop", {"creator_token": created["creator_token"]}).status_code == 200
+    wait_for(lambda: a.get(f"/api/tables/{tid}")["status"] == "stopped")
+    r = a.post(f"/api/tables/{tid}/actions", {"token": token, "version": detail["version"],
+                                              "action": detail["view"]["legal_actions"][0]})  # fmt: skip
+    assert r.status_code == 409 and r.json()["code"] == "game_over", r.text
+    assert a.post(f"/api/tables/{tid}/delete", {"creator_token": created["creator_token"]}).status_code == 204
+    wait_for(lambda: httpx.get(f"{b.url}/api/tables/{tid}", timeout=30).status_code == 404)

@@ -298,6 +298,7 @@ def create_app(
     async def stop_table(table_id: str, req: CreatorRequest) -> dict[str, Any]:
         """The creator stops the table (creator token from the creation): no more moves, bots stop; it stays
         readable until it expires or is deleted."""
+        await have(table_id)
         t = mgr.get(table_id)
         mgr.stop(t, req.creator_token)
         await durable(mgr, t)
@@ -306,6 +307,7 @@ def create_app(
     @app.post("/api/tables/{table_id}/delete", status_code=204, responses=ERRORS, tags=["tables"])
     async def delete_table(table_id: str, req: CreatorRequest) -> Response:
         """The creator deletes the table (creator token from the creation), from memory and from the database."""
+        await have(table_id)
         t = mgr.get(table_id)
         mgr.delete(t, req.creator_token)
         await durable(mgr)

@@ -60,6 +60,7 @@ class Cluster:
         url = make_url(storage.url)
         self.conninfo = url.set(drivername="postgresql").render_as_string(hide_password=False)
         self.leased: set[str] = set()
+        manager.shared = True
         queued = manager.storage
         if hasattr(queued, "on_lost"):  # a table rolled back after a refused write catches up from the database
             rollback = queued.on_lost
@@ -179,8 +180,8 @@ class Cluster:
                     return
                 if got is None:
                     return
-                seats, seats_version, actions = got
-                if not self.manager.catch_up(t, start, seats, seats_version, actions):
+                seats, seats_version, status, actions = got
+                if not self.manager.catch_up(t, start, seats, seats_version, status, actions):
                     await asyncio.sleep(0.02)  # a write of ours waits for its commit: look again once it is done
                     self._dirty.add(table_id)
                 if t.finished and table_id in self.leased:

@@ -380,10 +380,11 @@ class SqlStorage:
                     t.actions.append((json.loads(action), actor, note or ""))
         return list(out.values())
 
-    def load_since(self, table_id: str, start: int) -> tuple[list[dict[str, Any]], int, list[StoredAction]] | None:
-        """A table's seats, their version and its actions from index `start` on, as stored now (None: deleted)."""
+    def load_since(self, table_id: str, start: int) -> tuple[list[dict[str, Any]], int, str, list[StoredAction]] | None:
+        """A table's seats, their version, its status and its actions from index `start` on, as stored now
+        (None: deleted)."""
         with self.engine.connect() as conn:
-            q = select(tables_t.c.seats, tables_t.c.seats_version).where(tables_t.c.id == table_id)
+            q = select(tables_t.c.seats, tables_t.c.seats_version, tables_t.c.status).where(tables_t.c.id == table_id)
             row = conn.execute(q).first()
             if row is None:
                 return None
@@ -397,7 +398,7 @@ class SqlStorage:
                 if idx != start + len(actions):
                     break
                 actions.append((json.loads(action), actor, note or ""))
-        return list(row.seats), int(row.seats_version), actions
+        return list(row.seats), int(row.seats_version), str(row.status), actions
 
     def recent_ids(self, limit: int) -> list[str]:
         """The ids of the newest `limit` tables."""

@@ -287,6 +287,8 @@ class TableManager:
     ) -> None:
         self.storage: Storage = storage if storage is not None else MemoryStorage()
         self.tables: dict[str, Table] = {}
+        self.shared = False
+        """Whether other server processes serve the same database (`hegemon.server.cluster`)."""
         self.board_dir = Path(board_dir) if board_dir is not None else None
         self.clock = clock
         self.new_salt = salt
@@ -569,6 +571,7 @@ class TableManager:
         start: int,
         seats: list[dict[str, Any]],
         seats_version: int,
+        status: str,
         actions: list[tuple[dict[str, Any], int, str]],
     ) -> bool:
         """Another server process stored more of `table` (its seats as stored now, and its actions from version
@@ -588,6 +591,12 @@ class TableManager:
         self._replay_stored(table, actions)
         if table.version != before:
             table.bots.clear()  # a bot's memory of the game is of the position it last saw
+        if status == "stopped" and not table.stopped and not table.finished:  # stopped by its creator elsewhere
+            table.stopped = True
+            table.deadline = None
+            table.timer_player = None
+        if (table.finished or table.stopped) and table.ended is None:
+            table.ended = time.time()
         for c in list(table.connections):  # a seat this process's claim lost in a race is claimed again
             if c.seat is not None and not table.seats[c.seat].claimed and not table.finished:
                 self.claim(table, c.seat)
@@ -834,7 +843,13 @@ class TableManager:
             else:
                 old = idle_after is not None and not t.connections and now - t.last_active >= idle_after
             if old and t.stored and t.durable >= t.version:
-                self.remove(t, "the table expired")
+                if self.shared and not (t.finished or t.stopped):
+                    # several processes: idle here says nothing of the others; it only leaves this memory
+                    del self.tables[t.id]
+                    if t.on_change is not None:
+                        t.on_change(t)
+                else:
+                    self.remove(t, "the table expired")
                 gone.append(t.id)
         return gone
 
