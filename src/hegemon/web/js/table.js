@@ -339,7 +339,7 @@ function renderOver(root) {
     if (why) root.append(h("h3", {}, t("end.why")), h("p", { class: "endreason", id: "endreason", "data-termination": out.termination }, why));
     root.append(h("h3", {}, t("table.ranking")));
     root.append(h("ol", { class: "ranking" }, out.ranking.map((grp) => h("li", {},
-      grp.map((p) => `${seatName(p)} — ${out.scores[p]} ${t("table.score")}`).join(" = ")))));
+      grp.map((p) => `${seatName(p)} — ${t("table.score", { n: out.scores[p] })}`).join(" = ")))));
     const by = board.scoreSources ? board.scoreSources(msg.view, out) : null;
     if (by) {
       root.append(h("h3", {}, t("end.score")), h("table", { class: "scores bysource", id: "bysource" },
