@@ -21,10 +21,10 @@ from rich.text import Text
 
 from hegemon.core.actions import Action
 from hegemon.core.errors import HegemonError
-from hegemon.core.game import CHANCE, TERMINAL, Game, State
+from hegemon.core.game import CHANCE, TERMINAL, Game, State, game_module
 from hegemon.core.play import derive_seed, play, sample_chance
 from hegemon.core.record import GameRecord, read_records, run_game, state_digest, verify
-from hegemon.games import game_names, get_game
+from hegemon.games import game_cli_modules, game_names, get_game
 from hegemon.lab.cli import lab_app
 
 app = typer.Typer(
@@ -75,7 +75,14 @@ def game_options(game: Game, players: int | None, options: list[str], **named: A
 
 
 def text_module(game: Game) -> Any:
-    return importlib.import_module(f"hegemon.games.{game.name}.text")
+    """The game's terminal rendering (`render`, and optionally `render_map` and `action_odds`)."""
+    return game_module(game, "text")
+
+
+def named_options(game: Game, **named: Any) -> dict[str, Any]:
+    """The named CLI options (`--rules`, `--siege`, `--board`…) that `game` has; the others do not apply to it."""
+    fields = {o["name"] for o in game.describe_options()}
+    return {k: v for k, v in named.items() if k in fields}
 
 
 def frac(p: Fraction) -> dict[str, Any]:
@@ -98,7 +105,7 @@ def rules(
         if board is not None:
             g.parse_options({"board": board})  # loads and validates the file (ConfigError names the entry)
         if reconstructed:
-            mod = importlib.import_module(f"hegemon.games.{g.name}.board")
+            mod = game_module(g, "board")
             if not hasattr(mod, "reconstructed_values"):
                 fail(f"{g.name} has no reconstructed values: its board is sourced")
             values = mod.reconstructed_values(mod.load_board(board))
@@ -113,8 +120,8 @@ def rules(
                 table.add_row(*(escape(str(v.get(k, ""))) for k in keys))
             out.print(table)
             return
-        described: list[dict[str, Any]] = g.describe_options()  # type: ignore[attr-defined]  # not yet on the Game protocol
-        presets = getattr(g.options_type, "PRESETS", {})  # type: ignore[attr-defined]  # not on the Game protocol
+        described: list[dict[str, Any]] = g.describe_options()
+        presets = g.options_type.PRESETS
     except HegemonError as e:
         fail(str(e))
         return
@@ -124,7 +131,7 @@ def rules(
             shown["board"] = {"path": board, "valid": True}
         print(json.dumps(shown, default=str))
         return
-    table = Table(title=f"{getattr(g, 'title', g.name)} — options (set with --option name=value)")
+    table = Table(title=f"{g.title} — options (set with --option name=value)")
     table.add_column("option", style="bold cyan")
     table.add_column("default")
     table.add_column("values")
@@ -206,13 +213,9 @@ def play_cmd(
     its text, `board` for the full board, `help`, or `quit`."""
     try:
         g = get_game(game)
-        named: dict[str, Any] = {"board": board}
-        if g.name == "spqrisiko":
-            named["rules"] = rules_
-        if g.name == "polis":
-            named["siege"] = siege
+        named = named_options(g, board=board, rules=rules_, siege=siege)
         opts = game_options(g, players, option or [], **named)
-        n = opts.players if hasattr(opts, "players") else g.min_players
+        n = g.players(opts)
         seat_list = [s.strip().lower() for s in seats.split(",") if s.strip()] if seats else ["human"] + ["random"] * (n - 1)
         if len(seat_list) != n:
             fail(f"--seats names {len(seat_list)} seats but the game has {n} players")
@@ -445,16 +448,12 @@ def selfplay(
     """Bots play N seeded games; a summary table, and optional JSONL records that replay exactly."""
     try:
         g = get_game(game)
-        named: dict[str, Any] = {"board": board}
+        named = named_options(g, board=board, rules=rules_, siege=siege)
         raw_opts = parse_kv(option or [])
-        if g.name == "spqrisiko":
-            named["rules"] = rules_
-            raw_opts.setdefault("random_deal", "true")
-            raw_opts.setdefault("max_rounds", "60")
-        if g.name == "polis":
-            named["siege"] = siege
+        for key, value in g.selfplay_defaults.items():
+            raw_opts.setdefault(key, value if isinstance(value, str) else json.dumps(value))
         opts = game_options(g, players, [f"{k}={v}" for k, v in raw_opts.items()], **named)
-        n = opts.players if hasattr(opts, "players") else g.min_players
+        n = g.players(opts)
         specs = [s.strip() for s in bots.split(",") if s.strip()]
         if len(specs) == 1:
             specs = specs * n
@@ -496,10 +495,10 @@ def selfplay(
             if fh:
                 fh.write(rec.to_line() + "\n")
             res = state.outcome()
-            # S.P.Q.RisiKo! counts turns over the game and rounds from 1; Polis counts turns within the round
-            # (the last round's count says nothing of the game) and rounds from 0
-            lengths.append(int(getattr(state, "turns", 0)))
-            rounds.append(int(getattr(state, "round", 0)) + (1 if g.name == "polis" else 0))
+            played_rounds, played_turns = g.game_length(state)
+            rounds.append(played_rounds)
+            if played_turns is not None:
+                lengths.append(played_turns)
             decisions.append(chosen[0])
             actions_count.append(len(rec.actions))
             if res is None:
@@ -529,8 +528,8 @@ def selfplay(
         "mean_rounds": statistics.fmean(rounds),
         "median_rounds": statistics.median(rounds),
         "mean_decisions": statistics.fmean(decisions),
-        "mean_turns": statistics.fmean(lengths) if g.name != "polis" else None,
-        "median_turns": statistics.median(lengths) if g.name != "polis" else None,
+        "mean_turns": statistics.fmean(lengths) if lengths else None,
+        "median_turns": statistics.median(lengths) if lengths else None,
         "mean_actions": statistics.fmean(actions_count),
         "capped_games": capped,
         "terminations": terminations,
@@ -646,195 +645,8 @@ def replay_cmd(
 # --------------------------------------------------------------------------- odds
 
 
-@odds_app.command("spqrisiko")
-def odds_spqr(
-    attacker: Annotated[int | None, typer.Argument(help="Land: legionaries ON the attacking province (one never rolls). "
-                                                   "Sea: legionaries on the source province. Naval: attacking triremes.")] = None,
-    defender: Annotated[int | None, typer.Argument(help="Legionaries on the defending province (all defend); naval: triremes")] = None,
-    rules_: Annotated[str, typer.Option("--rules", help="house-1.2 or official")] = "house-1.2",
-    sea: Annotated[bool, typer.Option(help="A declared sea attack, fought to the end [R 12.3]")] = False,
-    naval: Annotated[bool, typer.Option(help="A naval combat between triremes [R 11]")] = False,
-    declared: Annotated[int | None, typer.Option(help="Sea attack: legionaries declared (default: all that may go)")] = None,
-    stop_at: Annotated[int, typer.Option(help="Land: stop when the attacking province has this many left")] = 1,
-    frontier: Annotated[bool, typer.Option(help="The source borders another enemy province (2-legionary garrison)")] = False,
-    garrison: Annotated[str | None, typer.Option(help="move_in_first | garrison_stop | garrison_first (default: the rule set's)")] = None,
-    below_defender: Annotated[bool, typer.Option(help="Sea attack keeps rolling with fewer dice than the defender (U7)")] = True,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object")] = False,
-    table_size: Annotated[str | None, typer.Option("--table", help="The whole win table AxD, e.g. 30x30: attackers 1..A (rows; sea: the "
-                                              "declared force) against defenders 1..D (columns)")] = None,
-    as_csv: Annotated[bool, typer.Option("--csv", help="With --table: print CSV")] = False,
-) -> None:
-    """Exact odds of a land attack, a declared sea attack or a naval combat. Counts: for a land attack the
-    attacker number is the legionaries ON the province (the last one never rolls; with the house garrison
-    rule and --frontier the attack needs 3 and stops at 2, with --garrison garrison_first two never roll); for a
-    sea attack the declared force rolls, fought to the end."""
-    from hegemon.games.spqrisiko import odds as O
-
-    try:
-        raw_opts: dict[str, Any] = {"rules": rules_}
-        if garrison is not None:
-            raw_opts["garrison"] = garrison
-        # the options alone (not the engine): an odds query starts fast
-        from hegemon.core.options import parse_options
-        from hegemon.games.spqrisiko.options import SpqrOptions
-
-        opts = parse_options(SpqrOptions, raw_opts)
-        if table_size is not None:
-            _odds_table(table_size, opts.garrison, sea, naval, stop_at, frontier, below_defender, as_json, as_csv)
-            return
-        if attacker is None or defender is None:
-            fail("give the attacker and the defender (or --table AxD)")
-            return
-        if as_csv:
-            fail("--csv prints a --table")
-        notes: list[str] = []
-        if naval:
-            res = O.naval_combat(attacker, defender)
-        elif sea:
-            keep = 2 if frontier else 1
-            force = declared if declared is not None else attacker - keep
-            if force < 1 or force > attacker - keep:
-                fail(f"--declared must be from 1 to {attacker - keep} (the province keeps {keep}) [R 12.3], [R 14.3]")
-            res = O.sea_attack(force, defender, continue_below_defender=below_defender)
-            if stop_at != 1:
-                notes.append("sea attacks are fought to the end [R 12.3]: --stop-at does not apply")
-        else:
-            keep, floor = O.land_rule(opts.garrison, frontier)
-            res = O.land_battle(attacker, defender, stop_at=max(stop_at, floor), keep=keep)
-    except HegemonError as e:
-        fail(str(e))
-        return
-    data = res.to_json()
-    data["rules"] = rules_
-    data["notes"] = notes
-    if as_json:
-        print(json.dumps(data))
-        return
-    kind = "naval combat" if naval else ("sea attack" if sea else "land attack")
-    out.print(f"[bold]{kind}[/bold] · {escape(data.get('counts', ''))}")
-    table = Table(title="final outcomes")
-    table.add_column("attacker left", justify="right")
-    table.add_column("defender left", justify="right")
-    table.add_column("probability", justify="right")
-    table.add_column("exact", justify="right")
-    for row in data["outcomes"]:
-        table.add_row(str(row["attacker_left"]), str(row["defender_left"]), f"{row['probability']:.4%}", row["fraction"])
-    out.print(table)
-    out.print(
-        f"attacker wins: [bold]{data['p_win']['decimal']:.4%}[/bold] ({data['p_win']['fraction']})  ·  "
-        f"expected losses: attacker {data['expected_attacker_losses']['decimal']:.3f}, "
-        f"defender {data['expected_defender_losses']['decimal']:.3f}"
-    )
-    for n_ in notes:
-        out.print(f"[yellow]note:[/yellow] {escape(n_)}")
-
-
-def _odds_table(
-    size: str, garrison: str, sea: bool, naval: bool, stop_at: int, frontier: bool, below_defender: bool,
-    as_json: bool, as_csv: bool,
-) -> None:
-    """`hegemon odds spqrisiko --table AxD`: every cell's exact win probability, in one backward sweep."""
-    from hegemon.games.spqrisiko import odds as O
-
-    rows_s, sep, cols_s = size.lower().partition("x")
-    if not sep or not rows_s.strip().isdigit() or not cols_s.strip().isdigit():
-        fail(f"--table expects AxD, e.g. 30x30, got {size!r}")
-    rows, cols = int(rows_s), int(cols_s)
-    inputs: dict[str, Any]
-    kind: O.Kind
-    if naval:
-        kind = "naval"
-        grid = O.win_table(rows, cols, kind="naval")
-        inputs = {}
-    elif sea:
-        kind = "sea"
-        grid = O.win_table(rows, cols, kind="sea", continue_below_defender=below_defender)
-        inputs = {"continue_below_defender": below_defender}
-    else:
-        kind = "land"
-        keep, floor = O.land_rule(garrison, frontier)
-        inputs = {"stop_at": max(stop_at, floor), "keep": keep}
-        grid = O.win_table(rows, cols, kind="land", **inputs)
-    counts = O.describe_counts(kind, **inputs) if kind == "land" else O.describe_counts(kind)
-    if as_csv:
-        lines = ["attacker," + ",".join(f"defender {d}" for d in range(1, cols + 1))]
-        lines += [f"{a}," + ",".join(repr(float(p)) for p in row) for a, row in enumerate(grid, 1)]
-        sys.stdout.write("\n".join(lines) + "\n")
-        return
-    if as_json:
-        print(json.dumps({
-            "kind": kind, "counts": counts, "inputs": inputs, "attackers": rows, "defenders": cols,
-            "p_win": [[float(p) for p in row] for row in grid],
-            "fraction": [[f"{p.numerator}/{p.denominator}" for p in row] for row in grid],
-        }))
-        return
-    out.print(f"[bold]{kind} win probability[/bold] · {escape(counts)}")
-    t = Table(title="rows: attacker, columns: defender")
-    t.add_column("A\\D", justify="right", style="bold")
-    for d in range(1, cols + 1):
-        t.add_column(str(d), justify="right")
-    for a, row in enumerate(grid, 1):
-        t.add_row(str(a), *(f"{100 * float(p):.0f}" for p in row))
-    out.print(t)
-    out.print("[dim]percent, rounded; --json or --csv for the exact values[/dim]")
-
-
-@odds_app.command("polis-siege")
-def odds_polis(
-    fortification: Annotated[int, typer.Option(help="The polis's fortification")],
-    hoplites: Annotated[int, typer.Option(help="The besieger's hoplites in the territory")],
-    siege: Annotated[str, typer.Option(help="classic | sacrifice | diceless | diceless_sacrifice")] = "classic",
-    prestige: Annotated[
-        int | None,
-        typer.Option(help="The besieger's PP before the siege action (default: enough never to stop the siege)"),
-    ] = None,
-    neutral: Annotated[bool, typer.Option(help="The polis is neutral (else the opponent's)")] = True,
-    population: Annotated[int | None, typer.Option(help="The polis's population (opponent's polis)")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object")] = False,
-) -> None:
-    """Exact siege odds and costs for Polis under each siege rule."""
-    try:
-        PO: Any = importlib.import_module("hegemon.games.polis.odds")
-        data = PO.siege_odds(fortification, hoplites, siege, prestige, neutral=neutral, population=population)
-    except ModuleNotFoundError:
-        fail("the Polis engine is not installed in this build")
-        return
-    except HegemonError as e:
-        fail(str(e))
-        return
-    if as_json:
-        print(json.dumps(data))
-        return
-    shown_pp = f"{data['prestige']} PP (assumed)" if data.get("prestige_assumed") else f"{prestige} PP"
-    if data.get("prestige_assumed"):
-        err.print(
-            f"[yellow]note:[/yellow] no --prestige given: assuming {data['prestige']} PP, enough that prestige never "
-            "stops the siege; pass --prestige N for the besieger's real prestige"
-        )
-    table = Table(title=f"Polis siege · {siege} · fortification {fortification}, {hoplites} hoplites, {shown_pp}")
-    table.add_column("measure", style="bold cyan")
-    table.add_column("value")
-    subtables: list[tuple[str, list[dict[str, Any]]]] = []
-    for key, value in data.items():
-        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
-            subtables.append((key, value))
-            continue
-        if isinstance(value, dict) and "decimal" in value:
-            shown = f"{value['decimal']:.4g} ({value['fraction']})"
-        elif isinstance(value, (list, dict)):
-            shown = json.dumps(value)
-        else:
-            shown = str(value)
-        table.add_row(key.replace("_", " "), escape(shown))
-    out.print(table)
-    for key, rows in subtables:
-        sub = Table(title=key.replace("_", " "))
-        cols = list(rows[0])
-        for c in cols:
-            sub.add_column(c.replace("_", " "))
-        for r in rows:
-            sub.add_row(*(escape(str(r.get(c, ""))) for c in cols))
-        out.print(sub)
+for _module in game_cli_modules():  # each game's own `hegemon odds …` command
+    _module.register_odds(odds_app)
 
 
 # --------------------------------------------------------------------------- serve

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import enum
+import importlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any, Protocol, runtime_checkable
 
 from hegemon.core.actions import Action
+from hegemon.core.errors import ConfigError
+from hegemon.core.options import Options
 
 PlayerId = int
 CHANCE: PlayerId = -1
@@ -98,14 +102,51 @@ def views(state: State, players: Iterable[PlayerId | None]) -> dict[PlayerId | N
 
 @runtime_checkable
 class Game(Protocol):
-    """A game: its name, version, options type, action codec, and a factory of initial states."""
+    """A game: its name, version, options type, action codec, a factory of initial states, and the per-game
+    pieces that generic layers (CLI, server, lab, bots, RL) look up through it instead of naming the game.
+
+    - `title`: the name shown to people; `options_type`: the options dataclass (its `PRESETS` and
+      `PRESET_FIELD` are the lobby's presets);
+    - `selfplay_defaults`: options that bots-only games (self-play, lab, RL) use unless told otherwise;
+    - `side_names`: each seat's (English, Italian) name when seats are sides of the game (empty otherwise);
+      `ends_after_rounds`: the normal end is the end of the last round (a game that stops sooner ended early);
+    - `modules`: the per-game modules by role, imported only when used (see `game_module`):
+      `text` (terminal rendering: `render(state, player)`, optional `render_map`, `action_odds`),
+      `ai` (bot knowledge: `evaluate`, `determinize`, `auto_action`), `measures` (lab measures:
+      `MEASURES`), `encoder` (RL: `make_encoder(state)`), `board` (board files: `load_board`,
+      `board_from_text`, `register_board`, `forget_board`, optionally `reconstructed_values`);
+    - `position_odds(state, query)`: exact odds of an attack described by `query` in `state`;
+    - `glossary()`: what each card, event and piece does, for the client's tooltips;
+    - `game_length(state)`: (rounds played, counted from 1; turns over the game, or None when the game counts
+      turns only within a round).
+    """
 
     name: str
+    title: str
     version: int
     min_players: int
     max_players: int
+    options_type: type[Options]
+    selfplay_defaults: Mapping[str, Any]
+    side_names: tuple[tuple[str, str], ...]
+    ends_after_rounds: bool
+    modules: Mapping[str, str]
 
     def parse_options(self, raw: Mapping[str, Any] | None = None) -> Any: ...
+    def describe_options(self) -> list[dict[str, Any]]: ...
+    def players(self, options: Any) -> int: ...
     def new_game(self, options: Any = None, seed: int = 0) -> State: ...
     def decode_action(self, obj: Any) -> Action: ...
     def max_actions(self, options: Any) -> int: ...
+    def position_odds(self, state: Any, query: Mapping[str, str]) -> dict[str, Any]: ...
+    def glossary(self) -> dict[str, Any]: ...
+    def game_length(self, state: Any) -> tuple[int, int | None]: ...
+
+
+def game_module(game: Game, role: str) -> ModuleType:
+    """The module `game` names for `role` (`text`, `ai`, `measures`, `encoder`, `board`), imported on first use;
+    ConfigError when the game has none."""
+    name = game.modules.get(role)
+    if name is None:
+        raise ConfigError("game", f"{game.name} has no {role} module")
+    return importlib.import_module(name)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
+from types import ModuleType
 
 from hegemon.core.errors import ConfigError
 from hegemon.core.game import Game
@@ -26,3 +28,23 @@ def get_game(name: str) -> Game:
     module = importlib.import_module(_GAMES[key])
     game: Game = module.GAME
     return game
+
+
+def game_of(state: object) -> Game:
+    """The registered game whose package defines `state`'s class (ConfigError for any other object)."""
+    module = type(state).__module__
+    for name, path in _GAMES.items():
+        if module.startswith(path.rpartition(".")[0] + "."):
+            return get_game(name)
+    raise ConfigError("game", f"no registered game defines {module}.{type(state).__name__}")
+
+
+def game_cli_modules() -> list[ModuleType]:
+    """Each game's terminal commands: the `cli` module of its package, when it has one (such a module imports
+    nothing of the engine at import time, so the `hegemon` command starts fast)."""
+    found = []
+    for name in game_names():
+        module = _GAMES[name].rpartition(".")[0] + ".cli"
+        if importlib.util.find_spec(module) is not None:
+            found.append(importlib.import_module(module))
+    return found

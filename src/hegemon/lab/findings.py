@@ -9,6 +9,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from hegemon.core.errors import ConfigError
+from hegemon.core.game import Game
+from hegemon.games import get_game
 from hegemon.lab.stats import Z95
 
 LANGS = ("en", "it")
@@ -36,9 +39,6 @@ MEASURE_NAMES: dict[str, tuple[str, str]] = {
 RATE_NAMES: dict[str, tuple[str, str]] = {
     "first_player": ("the first player's win rate", "il tasso di vittoria del primo giocatore"),
     "skill": ("the stronger bot's win rate", "il tasso di vittoria del bot più forte"),
-}
-SIDE_NAMES: dict[str, list[tuple[str, str]]] = {
-    "polis": [("Athens", "Atene"), ("Sparta", "Sparta")],
 }
 VALUE_NAMES: dict[str, tuple[str, str]] = {
     "classic": ("Classic", "Classico"),
@@ -75,8 +75,22 @@ def measure_name(key: str, lang: str = "en") -> str:
     return pair[_i(lang)] if pair else key.replace("_", " ")
 
 
+def _game(name: str) -> Game | None:
+    """The registered game of a summary (None for a name no game has: a summary from elsewhere)."""
+    try:
+        return get_game(name)
+    except ConfigError:
+        return None
+
+
+def side_names(game: str) -> tuple[tuple[str, str], ...]:
+    """The game's named sides, (English, Italian) per seat; empty when seats are only numbered."""
+    g = _game(game)
+    return g.side_names if g is not None else ()
+
+
 def seat_name(game: str, seat: int, lang: str = "en") -> str:
-    sides = SIDE_NAMES.get(game)
+    sides = side_names(game)
     if sides and seat < len(sides):
         return sides[seat][_i(lang)]
     return f"{'seat' if lang == 'en' else 'posto'} {seat}"
@@ -85,8 +99,8 @@ def seat_name(game: str, seat: int, lang: str = "en") -> str:
 def seat_rate_name(game: str, seat: int, lang: str = "en") -> str:
     who = seat_name(game, seat, lang)
     if lang == "it":
-        return f"il tasso di vittoria di {who}" if game in SIDE_NAMES else f"il tasso di vittoria del {who}"
-    if game in SIDE_NAMES:
+        return f"il tasso di vittoria di {who}" if side_names(game) else f"il tasso di vittoria del {who}"
+    if side_names(game):
         return f"{who}' win rate" if who.endswith("s") else f"{who}'s win rate"
     return f"the win rate of {who}"
 
@@ -357,6 +371,8 @@ def warnings(summary: dict[str, Any], lang: str = "en") -> list[tuple[str, str]]
     variants gives one sentence naming them all."""
     out: list[tuple[str, str]] = []
     game = summary.get("game", "")
+    known = _game(game)
+    fixed_length = known is not None and known.ends_after_rounds
     played = [v for v in summary.get("variants") or [] if v.get("games")]
     n_players = summary.get("players") or 0
     dominant: dict[str, list[tuple[str, float]]] = {}
@@ -370,7 +386,7 @@ def warnings(summary: dict[str, Any], lang: str = "en") -> list[tuple[str, str]]
                 dominant.setdefault(b["bot"], []).append((where, b["rate"]))
                 break
         endings = v.get("endings") or {}
-        if "end_of_rounds" in endings or game == "polis":
+        if "end_of_rounds" in endings or fixed_length:
             early = 1 - (endings.get("end_of_rounds") or {}).get("rate", 0.0)
             if early > 0.5:
                 why = {k: e["rate"] for k, e in (v.get("end_reasons") or endings).items()

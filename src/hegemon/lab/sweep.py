@@ -27,9 +27,6 @@ from hegemon.core.record import GameRecord, state_digest
 from hegemon.games import get_game
 from hegemon.lab.measures import measures_for
 
-# S.P.Q.RisiKo! defaults for lab games, as `hegemon selfplay` (bots do not choose the initial provinces)
-GAME_DEFAULTS: dict[str, dict[str, Any]] = {"spqrisiko": {"random_deal": True, "max_rounds": 60}}
-
 
 @dataclass(frozen=True)
 class Unit:
@@ -74,7 +71,7 @@ class Sweep:
         return d
 
     def options(self, variant: int) -> dict[str, Any]:
-        raw: dict[str, Any] = dict(GAME_DEFAULTS.get(self.game, {}))
+        raw: dict[str, Any] = dict(get_game(self.game).selfplay_defaults)  # as `hegemon selfplay`
         raw.update(self.base)
         raw.update(self.variants[variant])
         if self.players is not None:
@@ -104,7 +101,7 @@ def play_unit(sweep: Sweep, unit: Unit) -> dict[str, Any]:
     """Play one game; its record as JSON (replayable with `hegemon replay`), measures in `meta`."""
     game = get_game(sweep.game)
     opts = game.parse_options(sweep.options(unit.variant))
-    n = opts.players if hasattr(opts, "players") else game.min_players
+    n = game.players(opts)
     seats = sweep.seats(unit, n)
     seed = sweep.game_seed(unit.deal)
     bots = [make_bot(s, derive_seed("lab-bot", sweep.seed, unit.deal, unit.rotation, j)) for j, s in enumerate(seats)]

@@ -1,4 +1,5 @@
-"""PettingZoo environments for researchers: `make_env("polis")`, `make_env("spqrisiko", players=3)`.
+"""PettingZoo environments for researchers: `make_env(game, **options)`, e.g. a game name and `players=3`.
+Options start from the game's `selfplay_defaults`; the encoding is the game's own (`hegemon.rl.encoders`).
 
 Each game is an AEC environment (`pettingzoo.AECEnv`, needs `pip install hegemon[rl]`):
 
@@ -23,7 +24,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from hegemon.core.game import CHANCE, TERMINAL
+from hegemon.core.game import CHANCE, TERMINAL, game_module
 from hegemon.core.play import derive_seed, sample_chance
 from hegemon.games import get_game
 from hegemon.rl.encoders import Encoder, encoder_for
@@ -34,8 +35,6 @@ try:
 except ImportError as e:  # pragma: no cover - the rl extra is not installed
     raise ImportError("hegemon.rl needs the rl extra: pip install 'hegemon[rl]'") from e
 
-SPQR_DEFAULTS = {"random_deal": True, "max_rounds": 60}
-
 
 class HegemonEnv(AECEnv):
     """One game as a PettingZoo AEC environment (see the module docstring)."""
@@ -45,7 +44,7 @@ class HegemonEnv(AECEnv):
     def __init__(self, game: str, render_mode: str | None = None, max_actions: int | None = None, **options: Any) -> None:
         super().__init__()
         self.game = get_game(game)
-        raw: dict[str, Any] = dict(SPQR_DEFAULTS) if self.game.name == "spqrisiko" else {}
+        raw: dict[str, Any] = dict(self.game.selfplay_defaults)
         raw.update(options)
         self.raw_options = raw
         self.options = self.game.parse_options(raw)
@@ -54,7 +53,7 @@ class HegemonEnv(AECEnv):
         self.max_actions = max_actions if max_actions is not None else 20000
         probe = self.game.new_game(self.options, 0)
         self.n = probe.num_players
-        self.encoder: Encoder = encoder_for(self.game.name, probe)
+        self.encoder: Encoder = encoder_for(self.game, probe)
         self.actions = self.encoder.actions
         self.observation_layout = list(self.encoder.layout)
         self.possible_agents = [f"player_{i}" for i in range(self.n)]
@@ -153,10 +152,7 @@ class HegemonEnv(AECEnv):
     def render(self) -> str | None:
         if self.render_mode != "ansi" or self.state_ is None:
             return None
-        import importlib
-
-        text = importlib.import_module(f"hegemon.games.{self.game.name}.text")
-        return str(text.render(self.state_, None))
+        return str(game_module(self.game, "text").render(self.state_, None))
 
     def close(self) -> None:
         """Nothing to release: the environment holds no files, windows or processes."""

@@ -54,7 +54,6 @@ from hegemon.server.storage import GroupCommit, LoopCommit, MemoryStorage, SqlSt
 from hegemon.server.tables import (
     MAX_REPLAY_LOG,
     REPLAY_LOG,
-    TITLES,
     Table,
     TableManager,
     UploadedBoard,
@@ -248,12 +247,12 @@ def create_app(
             out.append(
                 {
                     "name": name,
-                    "title": TITLES.get(name, name),
+                    "title": g.title,
                     "min_players": g.min_players,
                     "max_players": g.max_players,
-                    "options": [o for o in g.describe_options() if o["name"] != "board"],  # type: ignore[attr-defined]  # not yet on the Game protocol
-                    "preset_field": getattr(getattr(g, "options_type", None), "PRESET_FIELD", None),
-                    "presets": getattr(getattr(g, "options_type", None), "PRESETS", {}),
+                    "options": [o for o in g.describe_options() if o["name"] != "board"],
+                    "preset_field": g.options_type.PRESET_FIELD,
+                    "presets": g.options_type.PRESETS,
                 }
             )
         return {"games": out, "bots": web_bots()}

@@ -3,12 +3,13 @@ codes, and the limits on what a client may send."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import orjson
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema
 
 from hegemon.core import boardfile
+from hegemon.games import game_names
 
 ErrorCode = Literal[
     "illegal_action", "not_your_turn", "stale_version", "game_over", "unknown_table", "bad_request", "unauthorized",
@@ -103,10 +104,22 @@ class SeatSpec(Strict):
     )
 
 
+def _known_game(name: str) -> str:
+    if name not in game_names():
+        raise ValueError(f"unknown game; known games: {', '.join(game_names())}")
+    return name
+
+
+GameName = Annotated[
+    str, AfterValidator(_known_game), WithJsonSchema({"type": "string", "enum": game_names(), "title": "Game"})
+]
+"""A registered game's name (the schema lists them)."""
+
+
 class CreateTable(Strict):
     """A new table. Everything but `game` is optional."""
 
-    game: Literal["spqrisiko", "polis"]
+    game: GameName
     players: int | None = Field(None, ge=2, le=5, description="Number of players (defaults from the seats)")
     options: dict[str, Any] = Field(default_factory=dict, description="Game options (see GET /api/games)")
     seats: list[SeatSpec] | None = Field(None, max_length=5, description="Default: one person, the rest random bots")

@@ -11,7 +11,6 @@ leave the server, so not even whoever chose the seed can foresee a draw."""
 
 from __future__ import annotations
 
-import importlib
 import logging
 import random
 import re
@@ -28,7 +27,7 @@ from hegemon.ai.base import Bot
 from hegemon.core import boardfile
 from hegemon.core.actions import Action
 from hegemon.core.errors import HegemonError, IllegalActionError, RulesDataError
-from hegemon.core.game import CHANCE, TERMINAL, Game, State, views
+from hegemon.core.game import CHANCE, TERMINAL, Game, State, game_module, views
 from hegemon.core.play import derive_seed, play, sample_chance
 from hegemon.core.record import GameRecord, canonical_json, state_digest
 from hegemon.games import get_game
@@ -36,7 +35,6 @@ from hegemon.server.protocol import MAX_NAME, CreateTable, SeatSpec, ServerError
 from hegemon.server.storage import CONFLICT, MemoryStorage, Storage, StoredTable
 
 log = logging.getLogger("hegemon.server")
-TITLES = {"spqrisiko": "S.P.Q.RisiKo!", "polis": "Polis: Fight for the Hegemony"}
 REPLAY_EVERY = 100
 """A clone of the state is kept every REPLAY_EVERY actions as the game is played, so any past position (a replay
 step, the last stored version) costs at most REPLAY_EVERY - 1 applied actions."""
@@ -119,7 +117,7 @@ _BOARD_NAME = re.compile(r"[0-9a-f]{24}\.toml")
 
 def board_module(game: str) -> Any:
     """The board module of a game (`board_from_text`, `register_board`, `forget_board`)."""
-    return importlib.import_module(f"hegemon.games.{game}.board")
+    return game_module(get_game(game), "board")
 
 
 @dataclass(frozen=True)
@@ -392,12 +390,12 @@ class TableManager:
         raw = dict(req.options)
         if "board" in raw:
             raise ServerError("bad_request", "option 'board': send the corrected board file as board_data")
-        fields = {o["name"] for o in game.describe_options()}  # type: ignore[attr-defined]  # not yet on the Game protocol
+        fields = {o["name"] for o in game.describe_options()}
         n = req.players or (len(req.seats) if req.seats else None)
         if n is None and "players" in raw:
             n = raw["players"] if isinstance(raw["players"], int) else None
         if n is None:
-            n = 4 if "players" in fields else game.min_players
+            n = game.players(game.parse_options(None))  # the game's default table
         if not game.min_players <= n <= game.max_players:
             raise ServerError(
                 "bad_request", f"{req.game} is for {game.min_players}-{game.max_players} players, not {n}"
@@ -995,7 +993,7 @@ class TableManager:
         return {
             "id": t.id,
             "game": t.name,
-            "title": TITLES.get(t.name, t.name),
+            "title": get_game(t.name).title,
             "status": self.stored_status(t),
             "version": min(t.durable, t.version),
             "created": t.created,

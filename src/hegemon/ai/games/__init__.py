@@ -1,4 +1,5 @@
-"""Per-game knowledge for the bots, one module per game, each with the same three functions:
+"""Per-game knowledge for the bots, one module per game (the game names it: `modules["ai"]`), each with the
+same three functions:
 
 - `evaluate(state) -> list[float]`: every player's value of the position in [0, 1] (a win-probability-like
   estimate; terminal states give the real result), computed only from what every player sees plus nothing
@@ -13,24 +14,20 @@
 
 from __future__ import annotations
 
-import importlib
 from types import ModuleType
 from typing import Any
 
-_MODULES = {
-    "hegemon.games.spqrisiko.state": "hegemon.ai.games.spqrisiko",
-    "hegemon.games.polis.state": "hegemon.ai.games.polis",
-}
+from hegemon.core.game import game_module
+from hegemon.games import game_of
+
 _CACHE: dict[type, ModuleType] = {}
 
 
 def knowledge(state: Any) -> ModuleType:
-    """The per-game module for a state (by the state's class), imported once."""
+    """The per-game module for a state (by the state's class: the game that defines it), imported once;
+    ConfigError for a state no game defines or a game without bot knowledge."""
     cls = type(state)
     mod = _CACHE.get(cls)
     if mod is None:
-        name = _MODULES.get(cls.__module__)
-        if name is None:
-            raise TypeError(f"no bot knowledge for {cls.__module__}.{cls.__name__}")
-        mod = _CACHE[cls] = importlib.import_module(name)
+        mod = _CACHE[cls] = game_module(game_of(state), "ai")
     return mod

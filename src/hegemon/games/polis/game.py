@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from hegemon.core.actions import Action
@@ -18,10 +19,22 @@ class PolisGame:
     """Polis: Fight for the Hegemony — two players, Athens (0) and Sparta (1)."""
 
     name = "polis"
+    title = "Polis: Fight for the Hegemony"
     version = 1
     min_players = 2
     max_players = 2
     options_type = PolisOptions
+    selfplay_defaults: Mapping[str, Any] = MappingProxyType({})
+    """Options of bots-only games (self-play, lab, RL) unless told otherwise (none: the whole game as printed)."""
+    side_names: tuple[tuple[str, str], ...] = (("Athens", "Atene"), ("Sparta", "Sparta"))
+    ends_after_rounds = True
+    modules: Mapping[str, str] = MappingProxyType({
+        "text": "hegemon.games.polis.text",
+        "ai": "hegemon.ai.games.polis",
+        "measures": "hegemon.games.polis.measures",
+        "encoder": "hegemon.games.polis.encoder",
+        "board": "hegemon.games.polis.board",
+    })
 
     def parse_options(self, raw: Mapping[str, Any] | None = None) -> PolisOptions:
         """Validated options from a mapping (JSON or CLI strings); ConfigError names a bad option."""
@@ -30,7 +43,29 @@ class PolisGame:
         return parse_options(PolisOptions, raw)
 
     def describe_options(self) -> list[dict[str, Any]]:
+        """Every option with its type, default, bounds and help, for the lobby and the CLI."""
         return describe_options(PolisOptions)
+
+    def players(self, options: Any) -> int:
+        """The number of players (always 2: Athens and Sparta)."""
+        return self.min_players
+
+    def position_odds(self, state: Any, query: Mapping[str, str]) -> dict[str, Any]:
+        """Exact odds of the siege `query` describes in `state` (`odds.position_odds`)."""
+        from hegemon.games.polis.odds import position_odds
+
+        return position_odds(state, query)
+
+    def glossary(self) -> dict[str, Any]:
+        """What each event, project and combat card does, for the client's tooltips."""
+        from hegemon.games.polis.glossary import glossary
+
+        return glossary()
+
+    def game_length(self, state: Any) -> tuple[int, int | None]:
+        """How long `state`'s game has gone: rounds played (the state counts them from 0), and no game-long
+        turn count (`turns` counts within the round)."""
+        return state.round + 1, None
 
     def new_game(self, options: Any = None, seed: int = 0) -> PolisState:
         """A new game at its first chance node (the project offer). The seed is not used: every random

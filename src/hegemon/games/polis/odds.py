@@ -16,6 +16,7 @@ discs in the last action under `diceless_sacrifice`) with its number of actions,
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 from functools import cache
 from typing import Any
@@ -161,3 +162,20 @@ def siege_odds(
     out["plans"] = plans
     out["success"] = _num(Fraction(1 if any(p["feasible"] for p in plans) else 0))
     return out
+
+
+def position_odds(state: Any, query: Mapping[str, str]) -> dict[str, Any]:
+    """Odds of a siege of the polis `query["polis"]` (its board id) in `state` by the player on turn (Athens
+    while nobody is), from the position's fortification, hoplites, prestige, owner and siege rule."""
+    b = state.b
+    p = b.polis_index[query["polis"]]
+    side = max(state.current_player(), 0)
+    owner = state.owner[p]
+    return siege_odds(
+        b.p_fort[p],
+        state.units[side][b.p_terr[p]],
+        state.opts.siege,
+        state.pp[side],
+        neutral=owner < 0,
+        population=state.pop[p] if owner >= 0 else None,
+    )

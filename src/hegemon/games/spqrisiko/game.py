@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from hegemon.core.actions import Action
@@ -22,13 +23,46 @@ class SpqrGame:
     min_players = 3
     max_players = 5
     options_type = SpqrOptions
+    selfplay_defaults: Mapping[str, Any] = MappingProxyType({"random_deal": True, "max_rounds": 60})
+    """Options of bots-only games (self-play, lab, RL) unless told otherwise: bots do not choose the initial
+    provinces, and a game of bots that never ends stops after 60 rounds."""
+    side_names: tuple[tuple[str, str], ...] = ()
+    ends_after_rounds = False
+    modules: Mapping[str, str] = MappingProxyType({
+        "text": "hegemon.games.spqrisiko.text",
+        "ai": "hegemon.ai.games.spqrisiko",
+        "measures": "hegemon.games.spqrisiko.measures",
+        "encoder": "hegemon.games.spqrisiko.encoder",
+        "board": "hegemon.games.spqrisiko.board",
+    })
 
     def parse_options(self, raw: Mapping[str, Any] | None = None, **overrides: Any) -> SpqrOptions:
         """Validated options from JSON or CLI strings; ConfigError names a bad option."""
         return parse_options(SpqrOptions, raw, **overrides)
 
     def describe_options(self) -> list[dict[str, Any]]:
+        """Every option with its type, default, bounds and help, for the lobby and the CLI."""
         return describe_options(SpqrOptions)
+
+    def players(self, options: Any) -> int:
+        """The number of players the options ask for."""
+        return int(self.parse_options(options).players) if not isinstance(options, SpqrOptions) else options.players
+
+    def position_odds(self, state: Any, query: Mapping[str, str]) -> dict[str, Any]:
+        """Exact odds of the attack `query` describes in `state` (`odds.position_odds`)."""
+        from hegemon.games.spqrisiko.odds import position_odds
+
+        return position_odds(state, query)
+
+    def glossary(self) -> dict[str, Any]:
+        """What each card and power centre does, for the client's tooltips."""
+        from hegemon.games.spqrisiko.glossary import glossary
+
+        return glossary()
+
+    def game_length(self, state: Any) -> tuple[int, int | None]:
+        """How long `state`'s game has gone: (rounds played, counted from 1; turns over the game)."""
+        return state.round, state.turns
 
     def new_game(self, options: SpqrOptions | Mapping[str, Any] | None = None, seed: int = 0) -> SpqrState:
         """The initial state (the first step is the chance draw of the order of play). All randomness is

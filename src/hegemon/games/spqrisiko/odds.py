@@ -410,3 +410,28 @@ def win_table(
             for a in range(1, max_a + 1)
         ]
     return [list(grid[a][1:]) for a in range(1, max_a + 1)]
+
+
+def position_odds(state: Any, query: Mapping[str, str]) -> dict[str, Any]:
+    """Odds of the attack that `query` describes in `state`, for the player on turn (the web table's odds):
+    `kind` land (`source`, `target`, optional `stop_at`), sea (`target`, `declared`) or naval (`sea`,
+    `opponent`). Names are the board's ids; a bad one raises KeyError or ValueError."""
+    b = state.board
+    me = state.order[state.turn] if state.order else 0
+    kind = query.get("kind", "land")
+    if kind == "land":
+        stop_at = int(query.get("stop_at", 1))
+        return land_position(state, b.province_index[query["source"]], b.province_index[query["target"]], stop_at).to_json()
+    if kind == "sea":
+        if "declared" not in query:
+            raise ValueError("missing declared")
+        target = b.province_index[query["target"]]
+        return sea_attack(
+            int(query["declared"]), state.armies[target], continue_below_defender=state.opts.sea_attack_below_defender
+        ).to_json()
+    if kind == "naval":
+        if "opponent" not in query:
+            raise ValueError("missing opponent")
+        sea = b.sea_index[query["sea"]]
+        return naval_combat(state.triremes[me][sea], state.triremes[int(query["opponent"])][sea]).to_json()
+    raise ValueError(f"unknown kind {kind!r}")

@@ -1,0 +1,105 @@
+"""The lab's Polis measures (`MEASURES`, named by the game's `modules["measures"]`): sieges attempted /
+succeeded / forced, prestige and hoplites spent on sieges, and by round each side's population and prestige."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hegemon.core.actions import Action
+from hegemon.games.polis.options import DICELESS, DICELESS_SACRIFICE
+from hegemon.games.polis.rules import common
+
+SIEGE_KINDS = frozenset(
+    ("besiege", "siege_roll", "start_siege", "continue_siege", "force_siege", "stop_forcing", "garrison")
+)
+
+
+class PolisMeasures:
+    """Fed every action of a game by the lab (`before`, `after`, `result`; see `hegemon.lab.measures`)."""
+
+    def __init__(self) -> None:
+        self.attempted = 0
+        self.siege_actions = 0
+        self.succeeded = 0
+        self.by_side = [0, 0]
+        self.forced = 0
+        self.pp_spent = 0
+        self.hoplites_spent = 0
+        self.garrisoned = 0
+        self.first_player: int | None = None
+        self.curves: dict[str, list[list[int]]] = {"population": [], "prestige": []}
+        self.last_round = 0
+        self.mover = -1
+        self.last_kind = ""
+
+    def before(self, state: Any, action: Action) -> Any:
+        kind = action.kind
+        if self.first_player is None and state.current_player() >= 0:
+            self.first_player = state.current_player()
+        if kind not in SIEGE_KINDS:
+            return None
+        if kind in ("besiege", "start_siege", "continue_siege"):
+            self.mover = state.cur
+        s = self.mover
+        return (list(state.owner), sum(state.units[s]) if s >= 0 else 0)
+
+    def _snapshot(self, st: Any) -> None:
+        self.curves["population"].append([common.population(st, 0), common.population(st, 1)])
+        self.curves["prestige"].append(list(st.pp))
+
+    def after(self, state: Any, action: Action, token: Any) -> None:
+        kind = action.kind
+        if token is not None:
+            owners, units = token
+            s = self.mover
+            if kind == "besiege":
+                self.attempted += 1
+                self.siege_actions += 1
+                self.pp_spent += 1
+            elif kind == "start_siege":
+                self.attempted += 1
+                self.siege_actions += 1
+                if state.siege_mode == DICELESS_SACRIFICE:  # 1 PP to start
+                    self.pp_spent += 1
+            elif kind == "continue_siege":
+                self.siege_actions += 1
+            elif kind == "force_siege":
+                if self.last_kind != "force_siege":  # diceless_sacrifice forces disc by disc: one siege forced
+                    self.forced += 1
+                self.pp_spent += 1
+            lost = units - sum(state.units[s])
+            if kind == "garrison":
+                self.garrisoned += max(0, lost)
+            elif lost > 0:
+                self.hoplites_spent += lost
+            taken = sum(1 for q, o in enumerate(state.owner) if o == s and owners[q] != s)
+            self.succeeded += taken
+            if s >= 0:
+                self.by_side[s] += taken
+            if state.siege_mode == DICELESS:  # diceless: a capture pays F - 1 PP, the F reward less the 1-PP charge
+                self.pp_spent += taken
+        self.last_kind = kind
+        if state.round != self.last_round and state.phase != common.OVER:
+            self.last_round = state.round
+            self._snapshot(state)
+
+    def result(self, state: Any) -> dict[str, Any]:
+        self._snapshot(state)
+        return {
+            "first_player": self.first_player,
+            "rounds": state.round + 1,  # the state counts rounds from 0
+            "turns": None,
+            "sieges_attempted": self.attempted,
+            "siege_actions": self.siege_actions,
+            "sieges_succeeded": self.succeeded,
+            "sieges_succeeded_by_side": self.by_side,
+            "sieges_forced": self.forced,
+            "pp_on_sieges": self.pp_spent,
+            "hoplites_on_sieges": self.hoplites_spent,
+            "hoplites_garrisoned": self.garrisoned,
+            "end_reason": state.end_reason,
+            "curves": self.curves,
+        }
+
+
+MEASURES = PolisMeasures

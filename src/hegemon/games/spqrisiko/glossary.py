@@ -1,0 +1,27 @@
+"""What each card and power centre does, with its numbers, for the client's tooltips
+(`GET /api/games/spqrisiko/glossary`). Read from the shipped board file (the same data the engine loads), so a
+tooltip never disagrees with the rules engine; the client words it in English or Italian."""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from importlib import resources
+from typing import Any
+
+
+@functools.cache
+def glossary() -> dict[str, Any]:
+    """The glossary (computed once)."""
+    raw = tomllib.loads((resources.files("hegemon.games.spqrisiko") / "data" / "board.toml").read_text(encoding="utf-8"))
+    game = "spqrisiko"
+    cards = raw.get("cards", {})
+    return {
+        "game": game,
+        "cards": {k: int(v) for k, v in cards.items()},
+        "set_alike": 8,
+        "set_different": 10,
+        "bonus": {"legionary": {}, "banner": {"legionaries": 2}, "trireme": {"triremes": 1}, "arena": {"power_centres": 1}},
+        "power_centres": int(raw.get("pieces", {}).get("power_centres", 12)),
+        "power_centre": {"vp": 1, "legionaries": 1},
+    }  # fmt: skip
