@@ -32,7 +32,8 @@ class SpqrEncoder:
     def __init__(self, state: Any) -> None:
         b = state.board
         self.board = b
-        self.n = n = state.n
+        n: int = state.n
+        self.n = n
         P, Z = b.n_provinces, b.n_seas
         pid, sid = b.province_ids, b.sea_ids
         acts: list[Action] = [A.DONE, A.WITHDRAW, A.FORGO]
