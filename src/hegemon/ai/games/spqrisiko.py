@@ -12,7 +12,8 @@ from hegemon.core.actions import Action
 from hegemon.core.game import PlayerId
 from hegemon.games.spqrisiko import actions as A
 from hegemon.games.spqrisiko import state as S
-from hegemon.games.spqrisiko.scoring import empire_sizes
+from hegemon.games.spqrisiko.rules.common import competitors
+from hegemon.games.spqrisiko.scoring import empire_sizes, next_scores
 
 NEUTRAL = -1
 
@@ -37,7 +38,6 @@ def strengths(st: Any) -> list[float]:
     land = b.land
     provinces = [0] * n
     legions = [0] * n
-    pcs = [0] * n
     exposed = [0] * n
     pc = st.power_centre
     for p, o in enumerate(owner):
@@ -46,8 +46,6 @@ def strengths(st: Any) -> list[float]:
         provinces[o] += 1
         a = armies[p]
         legions[o] += a
-        if pc[p]:
-            pcs[o] += 1
         for q in land[p]:  # exposed: a player's neighbour holds more legionaries
             oq = owner[q]
             if oq >= 0 and oq != o and armies[q] > a:
@@ -58,32 +56,16 @@ def strengths(st: Any) -> list[float]:
     empire = [sizes.get(p, 0) for p in range(n)]
     tri = st.triremes
     fleet = [sum(row) for row in tri]
-    seas = [0] * n
-    for s in range(b.n_seas):
-        best, who, tie = 0, -1, False
-        for p in range(n):
-            k = tri[p][s]
-            if k > best:
-                best, who, tie = k, p, False
-            elif k == best and k > 0:
-                tie = True
-        if who >= 0 and not tie:
-            seas[who] += 1
     alive = [p for p in range(n) if not st.eliminated[p]]
+    # the VP the next scoring would give, by the engine's own rule (neutrals compete when the options say so)
+    nxt = next_scores(b, owner, tri, pc, alive, competitors(st), sizes)
     out = [-math.inf] * n
     active = st.order[st.turn] if st.order else -1
     for p in alive:
-        nxt = pcs[p]
-        if empire[p] >= 4 and all(empire[p] > empire[q] for q in alive if q != p):
-            nxt += 1
-        if all(provinces[p] > provinces[q] for q in alive if q != p):
-            nxt += 1
-        if seas[p] and all(seas[p] > seas[q] for q in alive if q != p):
-            nxt += 1
         armies_p = legions[p] + (st.pool if p == active else 0)
         out[p] = (
             W_VP * st.vp[p]
-            + W_NEXT * nxt
+            + W_NEXT * sum(nxt[p].values())
             + W_PROVINCE * provinces[p]
             + W_ARMY * armies_p
             + W_TRIREME * fleet[p]

@@ -46,6 +46,7 @@ def odds_spqr(
     rule and --frontier the attack needs 3 and stops at 2, with --garrison garrison_first two never roll); for a
     sea attack the declared force rolls, fought to the end."""
     from hegemon.games.spqrisiko import odds as O
+    from hegemon.games.spqrisiko.rules.common import frontier_garrison
 
     try:
         raw_opts: dict[str, Any] = {"rules": rules_}
@@ -68,7 +69,7 @@ def odds_spqr(
         if naval:
             res = O.naval_combat(attacker, defender)
         elif sea:
-            keep = 2 if frontier else 1
+            keep = frontier_garrison(frontier)  # the engine's own rule for what a declared sea attack leaves
             force = declared if declared is not None else attacker - keep
             if force < 1 or force > attacker - keep:
                 fail(f"--declared must be from 1 to {attacker - keep} (the province keeps {keep}) [R 12.3], [R 14.3]")

@@ -71,20 +71,29 @@ def score_turn(
     compared (players still in the game, plus the neutrals when they compete, U5). `sizes`: the
     `empire_sizes` of `owner` when the caller has them already (else only the empires that can decide the
     comparison are searched)."""
+    counts, pcs = _tally(owner, power_centre, len(triremes))
+    return _score(board, owner, who, competitors, counts, pcs, seas_controlled(board, triremes), sizes)
+
+
+def next_scores(
+    board: Board,
+    owner: Sequence[int],
+    triremes: Sequence[Sequence[int]],
+    power_centre: Sequence[bool],
+    players: Sequence[int],
+    competitors: Sequence[int],
+    sizes: dict[int, int] | None = None,
+) -> dict[int, dict[str, int]]:
+    """`score_turn` of each of `players` in one position, counting provinces and seas once (for bots that
+    value every player's next scoring)."""
+    counts, pcs = _tally(owner, power_centre, len(triremes))
+    seas = seas_controlled(board, triremes)
+    return {who: _score(board, owner, who, competitors, counts, pcs, seas, sizes) for who in players}
+
+
+def seas_controlled(board: Board, triremes: Sequence[Sequence[int]]) -> list[int]:
+    """Sea areas controlled per party [R 5.6.3]: players 0..n-1, then the neutrals (index -1, never any)."""
     n = len(triremes)
-    # provinces per party: players 0..n-1, the neutrals at index -1 (= n)
-    counts = [0] * (n + 1)
-    pcs = 0
-    for p, o in enumerate(owner):
-        if o >= NEUTRAL:
-            counts[o] += 1
-            if o == who and power_centre[p]:
-                pcs += 1
-    member = who in competitors
-    others = [c for c in competitors if c != who]
-    mine = counts[who] if member else 0
-    provinces = int(all(mine > counts[c] for c in others))
-    # seas controlled per party [R 5.6.3]
     seas = [0] * (n + 1)
     for s in range(board.n_seas):
         best, ctrl = 0, -1
@@ -96,6 +105,35 @@ def score_turn(
                 ctrl = -1
         if ctrl >= 0:
             seas[ctrl] += 1
+    return seas
+
+
+def _tally(owner: Sequence[int], power_centre: Sequence[bool], n: int) -> tuple[list[int], list[int]]:
+    """Provinces and power centres per party: players 0..n-1, the neutrals at index -1 (= n)."""
+    counts = [0] * (n + 1)
+    pcs = [0] * (n + 1)
+    for p, o in enumerate(owner):
+        if o >= NEUTRAL:
+            counts[o] += 1
+            if power_centre[p]:
+                pcs[o] += 1
+    return counts, pcs
+
+
+def _score(
+    board: Board,
+    owner: Sequence[int],
+    who: int,
+    competitors: Sequence[int],
+    counts: list[int],
+    pcs: list[int],
+    seas: list[int],
+    sizes: dict[int, int] | None,
+) -> dict[str, int]:
+    member = who in competitors
+    others = [c for c in competitors if c != who]
+    mine = counts[who] if member else 0
+    provinces = int(all(mine > counts[c] for c in others))
     mine_seas = seas[who] if member else 0
     sea_vp = int(mine_seas > 0 and all(mine_seas > seas[c] for c in others))
     if not member:
@@ -105,7 +143,7 @@ def score_turn(
         empire = int(mine_empire >= 4 and all(mine_empire > sizes.get(c, 0) for c in others))
     else:
         empire = int(_largest_decides(board, owner, who, others))
-    return {"empire": empire, "provinces": provinces, "seas": sea_vp, "power_centres": pcs}
+    return {"empire": empire, "provinces": provinces, "seas": sea_vp, "power_centres": pcs[who]}
 
 
 def _largest_decides(board: Board, owner: Sequence[int], who: int, others: Sequence[int]) -> bool:

@@ -34,9 +34,15 @@ def borders_enemy(st: SpqrState, p: int, me: int, ignore: int = -1) -> bool:
     return False
 
 
+def frontier_garrison(frontier: bool) -> int:
+    """Legionaries that must stay in a province after a voluntary move: 1, or 2 when it borders an enemy
+    province (`frontier`) [R 14.1], [R 14.2]."""
+    return 2 if frontier else 1
+
+
 def garrison(st: SpqrState, p: int, me: int, ignore: int = -1) -> int:
     """Legionaries that must stay in p after a voluntary move [R 14.1], [R 14.2]."""
-    return 2 if borders_enemy(st, p, me, ignore) else 1
+    return frontier_garrison(borders_enemy(st, p, me, ignore))
 
 
 def attack_keep(st: SpqrState, source: int, target: int, me: int) -> int:
