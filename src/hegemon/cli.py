@@ -354,7 +354,7 @@ def human_turn(
             labels = []
             for i, a in items:
                 label = str(a)
-                if odds_of is not None and kind in ODDS_KINDS:
+                if odds_of is not None:  # the game's text module knows which actions have odds (None otherwise)
                     said = odds_of(state, a)
                     if said and " win " in said:
                         label += f" [win {said.split(' win ')[1].split(' ')[0]}]"
@@ -405,7 +405,6 @@ HELP = (
     "  cancel     cancel a repeat still waiting",
     "  quit       leave the game",
 )
-ODDS_KINDS = ("attack", "naval_attack", "declare", "besiege")
 
 
 def show_odds(txt: Any, state: State, action: Action) -> None:
