@@ -6,64 +6,51 @@ Everything here reads a summary (`report.summarise`) only, so it can be tested o
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
 from hegemon.core.errors import ConfigError
-from hegemon.core.game import Game
-from hegemon.games import get_game
+from hegemon.core.game import Game, game_module
+from hegemon.games import game_names, get_game
 from hegemon.lab.stats import Z95
 
 LANGS = ("en", "it")
 Z80 = 0.8416212335729143  # one-sided z of 80% power
 
-# human names of the per-game measures (means per game), and of the rates
+# human names of the measures every game has (each game's own are in its measures module: `NAMES`), and of the rates
 MEASURE_NAMES: dict[str, tuple[str, str]] = {
-    "sieges_attempted": ("sieges attempted per game", "assedi tentati per partita"),
-    "siege_actions": ("siege actions per game", "azioni d'assedio per partita"),
-    "sieges_succeeded": ("sieges taken per game", "assedi riusciti per partita"),
-    "sieges_forced": ("sieges forced per game", "assedi forzati per partita"),
-    "pp_on_sieges": ("prestige spent on sieges per game", "prestigio speso negli assedi per partita"),
-    "hoplites_on_sieges": ("hoplites lost in sieges per game", "opliti persi negli assedi per partita"),
-    "hoplites_garrisoned": ("hoplites left as garrison per game", "opliti lasciati di guarnigione per partita"),
-    "eliminations": ("eliminations per game", "eliminazioni per partita"),
-    "vp_empire": ("VP for the largest empire per game", "PV per l'impero più grande per partita"),
-    "vp_provinces": ("VP for most provinces per game", "PV per più province per partita"),
-    "vp_seas": ("VP for most seas per game", "PV per più mari per partita"),
-    "vp_power_centres": ("VP for power centres per game", "PV per i centri di potere per partita"),
-    "sea_attacks": ("sea attacks per game", "attacchi dal mare per partita"),
-    "naval_attacks": ("naval battles per game", "battaglie navali per partita"),
-    "naval_moves": ("naval moves per game", "spostamenti navali per partita"),
     "length": ("game length (turns or rounds)", "durata della partita (turni o round)"),
 }
 RATE_NAMES: dict[str, tuple[str, str]] = {
     "first_player": ("the first player's win rate", "il tasso di vittoria del primo giocatore"),
     "skill": ("the stronger bot's win rate", "il tasso di vittoria del bot più forte"),
 }
-VALUE_NAMES: dict[str, tuple[str, str]] = {
-    "classic": ("Classic", "Classico"),
-    "sacrifice": ("Sacrifice", "Sacrificio"),
-    "diceless": ("Diceless", "Senza dadi"),
-    "diceless_sacrifice": ("Diceless Sacrifice", "Sacrificio senza dadi"),
-    "house-1.2": ("House rules 1.2", "Regole della casa 1.2"),
-    "official": ("Official rules", "Regolamento ufficiale"),
-}
-# which measures a switch is about: zero in some variant means the comparison cannot show its effect
-SWITCH_MEASURES: dict[str, tuple[str, ...]] = {
-    "siege": ("sieges_succeeded", "sieges_attempted"),
-    "naval_move": ("naval_moves", "sea_attacks"),
-    "sea_attack_below_defender": ("sea_attacks",),
-    "trireme_garrison": ("sea_attacks",),
-    "trireme_disbands_per_turn": ("naval_moves",),
-}
 NEAR_ZERO = 0.1  # per game
 REASON_NAMES: dict[str, tuple[str, str]] = {
-    "starved": ("a capital starved", "capitale affamata"),
-    "ostracism": ("ostracism", "ostracismo"),
     "elimination": ("elimination", "eliminazione"),
     "prestige": ("prestige", "prestigio"),
     "conquest": ("conquest", "conquista"),
 }
+
+
+@functools.cache
+def game_words() -> tuple[
+    dict[str, tuple[str, str]], dict[str, tuple[str, str]], dict[str, tuple[str, ...]], dict[str, tuple[str, str]]
+]:
+    """The lab's words of every registered game, from each game's measures module: (measure names, option value
+    names, the measures each option switch is about, end reasons), each name as (English, Italian)."""
+    names, values, switches, reasons = dict(MEASURE_NAMES), {}, {}, dict(REASON_NAMES)
+    for name in game_names():
+        game = get_game(name)
+        if "measures" not in game.modules:
+            continue
+        words = game_module(game, "measures")
+        names.update(words.NAMES)
+        values.update(words.VALUE_NAMES)
+        switches.update(words.SWITCH_MEASURES)
+        reasons.update(words.REASON_NAMES)
+    return names, values, switches, reasons
 
 
 def _i(lang: str) -> int:
@@ -71,7 +58,7 @@ def _i(lang: str) -> int:
 
 
 def measure_name(key: str, lang: str = "en") -> str:
-    pair = MEASURE_NAMES.get(key)
+    pair = game_words()[0].get(key)
     return pair[_i(lang)] if pair else key.replace("_", " ")
 
 
@@ -111,15 +98,15 @@ def variant_name(summary: dict[str, Any], v: int, lang: str = "en") -> str:
     opts = entry.get("options") or {}
     label = str(entry.get("label", v))
     if v == 0 and len(summary["variants"]) > 1 and label.startswith("baseline"):
-        words = [VALUE_NAMES.get(str(x), (str(x), str(x)))[_i(lang)] for x in opts.values()]
+        words = [game_words()[1].get(str(x), (str(x), str(x)))[_i(lang)] for x in opts.values()]
         return ("baseline" if lang == "en" else "riferimento") + (f" ({', '.join(words)})" if words else "")
     if v > 0 and len(opts) > 0 and label.count("=") == 1:
         key, _, value = label.partition("=")
         if key in opts:
-            return VALUE_NAMES.get(value, (label, label))[_i(lang)]
+            return game_words()[1].get(value, (label, label))[_i(lang)]
     if len(opts) == 1:
         (value,) = opts.values()
-        return VALUE_NAMES.get(str(value), (label, label))[_i(lang)]
+        return game_words()[1].get(str(value), (label, label))[_i(lang)]
     return label
 
 
@@ -410,7 +397,7 @@ def warnings(summary: dict[str, Any], lang: str = "en") -> list[tuple[str, str]]
         for _, _, rs in short:
             for k, x in rs.items():
                 reasons.setdefault(k, []).append(x)
-        text = ", ".join(f"{REASON_NAMES.get(k, (k, k))[_i(lang)]} {_span(x, lang)}" for k, x in sorted(reasons.items()))
+        text = ", ".join(f"{game_words()[3].get(k, (k, k))[_i(lang)]} {_span(x, lang)}" for k, x in sorted(reasons.items()))
         out.append(("short_games", _warn("short_games", lang, where=_where([w for w, _, _ in short], lang),
                                          rate=_span([e for _, e, _ in short], lang), reasons=text)))
     if capped_in:
@@ -430,7 +417,7 @@ def warnings(summary: dict[str, Any], lang: str = "en") -> list[tuple[str, str]]
         switches = {k for v in played[1:] for k, x in (v.get("options") or {}).items()
                     if x != (played[0].get("options") or {}).get(k)}
         for key in sorted(switches):
-            for mkey in SWITCH_MEASURES.get(key, ()):
+            for mkey in game_words()[2].get(key, ()):
                 present = [v for v in played if mkey in (v.get("measures") or {})]
                 if not present:
                     continue

@@ -103,3 +103,29 @@ class PolisMeasures:
 
 
 MEASURES = PolisMeasures
+
+# the lab's words for this game, each as (English, Italian): its measures (means per game), its option values,
+# the measures each option switch is about (zero in some variant: the comparison cannot show its effect) and
+# its end reasons
+NAMES: dict[str, tuple[str, str]] = {
+    "sieges_attempted": ("sieges attempted per game", "assedi tentati per partita"),
+    "siege_actions": ("siege actions per game", "azioni d'assedio per partita"),
+    "sieges_succeeded": ("sieges taken per game", "assedi riusciti per partita"),
+    "sieges_forced": ("sieges forced per game", "assedi forzati per partita"),
+    "pp_on_sieges": ("prestige spent on sieges per game", "prestigio speso negli assedi per partita"),
+    "hoplites_on_sieges": ("hoplites lost in sieges per game", "opliti persi negli assedi per partita"),
+    "hoplites_garrisoned": ("hoplites left as garrison per game", "opliti lasciati di guarnigione per partita"),
+}
+VALUE_NAMES: dict[str, tuple[str, str]] = {
+    "classic": ("Classic", "Classico"),
+    "sacrifice": ("Sacrifice", "Sacrificio"),
+    "diceless": ("Diceless", "Senza dadi"),
+    "diceless_sacrifice": ("Diceless Sacrifice", "Sacrificio senza dadi"),
+}
+SWITCH_MEASURES: dict[str, tuple[str, ...]] = {
+    "siege": ("sieges_succeeded", "sieges_attempted"),
+}
+REASON_NAMES: dict[str, tuple[str, str]] = {
+    "starved": ("a capital starved", "capitale affamata"),
+    "ostracism": ("ostracism", "ostracismo"),
+}

@@ -73,3 +73,28 @@ class SpqrMeasures:
 
 
 MEASURES = SpqrMeasures
+
+# the lab's words for this game, each as (English, Italian): its measures (means per game), its option values,
+# the measures each option switch is about (zero in some variant: the comparison cannot show its effect) and
+# its end reasons
+NAMES: dict[str, tuple[str, str]] = {
+    "eliminations": ("eliminations per game", "eliminazioni per partita"),
+    "vp_empire": ("VP for the largest empire per game", "PV per l'impero più grande per partita"),
+    "vp_provinces": ("VP for most provinces per game", "PV per più province per partita"),
+    "vp_seas": ("VP for most seas per game", "PV per più mari per partita"),
+    "vp_power_centres": ("VP for power centres per game", "PV per i centri di potere per partita"),
+    "sea_attacks": ("sea attacks per game", "attacchi dal mare per partita"),
+    "naval_attacks": ("naval battles per game", "battaglie navali per partita"),
+    "naval_moves": ("naval moves per game", "spostamenti navali per partita"),
+}
+VALUE_NAMES: dict[str, tuple[str, str]] = {
+    "house-1.2": ("House rules 1.2", "Regole della casa 1.2"),
+    "official": ("Official rules", "Regolamento ufficiale"),
+}
+SWITCH_MEASURES: dict[str, tuple[str, ...]] = {
+    "naval_move": ("naval_moves", "sea_attacks"),
+    "sea_attack_below_defender": ("sea_attacks",),
+    "trireme_garrison": ("sea_attacks",),
+    "trireme_disbands_per_turn": ("naval_moves",),
+}
+REASON_NAMES: dict[str, tuple[str, str]] = {}
