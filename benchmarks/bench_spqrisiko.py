@@ -31,7 +31,7 @@ from hegemon.games.spqrisiko import odds
 def bench(rules: str, players: int, games: int) -> tuple[float, float, float, float]:
     """(games/s, actions/s wall, actions/s CPU, actions per game)."""
     g = get_game("spqrisiko")
-    opts = g.parse_options({"rules": rules, "players": players, "random_deal": True, "max_rounds": 60})
+    opts = g.parse_options({**g.selfplay_defaults, "rules": rules, "players": players})  # as `hegemon selfplay`
     total = 0
     t0, c0 = time.perf_counter(), time.process_time()
     for seed in range(games):
