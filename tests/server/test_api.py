@@ -277,3 +277,14 @@ def test_writes_are_rate_limited_per_client() -> None:
         r = c.post("/api/tables", json={"game": "polis"})
         assert r.status_code == 429 and r.json()["code"] == "bad_request"
         assert c.get("/api/tables").status_code == 200  # reading is not limited
+
+
+def test_a_table_of_an_unknown_game_is_refused_naming_the_games(client: TestClient) -> None:
+    """`game` is any registered game (the schema lists them from the registry); another is a bad request."""
+    r = client.post("/api/tables", json={"game": "chess"})
+    assert r.status_code == 400 and r.json()["code"] == "bad_request"
+    assert "polis" in r.json()["message"] and "spqrisiko" in r.json()["message"]
+    schema = client.get("/openapi.json").json()["components"]["schemas"]["CreateTable"]["properties"]["game"]
+    assert sorted(schema["enum"]) == sorted(g["name"] for g in client.get("/api/games").json()["games"])
+    listed = {g["name"]: g["title"] for g in client.get("/api/games").json()["games"]}
+    assert listed == {"polis": "Polis: Fight for the Hegemony", "spqrisiko": "S.P.Q.RisiKo!"}
