@@ -75,7 +75,7 @@ def game_options(game: Game, players: int | None, options: list[str], **named: A
 
 
 def text_module(game: Game) -> Any:
-    """The game's terminal rendering (`render`, and optionally `render_map` and `action_odds`)."""
+    """The game's terminal rendering (`render`, `render_map` and `action_odds`)."""
     return game_module(game, "text")
 
 
@@ -347,17 +347,15 @@ def human_turn(
         else:  # another step comes first (e.g. the dice of the attack): wait for it
             pending[p] = (action, left)
             out.print(f"[dim]repeat waiting: {escape(str(action))} ({left} more; `cancel` stops it)[/dim]")
-    odds_of = getattr(txt, "action_odds", None)
     show_menu = True
     while True:
         for kind, items in group_actions(actions) if show_menu else []:
             labels = []
             for i, a in items:
                 label = str(a)
-                if odds_of is not None:  # the game's text module knows which actions have odds (None otherwise)
-                    said = odds_of(state, a)
-                    if said and " win " in said:
-                        label += f" [win {said.split(' win ')[1].split(' ')[0]}]"
+                said = txt.action_odds(state, a)  # the game's text module knows which actions have odds
+                if said and " win " in said:
+                    label += f" [win {said.split(' win ')[1].split(' ')[0]}]"
                 labels.append((i, label))
             for row in menu_lines(kind, labels, out.width):
                 out.print(row)
@@ -373,7 +371,7 @@ def human_turn(
             out.print("\n".join(HELP), markup=False)
             show_menu = False
             continue
-        if cmd == "board" and hasattr(txt, "render_map"):
+        if cmd == "board":
             out.print(txt.render_map(state))
             continue
         if cmd == "status":
@@ -409,8 +407,7 @@ HELP = (
 
 def show_odds(txt: Any, state: State, action: Action) -> None:
     """An attack's exact odds, printed before it is made (the game's text module knows its odds)."""
-    odds_of = getattr(txt, "action_odds", None)
-    line = odds_of(state, action) if odds_of is not None else None
+    line = txt.action_odds(state, action)
     if line:
         out.print(f"[yellow]odds:[/yellow] {escape(line)}")
 

@@ -122,6 +122,9 @@ def test_every_game_offers_its_per_game_pieces(name: str) -> None:
         assert module.__name__ == game.modules[role]
     assert game.glossary()["game"] == name
     state = game.new_game(opts, 0)
+    text = game_module(game, "text")
+    assert "\n" in text.render(state, None) and text.render_map(state)
+    assert text.action_odds(state, state.chance_outcomes()[0][0]) is None  # a draw has no odds to show
     words = game_module(game, "measures")  # the lab's words name measures the game really records
     assert set(words.NAMES) <= set(words.MEASURES().result(state))
     assert set(words.SWITCH_MEASURES) <= {o["name"] for o in game.describe_options()}

@@ -111,7 +111,7 @@ class Game(Protocol):
     - `side_names`: each seat's (English, Italian) name when seats are sides of the game (empty otherwise);
       `ends_after_rounds`: the normal end is the end of the last round (a game that stops sooner ended early);
     - `modules`: the per-game modules by role, imported only when used (see `game_module`):
-      `text` (terminal rendering: `render(state, player)`, optional `render_map`, `action_odds`),
+      `text` (terminal rendering: `render(state, player)`, `render_map(state)`, `action_odds(state, action)`),
       `ai` (bot knowledge: `evaluate`, `determinize`, `auto_action`), `measures` (lab measures:
       `MEASURES`), `encoder` (RL: `make_encoder(state)`), `board` (board files: `load_board`,
       `board_from_text`, `register_board`, `forget_board`, optionally `reconstructed_values`);
