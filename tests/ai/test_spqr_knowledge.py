@@ -11,7 +11,7 @@ from hegemon.core.game import CHANCE
 from hegemon.core.play import sample_chance
 from hegemon.games import get_game
 from hegemon.games.spqrisiko.rules.common import competitors
-from hegemon.games.spqrisiko.scoring import NEUTRAL, empire_sizes, score_turn
+from hegemon.games.spqrisiko.scoring import NEUTRAL, empire_sizes, next_scores, score_turn
 from hegemon.games.spqrisiko.state import SpqrState
 
 
@@ -50,3 +50,29 @@ def test_strengths_count_neutrals_when_they_compete() -> None:
     # player 0's "most provinces" VP [R 5.6.2] goes when the 17 neutral provinces compete (U5)
     assert _next_vp(plain, 0) - _next_vp(rival, 0) >= 1
     assert a[0] - b[0] >= know.W_NEXT - 1e-9
+
+
+def test_next_scores_agrees_with_score_turn_along_random_games() -> None:
+    """`next_scores` (every player at once, for the bots) gives exactly `score_turn` of each player [R 5.6], with
+    and without competing neutrals, eliminated players included, at every 25th action of random games."""
+    game = get_game("spqrisiko")
+    checked = 0
+    for seed, (rules, players, compete) in enumerate([("official", 3, True), ("house-1.2", 4, False), ("official", 5, True)]):
+        opts = game.parse_options({"players": players, "rules": rules, "random_deal": True, "max_rounds": 8})
+        st = game.new_game(dataclasses.replace(opts, neutrals_compete=compete), seed)
+        assert isinstance(st, SpqrState)
+        rng = random.Random(seed)
+        step = 0
+        while not st.is_terminal():
+            if step % 25 == 0:
+                b, parties = st.board, competitors(st)
+                sizes = empire_sizes(b, st.owner)
+                everyone = list(range(st.n))
+                got = next_scores(b, st.owner, st.triremes, st.power_centre, everyone, parties, sizes)
+                for p in everyone:
+                    assert got[p] == score_turn(b, st.owner, st.triremes, st.power_centre, p, parties, sizes), (seed, step, p)
+                    assert got[p] == score_turn(b, st.owner, st.triremes, st.power_centre, p, parties), (seed, step, p)
+                checked += 1
+            st.apply(sample_chance(st, rng) if st.current_player() == CHANCE else rng.choice(st.legal_actions()))
+            step += 1
+    assert checked > 30

@@ -82,13 +82,46 @@ def next_scores(
     power_centre: Sequence[bool],
     players: Sequence[int],
     competitors: Sequence[int],
-    sizes: dict[int, int] | None = None,
+    sizes: dict[int, int],
 ) -> dict[int, dict[str, int]]:
-    """`score_turn` of each of `players` in one position, counting provinces and seas once (for bots that
-    value every player's next scoring)."""
+    """`score_turn` of each of `players` in one position (`sizes`: its `empire_sizes`), counting provinces and
+    seas once and comparing each player with the best of the others (for bots that value every player's next
+    scoring; tests check it against `score_turn`)."""
     counts, pcs = _tally(owner, power_centre, len(triremes))
     seas = seas_controlled(board, triremes)
-    return {who: _score(board, owner, who, competitors, counts, pcs, seas, sizes) for who in players}
+    empires = {c: sizes.get(c, 0) for c in competitors}
+    top_counts = _top_two({c: counts[c] for c in competitors})
+    top_seas = _top_two({c: seas[c] for c in competitors})
+    top_empires = _top_two(empires)
+    out: dict[int, dict[str, int]] = {}
+    for who in players:
+        if who in empires:
+            mine_empire = empires[who]
+            empire = int(mine_empire >= 4 and mine_empire > _best_other(top_empires, who))
+            provinces = int(counts[who] > _best_other(top_counts, who))
+            mine_seas = seas[who]
+            sea_vp = int(mine_seas > 0 and mine_seas > _best_other(top_seas, who))
+        else:  # not compared: only a rule every other party fails could score
+            empire = sea_vp = 0
+            provinces = int(top_counts[0] < 0)
+        out[who] = {"empire": empire, "provinces": provinces, "seas": sea_vp, "power_centres": pcs[who]}
+    return out
+
+
+def _top_two(values: dict[int, int]) -> tuple[int, int, int]:
+    """(best value, its party, second best value) of `values` by party; -1 for a missing value."""
+    best, party, second = -1, -2, -1
+    for c, v in values.items():
+        if v > best:
+            best, party, second = v, c, best
+        elif v > second:
+            second = v
+    return best, party, second
+
+
+def _best_other(top: tuple[int, int, int], who: int) -> int:
+    """The best value among the parties other than `who`."""
+    return top[2] if top[1] == who else top[0]
 
 
 def seas_controlled(board: Board, triremes: Sequence[Sequence[int]]) -> list[int]:
