@@ -578,6 +578,8 @@ class TableManager:
         back, first: then read again)."""
         if table.durable != table.version or table.version != start or table.seats_pending:
             return False
+        if seats_version < table.seats_version:  # read before a seat update of ours was committed: read again
+            return False
         if [s.to_json() for s in table.seats] != seats:
             for seat, stored in zip(table.seats, seats, strict=False):
                 seat.kind, seat.bot, seat.token = stored["kind"], stored.get("bot"), stored["token"]
@@ -673,6 +675,7 @@ class TableManager:
 
             def refused(_reason: str) -> None:  # another process changed the seats first: read them again
                 table.seats_pending = 0
+                table.seats_version = -1  # unknown until read: the next catch-up takes the stored seats
 
             self.storage.after_commit(stored, table.id, refused)
             self._advance(table)
