@@ -254,7 +254,7 @@ def test_options_views_and_records_show_a_content_name_never_a_server_path(tmp_p
             c.get(f"/api/tables/{s.json()['id']}").json()["options"]["board"],
         }
         # the corrected value is in play
-        assert c.app.state.manager.get(tid).state.b.cubes == 44  # type: ignore[attr-defined]
+        assert c.app.state.manager.get(tid).state.b.cubes == 44  # type: ignore[attr-defined]  # a Polis state (State is the protocol)
 
 
 def test_restart_skips_a_table_whose_stored_board_no_longer_validates(
@@ -281,7 +281,7 @@ def test_restart_skips_a_table_whose_stored_board_no_longer_validates(
         assert ids == {good, plain}
         assert c.get(f"/api/tables/{bad}").status_code == 404
         assert c.get(f"/api/tables/{good}").json()["options"]["board"] == good_name
-        assert c.app.state.manager.get(good).state.board.deck[3] == 6  # type: ignore[attr-defined]
+        assert c.app.state.manager.get(good).state.board.deck[3] == 6  # type: ignore[attr-defined]  # an S.P.Q.RisiKo! state (State is the protocol)
     lines = [r.getMessage() for r in caplog.records if bad in r.getMessage()]
     assert lines and "cards.legionary" in lines[0] and "not loaded" in lines[0]
 
@@ -332,7 +332,7 @@ def test_an_accepted_board_is_held_only_while_a_table_uses_it(tmp_path: Path) ->
 
     m = TableManager(board_dir=tmp_path / "boards")
     text = sub(SPQR, "trireme = 10", "trireme = 11")
-    t = m.create(CreateTable(game="spqrisiko", board_data=text, seats=[{"bot": "random"}] * 3))  # type: ignore[list-item]
+    t = m.create(CreateTable(game="spqrisiko", board_data=text, seats=[{"bot": "random"}] * 3))  # type: ignore[list-item]  # pydantic turns the dicts into SeatSpec
     name = t.options.board
     assert name in spqr_board._NAMED and m.replay_view(t, 1, None)["step"] == 1
     m.tables.clear()

@@ -86,6 +86,23 @@ def servers(db: str) -> Iterator[list[Serve]]:
         s.stop()
 
 
+def processes(db: str, servers: list[Serve], n: int) -> list[Serve]:
+    """`n` server processes on the database `db` (stopped by the `servers` fixture)."""
+    for _ in range(n):
+        servers.append(Serve(db))
+    return servers[-n:]
+
+
+def seated_table(made_on: Serve, seated_through: Serve) -> tuple[dict[str, Any], str]:
+    """A two-person Polis table made on one process, both seats taken through their links on another."""
+    created = people_table(made_on)
+    tid = created["id"]
+    for seat in created["seats"]:
+        r = seated_through.post(f"/api/tables/{tid}/seat", {"token": seat["token"], "name": "P"})
+        assert r.status_code == 200, r.text
+    return created, tid
+
+
 def people_table(srv: Serve) -> dict[str, Any]:
     """A Polis table of two people (both seats' links), made on `srv`."""
     r = srv.post("/api/tables", {"game": "polis", "seed": 5, "seats": [{"human": True}, {"human": True}]})
@@ -119,14 +136,8 @@ def wait_for(check: Any, seconds: float = 30.0) -> Any:
 
 
 def test_a_move_through_one_process_reaches_a_websocket_on_the_other(db: str, servers: list[Serve]) -> None:
-    a = Serve(db)
-    servers.append(a)
-    b = Serve(db)
-    servers.append(b)
-    created = people_table(a)
-    tid = created["id"]
-    for seat in created["seats"]:  # each person takes their seat through their link, on process B
-        assert b.post(f"/api/tables/{tid}/seat", {"token": seat["token"], "name": "Ada"}).status_code == 200
+    a, b = processes(db, servers, 2)
+    created, tid = seated_table(a, b)  # each person takes their seat through their link, on process B
     with connect(f"ws://127.0.0.1:{a.port}/ws/tables/{tid}", open_timeout=20) as ws:
         first = json.loads(ws.recv(timeout=20))
         start = first["version"]
@@ -147,14 +158,8 @@ def test_a_move_through_one_process_reaches_a_websocket_on_the_other(db: str, se
 
 
 def test_concurrent_moves_through_two_processes_never_fork_a_table(db: str, servers: list[Serve]) -> None:
-    a = Serve(db)
-    servers.append(a)
-    b = Serve(db)
-    servers.append(b)
-    created = people_table(a)
-    tid = created["id"]
-    for seat in created["seats"]:
-        assert a.post(f"/api/tables/{tid}/seat", {"token": seat["token"], "name": "P"}).status_code == 200
+    a, b = processes(db, servers, 2)
+    created, tid = seated_table(a, a)
     for _ in range(3):
         token, detail = seat_on_turn(a, created)
         wait_for(lambda v=detail["version"]: b.get(f"/api/tables/{tid}")["version"] == v)
@@ -197,12 +202,8 @@ def test_the_bots_move_to_another_process_when_theirs_is_killed(db: str, servers
 
 
 def test_play_survives_a_postgresql_restart(db: str, servers: list[Serve], postgres: PostgresServer) -> None:
-    a = Serve(db)
-    servers.append(a)
-    created = people_table(a)
-    tid = created["id"]
-    for seat in created["seats"]:
-        assert a.post(f"/api/tables/{tid}/seat", {"token": seat["token"], "name": "P"}).status_code == 200
+    (a,) = processes(db, servers, 1)
+    created, tid = seated_table(a, a)
 
     def move() -> httpx.Response:
         token, detail = seat_on_turn(a, created)
@@ -242,10 +243,7 @@ def _running(pg: PostgresServer) -> bool:
 
 
 def test_seats_taken_at_once_through_two_processes_are_both_kept(db: str, servers: list[Serve]) -> None:
-    a = Serve(db)
-    servers.append(a)
-    b = Serve(db)
-    servers.append(b)
+    a, b = processes(db, servers, 2)
     for _ in range(3):
         created = people_table(a)
         tid = created["id"]
@@ -268,14 +266,8 @@ def test_seats_taken_at_once_through_two_processes_are_both_kept(db: str, server
 
 
 def test_a_table_stopped_or_deleted_through_one_process_is_so_on_the_other(db: str, servers: list[Serve]) -> None:
-    a = Serve(db)
-    servers.append(a)
-    b = Serve(db)
-    servers.append(b)
-    created = people_table(a)
-    tid = created["id"]
-    for seat in created["seats"]:
-        assert a.post(f"/api/tables/{tid}/seat", {"token": seat["token"], "name": "P"}).status_code == 200
+    a, b = processes(db, servers, 2)
+    created, tid = seated_table(a, a)
     token, detail = seat_on_turn(b, created)  # B holds the table too
     assert b.post(f"/api/tables/{tid}/stop", {"creator_token": created["creator_token"]}).status_code == 200
     wait_for(lambda: a.get(f"/api/tables/{tid}")["status"] == "stopped")

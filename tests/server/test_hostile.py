@@ -24,7 +24,7 @@ from hegemon.server.protocol import ERROR_CODES, CreateTable
 # no rate limit here: the fuzzers must reach the handlers, not the 429
 APP = create_app(None, 0.0, guard={"writes": (1e9, 1e9), "creates": (1e9, 1e9)})
 _M = APP.state.manager
-PLAYING = _M.create(CreateTable(game="spqrisiko", seed=1, seats=[{"human": True}] * 3))  # type: ignore[list-item]
+PLAYING = _M.create(CreateTable(game="spqrisiko", seed=1, seats=[{"human": True}] * 3))  # type: ignore[list-item]  # pydantic turns the dicts into SeatSpec
 for _s in PLAYING.seats:
     _M.claim(PLAYING, _s.index)
 WAITING = _M.create(CreateTable(game="polis", seed=2, seats=[{"human": True}, {"human": True, "open": True}]))  # type: ignore[list-item]

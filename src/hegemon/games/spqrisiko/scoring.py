@@ -20,19 +20,25 @@ def empire_sizes(board: Board, owner: Sequence[int]) -> dict[int, int]:
     for start, o in enumerate(owner):
         if o == FREE or seen[start]:
             continue
-        seen[start] = True
-        stack = [start]
-        size = 0
-        while stack:
-            p = stack.pop()
-            size += 1
-            for q in land[p]:
-                if not seen[q] and owner[q] == o:
-                    seen[q] = True
-                    stack.append(q)
+        size = _component(land, owner, seen, start, o)
         if size > best.get(o, 0):
             best[o] = size
     return best
+
+
+def _component(land: Sequence[Sequence[int]], owner: Sequence[int], seen: list[bool], start: int, o: int) -> int:
+    """The size of `o`'s land-connected set of provinces holding `start`, marking them in `seen`."""
+    seen[start] = True
+    stack = [start]
+    size = 0
+    while stack:
+        p = stack.pop()
+        size += 1
+        for q in land[p]:
+            if not seen[q] and owner[q] == o:
+                seen[q] = True
+                stack.append(q)
+    return size
 
 
 def largest_empire(board: Board, owner: Sequence[int], who: int) -> int:
@@ -186,17 +192,7 @@ def _largest_decides(board: Board, owner: Sequence[int], who: int, others: Seque
     seen = [False] * len(owner)
 
     def component(start: int, o: int) -> int:
-        seen[start] = True
-        stack = [start]
-        size = 0
-        while stack:
-            p = stack.pop()
-            size += 1
-            for q in land[p]:
-                if not seen[q] and owner[q] == o:
-                    seen[q] = True
-                    stack.append(q)
-        return size
+        return _component(land, owner, seen, start, o)
 
     mine = 0
     for p, o in enumerate(owner):
