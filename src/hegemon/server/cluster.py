@@ -93,10 +93,12 @@ class Cluster:
 
     async def stop(self) -> None:
         self._stopping.set()
+        self._sweep_now.set()
         if self._sweeper is not None:
-            self._sweeper.cancel()
+            # let a sweep under way in its thread finish: cancelling the task would leave that thread to open a
+            # lease connection after the leases were dropped, holding them for the rest of the process's life
             with contextlib.suppress(BaseException):
-                await self._sweeper
+                await asyncio.wait_for(asyncio.shield(self._sweeper), 30)
         for task in list(self._refreshing.values()):
             task.cancel()
         await asyncio.to_thread(self._drop_leases)
@@ -230,7 +232,7 @@ class Cluster:
     # ------------------------------------------------------------------ leases
 
     async def _sweep_loop(self) -> None:
-        while True:
+        while not self._stopping.is_set():
             try:
                 taken, lost = await asyncio.to_thread(self._sweep)
             except Exception as e:
@@ -239,6 +241,8 @@ class Cluster:
             for tid in lost:
                 self.stop_bots(tid)
             for tid in taken:
+                if self._stopping.is_set():
+                    break
                 t = await self.fetch(tid)
                 if t is not None and tid in self.leased:
                     self.run_bots(t)
@@ -252,6 +256,8 @@ class Cluster:
         import psycopg
 
         lost: list[str] = []
+        if self._stopping.is_set():
+            return [], lost
         conn = self._lease_conn
         if conn is not None:
             try:
