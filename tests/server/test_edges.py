@@ -297,6 +297,8 @@ def test_a_chunked_body_is_cut_off_at_the_limit(served: str) -> None:
         pass
     if not answer:
         answer = _closed_within(sock, 5) or b""
+    elif b"too large" not in answer:  # the head came first: the body follows until the server closes
+        answer += _closed_within(sock, 5) or b""
     sock.close()
     # refused while streaming, not after 200 MB (the answer itself can be lost to the reset of a connection
     # closed while the client still sends)
