@@ -447,13 +447,13 @@ def play_rest(server: Server, tid: str, token: str, choose: object, until: objec
     deadline = time.time() + limit
     while time.time() < deadline:
         d = httpx.get(f"{server.url}/api/tables/{tid}", params={"token": token}).json()
-        if until(d):  # type: ignore[operator]
+        if until(d):
             return d
         legal = d["view"].get("legal_actions") or []
         if d["status"] != "playing" or not legal:
             time.sleep(0.05)
             continue
-        a = choose(d["view"], legal)  # type: ignore[operator]
+        a = choose(d["view"], legal)
         httpx.post(
             f"{server.url}/api/tables/{tid}/actions",
             json={"token": token, "version": d["version"], "action": a},

@@ -19,7 +19,7 @@ def humans(n: int) -> list[dict[str, Any]]:
 
 def new_table(m: TableManager, game: str = "spqrisiko", n: int = 3, seed: int = 7, **kw: Any) -> Table:
     """A table whose seats are all people, every seat claimed (so it plays)."""
-    t = m.create(CreateTable(game=game, seed=seed, seats=humans(n), **kw))  # type: ignore[arg-type]
+    t = m.create(CreateTable(game=game, seed=seed, seats=humans(n), **kw))
     for s in t.seats:
         m.claim(t, s.index)
     return t

@@ -23,13 +23,13 @@ def client() -> Iterator[TestClient]:
 
 
 def mgr(c: TestClient) -> TableManager:
-    return c.app.state.manager  # type: ignore[attr-defined,no-any-return]
+    return c.app.state.manager
 
 
 def create(c: TestClient, **body: Any) -> dict[str, Any]:
     r = c.post("/api/tables", json=body)
     assert r.status_code == 201, r.text
-    return r.json()  # type: ignore[no-any-return]
+    return r.json()
 
 
 def test_games_list_options_with_help_in_both_languages(client: TestClient) -> None:
@@ -112,7 +112,7 @@ def test_websocket_pushes_to_the_other_seat_and_survives_bad_messages(client: Te
             m = w.receive_json()
             while m["type"] == "state" and m["status"] != "playing":
                 m = w.receive_json()
-            return m  # type: ignore[no-any-return]
+            return m
 
         m0, m1, ms = latest(w0), latest(w1), latest(spec)
         assert ms["seat"] is None and ms["view"]["legal_actions"] == []

@@ -38,7 +38,7 @@ def test_both_languages_have_the_same_keys() -> None:
 
 @pytest.mark.parametrize("game, codec", [("spqrisiko", SPQR_CODEC), ("polis", POLIS_CODEC)])
 def test_every_action_kind_has_a_log_line(game: str, codec: object) -> None:
-    for kind in codec.classes:  # type: ignore[attr-defined]
+    for kind in codec.classes:
         assert f"act.{game}.{kind}" in EN, kind
 
 
@@ -48,7 +48,7 @@ def test_every_phase_and_option_has_a_label() -> None:
     for p in POLIS_PHASES:
         assert f"polisphase.{p}" in EN
     for game in ("spqrisiko", "polis"):
-        for o in get_game(game).describe_options():  # type: ignore[attr-defined]
+        for o in get_game(game).describe_options():
             if o["name"] != "board":
                 assert f"opt.{o['name']}" in EN, o["name"]
                 assert o["help"] and o["help_it"], o["name"]
@@ -65,7 +65,7 @@ def test_client_never_writes_html_from_data() -> None:
 @pytest.mark.parametrize("game, codec", [("spqrisiko", SPQR_CODEC), ("polis", POLIS_CODEC)])
 def test_every_action_kind_has_a_button_label_in_both_languages(game: str, codec: object) -> None:
     """Buttons say what you can do ("Pass"), log lines what someone did ("passes"): both exist for every kind."""
-    for kind in codec.classes:  # type: ignore[attr-defined]
+    for kind in codec.classes:
         for d in (EN, IT):
             assert f"do.{game}.{kind}" in d and f"act.{game}.{kind}" in d, kind
     assert EN["do.polis.pass"] != EN["act.polis.pass"]
@@ -88,7 +88,7 @@ def test_polis_game_terms_are_translated() -> None:
 
 def test_option_choices_and_bots_have_labels() -> None:
     for game in ("spqrisiko", "polis"):
-        for o in get_game(game).describe_options():  # type: ignore[attr-defined]
+        for o in get_game(game).describe_options():
             for c in o.get("choices") or []:
                 assert f"choice.{o['name']}.{c}" in EN and f"choice.{o['name']}.{c}" in IT, (o["name"], c)
     for kind in web_bots():

@@ -39,7 +39,7 @@ def client() -> Iterator[TestClient]:
 def create(c: TestClient, **body: Any) -> dict[str, Any]:
     r = c.post("/api/tables", json=body)
     assert r.status_code == 201, r.text
-    return r.json()  # type: ignore[no-any-return]
+    return r.json()
 
 
 # ------------------------------------------------------------------ item 9: websocket and REST robustness
@@ -55,7 +55,7 @@ def test_hostile_websocket_message_gets_bad_request_and_the_connection_stays_usa
 ) -> None:
     res = create(client, game="polis", seats=[{"human": True}, {"human": True}], seed=3)
     tid, tok = res["id"], res["seats"][0]["token"]
-    t = client.app.state.manager.tables[tid]  # type: ignore[attr-defined]
+    t = client.app.state.manager.tables[tid]
     with client.websocket_connect(f"/ws/tables/{tid}?token={tok}") as w:
         first = w.receive_json()
         assert first["type"] == "state"
@@ -90,8 +90,8 @@ def test_hostile_rest_bodies_get_400_never_500(client: TestClient) -> None:
     for path, body in bodies:
         r = client.post(path, content=body.encode(), headers=h)
         assert r.status_code == 400 and r.json()["code"] == "bad_request", (path, body, r.text)
-    assert client.app.state.manager.tables[tid].version == 0  # type: ignore[attr-defined]
-    assert len(client.app.state.manager.tables) == 1  # type: ignore[attr-defined]
+    assert client.app.state.manager.tables[tid].version == 0
+    assert len(client.app.state.manager.tables) == 1
     # a real pair of surrogates (an emoji) is fine
     r = client.post("/api/tables", content=b'{"game": "polis", "seats": [{"human": true, "name": "\\ud83d\\ude00 Ada"}, {"bot": "random"}]}', headers=h)
     assert r.status_code == 201 and r.json()["seats"][0]["name"] == "\U0001f600 Ada"
@@ -134,7 +134,7 @@ def _bot_moves(seed: int, salt: str, n: int) -> tuple[list[dict[str, Any]], int]
     """The first `n` choices of the random bots of a table (where they had a choice), and how many of them a
     guesser who knows the seed (but not the table's secret salt) foretold."""
     m = TableManager(salt=lambda: salt)
-    t = m.create(CreateTable(game="spqrisiko", seed=seed, seats=[{"human": True}, {"bot": "random"}, {"bot": "random"}]))  # type: ignore[list-item]
+    t = m.create(CreateTable(game="spqrisiko", seed=seed, seats=[{"human": True}, {"bot": "random"}, {"bot": "random"}]))
     m.claim(t, 0)
     guessers = {s: make_bot("random", derive_seed(seed, "bot", s)) for s in (1, 2)}
     out: list[dict[str, Any]] = []

@@ -22,8 +22,8 @@ APP = create_app(None, 0.0)
 _M = APP.state.manager
 # a few tables for the fuzzer to hit by id
 _FIXED = [
-    _M.create(CreateTable(game="spqrisiko", seed=1, seats=[{"human": True}] * 3)),  # type: ignore[list-item]
-    _M.create(CreateTable(game="polis", seed=2, seats=[{"human": True}] * 2)),  # type: ignore[list-item]
+    _M.create(CreateTable(game="spqrisiko", seed=1, seats=[{"human": True}] * 3)),
+    _M.create(CreateTable(game="polis", seed=2, seats=[{"human": True}] * 2)),
 ]
 for _t in _FIXED:
     for _s in _t.seats:

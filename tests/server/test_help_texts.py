@@ -23,7 +23,7 @@ FORBIDDEN = [
 
 def texts(game: str) -> list[tuple[str, str]]:
     out = []
-    for o in get_game(game).describe_options():  # type: ignore[attr-defined]
+    for o in get_game(game).describe_options():
         out.append((f"{o['name']}.help", o["help"]))
         out.append((f"{o['name']}.help_it", o["help_it"]))
         for lang in ("choice_help", "choice_help_it"):
@@ -55,7 +55,7 @@ def test_the_scan_catches_what_it_must() -> None:
 
 @pytest.mark.parametrize("game, option", [("polis", "siege"), ("spqrisiko", "rules")])
 def test_each_rule_choice_has_one_plain_sentence_in_both_languages(game: str, option: str) -> None:
-    (o,) = [o for o in get_game(game).describe_options() if o["name"] == option]  # type: ignore[attr-defined]
+    (o,) = [o for o in get_game(game).describe_options() if o["name"] == option]
     assert set(o["choice_help"]) == set(o["choices"]) == set(o["choice_help_it"])
     for value in o["choices"]:
         en, it = o["choice_help"][value], o["choice_help_it"][value]

@@ -27,7 +27,7 @@ _M = APP.state.manager
 PLAYING = _M.create(CreateTable(game="spqrisiko", seed=1, seats=[{"human": True}] * 3))  # type: ignore[list-item]  # pydantic turns the dicts into SeatSpec
 for _s in PLAYING.seats:
     _M.claim(PLAYING, _s.index)
-WAITING = _M.create(CreateTable(game="polis", seed=2, seats=[{"human": True}, {"human": True, "open": True}]))  # type: ignore[list-item]
+WAITING = _M.create(CreateTable(game="polis", seed=2, seats=[{"human": True}, {"human": True, "open": True}]))
 TABLE_IDS = [PLAYING.id, WAITING.id]
 
 SCHEMA = schemathesis.openapi.from_asgi("/openapi.json", APP)

@@ -43,7 +43,7 @@ def sentences(game: str) -> set[str]:
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             return node.value
         if isinstance(node, ast.JoinedStr):
-            return "".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values)  # type: ignore[misc]
+            return "".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values)
         return None
 
     tree = ast.parse((SRC / "games" / game / "explain.py").read_text())
@@ -93,7 +93,7 @@ def refusals(game: str) -> list[str]:
                      {"type": "create_galleys", "polis": "sparti", "count": 1, "silver": 0}, {"type": "trade", "market": "persia", "how": "purchase"}]  # fmt: skip
         for raw in tries:
             try:
-                play(st, g.decode_action(raw))  # type: ignore[attr-defined]
+                play(st, g.decode_action(raw))
             except IllegalActionError as e:
                 if e.reason and e.reason not in out:
                     out.append(e.reason)

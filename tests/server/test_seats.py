@@ -23,7 +23,7 @@ def client() -> Iterator[TestClient]:
 def create(c: TestClient, **body: Any) -> dict[str, Any]:
     r = c.post("/api/tables", json=body)
     assert r.status_code == 201, r.text
-    return r.json()  # type: ignore[no-any-return]
+    return r.json()
 
 
 def seat_of(c: TestClient, tid: str, token: str) -> int | None:

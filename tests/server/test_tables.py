@@ -24,7 +24,7 @@ from hegemon.server.tables import TableManager
 from .conftest import new_table, play_random
 
 
-def code_of(fn, *args) -> str:  # type: ignore[no-untyped-def]
+def code_of(fn, *args) -> str:
     with pytest.raises(ServerError) as e:
         fn(*args)
     return e.value.code
@@ -129,12 +129,12 @@ def test_forced_moves_and_chance_are_played_by_the_server(manager: TableManager)
 # ------------------------------------------------------------------ hidden information
 
 
-def _collect(m: TableManager, t, seat):  # type: ignore[no-untyped-def]
+def _collect(m: TableManager, t, seat):
     sent: list[dict] = []
     conn = None
 
     def wake() -> None:
-        sent.append(m.message(conn))  # type: ignore[arg-type]
+        sent.append(m.message(conn))
 
     conn = m.connect(t, seat, wake)
     return sent

@@ -23,7 +23,7 @@ def start(siege: str = "classic") -> object:
 
 def test_units_are_created_in_ones_own_polis_and_galleys_need_a_port() -> None:
     st = start()
-    me = st.current_player()  # type: ignore[attr-defined]
+    me = st.current_player()
     theirs = "sparti" if me == 0 else "athinae"
     e = refused(st, A.CreateHoplites(theirs, 1, 0))
     assert e.rule == "§5.1" and "is not your polis" in str(e)
@@ -34,7 +34,7 @@ def test_units_are_created_in_ones_own_polis_and_galleys_need_a_port() -> None:
 
 def test_capitals_cannot_be_besieged_and_the_diceless_rules_have_their_own_siege_actions() -> None:
     st = start()
-    me = st.current_player()  # type: ignore[attr-defined]
+    me = st.current_player()
     e = refused(st, A.Besiege("sparti" if me == 0 else "athinae"))
     assert e.rule in ("§7.1", "§4.5") and ("capital" in str(e) or "prestige" in str(e))
     st = start("diceless")
@@ -46,10 +46,10 @@ def test_capitals_cannot_be_besieged_and_the_diceless_rules_have_their_own_siege
 
 def test_the_two_actions_of_a_turn_must_be_different_s_4_3() -> None:
     st = start()
-    first = next(a for a in st.legal_actions() if a.kind == "create_hoplites")  # type: ignore[attr-defined]
-    play(st, first)  # type: ignore[arg-type]
-    while st.current_player() == CHANCE or st.phase_name() != "action":  # type: ignore[attr-defined]
-        st.apply(sample_chance(st, random.Random(1)) if st.current_player() == CHANCE else st.legal_actions()[0])  # type: ignore[attr-defined]
+    first = next(a for a in st.legal_actions() if a.kind == "create_hoplites")
+    play(st, first)
+    while st.current_player() == CHANCE or st.phase_name() != "action":
+        st.apply(sample_chance(st, random.Random(1)) if st.current_player() == CHANCE else st.legal_actions()[0])
     e = refused(st, first)
     assert e.rule == "§4.3" and "must be different" in str(e) and "create hoplites" in str(e)
 

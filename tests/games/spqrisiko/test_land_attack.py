@@ -27,7 +27,7 @@ from tests.helpers import refused
 
 def land(provinces: dict, rules: str = "house-1.2", place: str = "creta", **kw: object) -> object:
     provinces = {"creta": (0, 2), "cipro": (1, 2), **provinces}
-    st = scenario(rules=rules, provinces=provinces, **kw)  # type: ignore[arg-type]
+    st = scenario(rules=rules, provinces=provinces, **kw)
     return goto(st, "land_attack", place=place)
 
 

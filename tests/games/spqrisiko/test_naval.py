@@ -16,7 +16,7 @@ LAND = {"italia": (0, 3), "sicilia": (1, 2), "creta": (2, 2), "cipro": (3, 2)}
 
 
 def naval(rules: str = "house-1.2", **kw: object) -> object:
-    st = scenario(rules=rules, provinces=LAND, **kw)  # type: ignore[arg-type]
+    st = scenario(rules=rules, provinces=LAND, **kw)
     return goto(st, "naval_move")
 
 
@@ -86,7 +86,7 @@ def test_option_official_rules_with_per_trireme_move() -> None:
 
 
 def combat(**kw: object) -> object:
-    st = scenario(provinces=LAND, **kw)  # type: ignore[arg-type]
+    st = scenario(provinces=LAND, **kw)
     return goto(st, "naval_combat")
 
 

@@ -131,7 +131,7 @@ def test_r_7_1_conversions_come_after_the_land_reinforcements() -> None:
 
 def cards_state(hand: dict[str, int], **kw: object) -> object:
     provinces = kw.pop("provinces", {"italia": (0, 2), "sicilia": (0, 2), "creta": (0, 2)})
-    return scenario(provinces=provinces, hands={0: hand}, **kw)  # type: ignore[arg-type]
+    return scenario(provinces=provinces, hands={0: hand}, **kw)
 
 
 def test_r_8_4_valid_sets_are_three_equal_or_three_different() -> None:

@@ -144,7 +144,7 @@ def test_r_4_3_1_below_the_target_play_goes_on() -> None:
 
 def test_u11_vp_target_option() -> None:
     st = scenario(provinces={**HISPANIA, "creta": (1, 2)}, vp={0: 2}, vp_target=4)
-    assert st.is_terminal() and st.outcome().winners == (0,)  # type: ignore[union-attr]
+    assert st.is_terminal() and st.outcome().winners == (0,)
     st = scenario(provinces={**HISPANIA, "creta": (1, 2)}, vp={0: 30}, vp_target=None, max_rounds=10)
     assert not st.is_terminal()
 

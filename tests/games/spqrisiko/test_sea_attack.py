@@ -17,7 +17,7 @@ ISLANDS = {"sicilia": (0, 6), "sardinia": (0, 5), "africa": (1, 2), "corsica": (
 
 
 def sea(provinces: dict | None = None, **kw: object) -> object:
-    st = scenario(provinces=provinces or ISLANDS, **kw)  # type: ignore[arg-type]
+    st = scenario(provinces=provinces or ISLANDS, **kw)
     return goto(st, "sea_attack", place=next(iter(provinces or ISLANDS)))
 
 

@@ -15,7 +15,7 @@ from tests.games.spqrisiko.fixtures import armies, fight, goto, of_kind, phase, 
 
 
 def strat(provinces: dict, place: str = "creta", **kw: object) -> object:
-    st = scenario(provinces={"creta": (0, 2), "cipro": (1, 2), **provinces}, **kw)  # type: ignore[arg-type]
+    st = scenario(provinces={"creta": (0, 2), "cipro": (1, 2), **provinces}, **kw)
     return goto(st, "strategic", place=place)
 
 
@@ -87,7 +87,7 @@ def test_r_15_the_strategic_move_is_optional() -> None:
 
 
 def conquest(**kw: object) -> object:
-    st = scenario(provinces={"italia": (0, 9), "cisalpina": (1, 1), "noricum": (1, 1), "cipro": (1, 2)}, **kw)  # type: ignore[arg-type]
+    st = scenario(provinces={"italia": (0, 9), "cisalpina": (1, 1), "noricum": (1, 1), "cipro": (1, 2)}, **kw)
     goto(st, "land_attack", place="italia")
     return st
 
