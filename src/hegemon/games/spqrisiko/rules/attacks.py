@@ -19,6 +19,7 @@ from hegemon.games.spqrisiko.rules.common import (
     defender_dice,
     finish,
     garrison,
+    move_after_battle,
     protected,
 )
 from hegemon.games.spqrisiko.scoring import NEUTRAL
@@ -314,10 +315,5 @@ def legal_move_in(st: SpqrState, me: int) -> list[Action]:
 
 
 def apply_move_in(st: SpqrState, a: A.MoveIn) -> Phase:
-    bt = st.battle
-    assert bt is not None
-    k = a.count
-    st.armies[bt.source] -= k
-    st.armies[bt.target] += k
-    st.battle = None
+    move_after_battle(st, a.count)
     return Phase.LAND_ATTACK

@@ -111,3 +111,12 @@ def finish(st: SpqrState, why: Termination, winners: tuple[int, ...] | None) -> 
     rest = Outcome.by_scores(why, [v if p not in winners else -math.inf for p, v in enumerate(vp)])
     ranking = (winners, *(g for g in rest.ranking if g[0] not in winners))
     st.terminal = Outcome(why, tuple(vp), winners, ranking)
+
+
+def move_after_battle(st: SpqrState, count: int) -> None:
+    """Move `count` legionaries from the battle's source into its target and close the battle (a move-in or a move)."""
+    bt = st.battle
+    assert bt is not None
+    st.armies[bt.source] -= count
+    st.armies[bt.target] += count
+    st.battle = None

@@ -14,7 +14,13 @@ from hegemon.games.spqrisiko.board import SYMBOLS
 from hegemon.games.spqrisiko.phase import NEXT_OPTIONAL, Phase
 from hegemon.games.spqrisiko.records import DRAW, Battle, BattleKind
 from hegemon.games.spqrisiko.rules import attacks, navy, reinforcements
-from hegemon.games.spqrisiko.rules.common import competitors, controls_sea, finish, garrison
+from hegemon.games.spqrisiko.rules.common import (
+    competitors,
+    controls_sea,
+    finish,
+    garrison,
+    move_after_battle,
+)
 from hegemon.games.spqrisiko.scoring import NEUTRAL, score_turn
 
 if TYPE_CHECKING:
@@ -183,12 +189,7 @@ def legal_strategic_count(st: SpqrState, me: int) -> list[Action]:
 
 
 def apply_move(st: SpqrState, a: A.Move) -> None:
-    bt = st.battle
-    assert bt is not None
-    k = a.count
-    st.armies[bt.source] -= k
-    st.armies[bt.target] += k
-    st.battle = None
+    move_after_battle(st, a.count)
     finish_turn(st)
 
 
