@@ -127,7 +127,7 @@ def test_polis_search_never_reads_the_opponents_cards() -> None:
     st = None
     for seed in range(40):
         try:
-            st = advance("polis", seed, lambda s: s.phase == PLAY and s.bt >= 0, limit=4000)
+            st = advance("polis", seed, lambda s: s.phase == PLAY and s.battle_at >= 0, limit=4000)
             break
         except AssertionError:
             continue

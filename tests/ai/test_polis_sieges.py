@@ -41,10 +41,10 @@ def place(st: Any, polis: str, hoplites: int, pp: int = 5) -> tuple[int, int, in
     """Put `hoplites` of the side to move in the territory of the neutral `polis`, none of the opponent's;
     the side's prestige set to `pp` and wheat enough to feed new cubes. Returns (side, polis index,
     territory)."""
-    s = st.cur
-    q = st.b.polis_index[polis]
-    t = st.b.p_terr[q]
-    assert st.owner[q] < 0 and not st.b.p_capital[q]
+    s = st.active
+    q = st.board.polis_index[polis]
+    t = st.board.p_terr[q]
+    assert st.owner[q] < 0 and not st.board.p_capital[q]
     st.units[s][t] = hoplites
     st.units[1 - s][t] = 0
     st.pp[s] = pp
@@ -63,7 +63,7 @@ def find(st: Any, kind: str, polis: str | None = None) -> Any:
 def test_a_siege_at_three_of_four_discs_is_worth_more_than_at_one(rule: str) -> None:
     st = action_phase(rule)
     s, q, _ = place(st, "korinthos", 4)
-    assert st.b.p_fort[q] == 4
+    assert st.board.p_fort[q] == 4
     values = []
     for d in (0, 1, 2, 3):
         c = st.clone()
@@ -78,9 +78,9 @@ def test_a_siege_at_three_of_four_discs_is_worth_more_than_at_one(rule: str) -> 
     assert know.evaluate(three)[s] > know.evaluate(one)[s]
     # the risk of losing it: the same siege with too few hoplites left (the discs go) or contested is worth less
     short = three.clone()
-    short.units[s][st.b.p_terr[q]] = 3
+    short.units[s][st.board.p_terr[q]] = 3
     contested = three.clone()
-    contested.units[1 - s][st.b.p_terr[q]] = 2
+    contested.units[1 - s][st.board.p_terr[q]] = 2
     assert know.strength(short, s) < know.strength(contested, s) < know.strength(three, s)
 
 
@@ -90,7 +90,7 @@ def test_diceless_sacrifice_forcing_valued_when_it_wins_the_polis() -> None:
     st.units[1 - s][t] = 1  # an opponent's hoplite there: waiting a turn for a free disc is a risk
     st.discs[s][q] = 2
     st.apply(find(st, "continue_siege", "korinthos"))  # the third disc; the tail may force the fourth
-    assert st.phase == common.DS_FORCE and st.cur == s
+    assert st.phase == common.DS_FORCE and st.active == s
     force, stop = st.clone(), st.clone()
     force.apply(find(force, "force_siege"))
     stop.apply(find(stop, "stop_forcing"))
@@ -113,7 +113,7 @@ def test_sacrifice_forcing_valued_when_it_wins_the_polis() -> None:
     st.apply(find(st, "besiege", "korinthos"))
     roll = next(a for a, _ in st.chance_outcomes() if a.roll == 2)
     st.apply(roll)  # failed (2 < 4): the besieger may force with 1 PP and 2 hoplites
-    assert st.phase == common.SACRIFICE_FORCE and st.cur == s
+    assert st.phase == common.SACRIFICE_FORCE and st.active == s
     assert know.sacrifice_option(st, s) > 0
     force, stop = st.clone(), st.clone()
     force.apply(find(force, "force_siege"))
@@ -133,6 +133,6 @@ def test_greedy_starts_a_siege_where_it_plainly_pays(rule: str) -> None:
     s, q, _ = place(st, "elis", 2, pp=4)
     st.res[s] = [0] * len(st.res[s])  # nothing to build or trade with: the plain choice is the siege
     st.res[s][WHEAT] = 20
-    assert st.b.p_fort[q] == 1
+    assert st.board.p_fort[q] == 1
     siege = find(st, kind, "elis")
     assert GreedyBot(3).choose(st, s) == siege

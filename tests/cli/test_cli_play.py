@@ -43,7 +43,7 @@ def test_polis_board_lists_every_territory_with_its_neighbours() -> None:
     code, out = play(("play", "polis", "--seats", "human,random", "--seed", "3"), "board", "quit")
     assert code == 1
     assert re.search(r"Attika +land units 3/0 +poleis: Athinae ATH 4\s+neighbours: Megaris, Boiotia, Saronikos", out)
-    assert out.count("neighbours:") == POLIS.new_game().b.n_terr
+    assert out.count("neighbours:") == POLIS.new_game().board.n_terr
 
 
 def test_spqrisiko_repeat_by_number_and_by_attack_text_with_the_odds_first() -> None:

@@ -49,7 +49,7 @@ def _polis_perturb(state: State, player: int) -> State | None:
     """Another Polis state differing only in what `player` cannot see: during a battle, one combat card of
     the opponent's hand exchanged with a card of another kind from the deck (counts unchanged)."""
     src: Any = state
-    if src.bt < 0:
+    if src.battle_at < 0:
         return None
     s: Any = state.clone()
     hand = s.hands[1 - player]

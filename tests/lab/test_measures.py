@@ -107,7 +107,7 @@ def recompute_polis(rec: GameRecord) -> dict[str, Any]:
     each polis taken (so the diceless net F − 1 counts as 1 PP spent)."""
     game = get_game("polis")
     state = game.new_game(game.parse_options(rec.options), rec.seed)
-    fort = state.b.p_fort
+    fort = state.board.p_fort
     out = dict.fromkeys(("sieges_attempted", "siege_actions", "sieges_succeeded", "sieges_forced", "pp_on_sieges",
                          "hoplites_on_sieges", "hoplites_garrisoned"), 0)
     prev_kind = ""
@@ -117,7 +117,7 @@ def recompute_polis(rec: GameRecord) -> dict[str, Any]:
         kind = action.kind
         if first is None and state.current_player() >= 0:
             first = state.current_player()
-        m = state.cur
+        m = state.active
         owners, pp, units = list(state.owner), state.pp[m], sum(state.units[m])
         state.apply(action)
         if kind in SIEGE_KINDS:

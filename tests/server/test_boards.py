@@ -254,7 +254,7 @@ def test_options_views_and_records_show_a_content_name_never_a_server_path(tmp_p
             c.get(f"/api/tables/{s.json()['id']}").json()["options"]["board"],
         }
         # the corrected value is in play
-        assert c.app.state.manager.get(tid).state.b.cubes == 44  # type: ignore[attr-defined]  # a Polis state (State is the protocol)
+        assert c.app.state.manager.get(tid).state.board.cubes == 44  # type: ignore[attr-defined]  # a Polis state (State is the protocol)
 
 
 def test_restart_skips_a_table_whose_stored_board_no_longer_validates(

@@ -27,11 +27,11 @@ def fresh(siege: str = "classic", projects: tuple[str, ...] = ("parthenon", "sto
 
 
 def T(st: PolisState, territory: str) -> int:
-    return st.b.terr_index[territory]
+    return st.board.terr_index[territory]
 
 
 def Q(st: PolisState, polis: str) -> int:
-    return st.b.polis_index[polis]
+    return st.board.polis_index[polis]
 
 
 def scenario(
@@ -58,16 +58,16 @@ def scenario(
         for name, v in r.items():
             st.res[side][RES[name]] = v
     if clear_units:
-        st.units = [[0] * st.b.n_terr, [0] * st.b.n_terr]
+        st.units = [[0] * st.board.n_terr, [0] * st.board.n_terr]
     for (side, terr), n in (units or {}).items():
         st.units[side][T(st, terr)] = n
     for polis, side in (owners or {}).items():
         q = Q(st, polis)
         st.owner[q] = side
-        st.pop[q] = st.b.p_base[q] if side >= 0 else 0
+        st.pop[q] = st.board.p_base[q] if side >= 0 else 0
     for polis, n in (pop or {}).items():
         st.pop[Q(st, polis)] = n
-    st.cur = to_move
+    st.active = to_move
     st.first = to_move
     st.phase = ACTION
     st.passed = [False, False]

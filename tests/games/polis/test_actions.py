@@ -37,9 +37,9 @@ def test_create_merchants_only_in_commercial_poleis_and_at_most_six():
     st = scenario(to_move=SPARTA, res={SPARTA: {"wood": 9}})
     assert {a.polis for a in st.legal_actions() if isinstance(a, A.CreateMerchants)} == {"gythion"}
     do(st, A.CreateMerchants("gythion", 1, 0))
-    assert st.merch_port[SPARTA] == 2 and st.pop[Q(st, "gythion")] == 1
+    assert st.merchants_in_port[SPARTA] == 2 and st.pop[Q(st, "gythion")] == 1
     assert common.pool(st, SPARTA) == 45 - 7 - 6  # the merchant is a ship: its cube went to the pool
-    st.merch_total[SPARTA] = 6
+    st.merchants[SPARTA] = 6
     st.n_actions = 0
     st.tokens = []
     st.pop[Q(st, "gythion")] = 3
@@ -52,8 +52,8 @@ def test_start_project_exact_cost_on_a_free_slot_of_its_symbol():
     opts = {(a.project, a.polis) for a in st.legal_actions() if isinstance(a, A.StartProject)}
     assert ("parthenon", "athinae") in opts and ("parthenon", "chalkis") not in opts  # Chalkis: agora only
     do(st, A.StartProject("parthenon", "athinae"))
-    assert st.res[ATHENS][5] == 0 and st.offer == [st.b.project_index["stoa"], st.b.project_index["odeion"]]
-    assert st.slots[Q(st, "athinae")][0] == st.b.project_index["parthenon"]
+    assert st.res[ATHENS][5] == 0 and st.offer == [st.board.project_index["stoa"], st.board.project_index["odeion"]]
+    assert st.slots[Q(st, "athinae")][0] == st.board.project_index["parthenon"]
     st.res[ATHENS][4] = 0
     st2 = scenario(to_move=ATHENS, res={ATHENS: {"silver": 3, "wood": 1, "oil": 1}})
     assert "start_project" not in legal_kinds(st2)
@@ -99,7 +99,7 @@ def test_move_galleys_only_through_seas():
     # Kyklades is Athenian (2 v 0): it may be entered but not passed through, so the Aegean beyond it
     # (Noties Sporades, Aigaion Pelagos) is out of reach; land is never a galley destination.
     assert "kyklades" in dests and "noties_sporades" not in dests and "aigaion_pelagos" not in dests
-    assert not any(st.b.is_land[st.b.terr_index[d]] for d in dests)
+    assert not any(st.board.is_land[st.board.terr_index[d]] for d in dests)
     assert "ionion_pelagos" in dests and "sikelikon_pelagos" in dests
 
 
@@ -128,11 +128,11 @@ def test_collection_outside_home_costs_pp_and_needs_a_polis_and_no_enemy_control
 def test_trade_worked_example_of_section_5_9_goods_exchange():
     st = scenario(to_move=ATHENS)
     do(st, A.Trade("thraki", False))
-    assert st.res[ATHENS][2] == 3 and st.res[ATHENS][4] == 4 + 3 and st.merch_port[ATHENS] == 0
+    assert st.res[ATHENS][2] == 3 and st.res[ATHENS][4] == 4 + 3 and st.merchants_in_port[ATHENS] == 0
     assert [a.roll for a, p in st.chance_outcomes()] == [1, 2, 3, 4]
     do(st, A.MarketRoll(3))
-    assert st.mk_pos[st.b.track_of[2]] == 5 and st.b.track_cost[5 - 1] == 2
-    assert st.mk_taken[st.b.market_index["thraki"]] == 1
+    assert st.market_markers[st.board.track_of[2]] == 5 and st.board.track_cost[5 - 1] == 2
+    assert st.shiploads_taken[st.board.market_index["thraki"]] == 1
 
 
 def test_trade_worked_example_of_section_5_9_purchase():
@@ -142,25 +142,25 @@ def test_trade_worked_example_of_section_5_9_purchase():
     probs = {a.roll: p for a, p in st.chance_outcomes()}
     assert probs == {1: 1 / 16, 2: 3 / 16, 3: 5 / 16, 4: 7 / 16}  # the higher of two d4
     do(st, A.MarketRoll(4))
-    assert st.mk_pos[st.b.track_of[2]] == 1  # 2 − 4, stopped at 1
+    assert st.market_markers[st.board.track_of[2]] == 1  # 2 − 4, stopped at 1
 
 
 def test_trade_needs_a_free_route_an_open_market_and_a_merchant():
     st = scenario(to_move=ATHENS)
     markets = {a.market for a in st.legal_actions() if isinstance(a, A.Trade)}
     assert markets == {"persia", "aigyptos", "thraki"}  # Illyria, Karchedon: Myrtoon is Spartan
-    st.mk_closed[st.b.market_index["persia"]] = True
+    st.market_closed[st.board.market_index["persia"]] = True
     st.units[SPARTA][T(st, "aigaion_pelagos")] = 1
     markets = {a.market for a in st.legal_actions() if isinstance(a, A.Trade)}
     assert markets == {"aigyptos"}
-    st.merch_port[ATHENS] = 0
+    st.merchants_in_port[ATHENS] = 0
     assert "trade" not in legal_kinds(st)
 
 
 def test_shiploads_are_taken_leftmost_first():
     """R21: the second merchant gets shipload 2."""
     st = scenario(to_move=SPARTA, res={SPARTA: {"wood": 5}})
-    st.merch_port[SPARTA] = st.merch_total[SPARTA] = 2
+    st.merchants_in_port[SPARTA] = st.merchants[SPARTA] = 2
     do(st, A.Trade("aigyptos", False), A.MarketRoll(1))  # shipload 1: wood → 3 wheat
     assert st.res[SPARTA][4] == 3
     do(st, A.MoveProxenos("gythion"))
@@ -180,36 +180,36 @@ def test_proxenos_bribes_opponent_units_on_the_cheapest_way():
     assert "athinae" not in dests and "chios" not in dests and "korinthos" in dests
     st.res[SPARTA][5] = 3
     do(st, A.MoveProxenos("athinae"))
-    assert st.res[SPARTA][5] == 0 and st.prox[SPARTA] == Q(st, "athinae")
+    assert st.res[SPARTA][5] == 0 and st.proxenos[SPARTA] == Q(st, "athinae")
 
 
 def test_redeem_proxenos_pays_two_silver_to_the_opponent():
     st = scenario(to_move=SPARTA)
-    st.prox[SPARTA] = Q(st, "megara")
-    st.prox_cap[SPARTA] = True
+    st.proxenos[SPARTA] = Q(st, "megara")
+    st.proxenos_captured[SPARTA] = True
     assert "move_proxenos" not in legal_kinds(st) and "civil_war" not in legal_kinds(st)
     do(st, A.RedeemProxenos())
     assert st.res[SPARTA][5] == 2 and st.res[ATHENS][5] == 2
-    assert st.prox[SPARTA] == Q(st, "sparti") and not st.prox_cap[SPARTA]
+    assert st.proxenos[SPARTA] == Q(st, "sparti") and not st.proxenos_captured[SPARTA]
 
 
 def test_civil_war_worked_examples_of_section_5_12():
     """Neutral Pydna (base 2): 4 silver, joins with 2 cubes, +2 PP; Athenian Chalkis with 3: 9 silver, +3."""
     st = scenario(to_move=SPARTA, res={SPARTA: {"silver": 4}})
-    st.prox[SPARTA] = Q(st, "pydna")
+    st.proxenos[SPARTA] = Q(st, "pydna")
     do(st, A.CivilWar("pydna"))
     assert st.owner[Q(st, "pydna")] == SPARTA and st.pop[Q(st, "pydna")] == 2
     assert st.res[SPARTA][5] == 0 and st.pp[SPARTA] == 5
     st = scenario(to_move=SPARTA, res={SPARTA: {"silver": 9}}, pop={"chalkis": 3})
-    st.prox[SPARTA] = Q(st, "chalkis")
-    st.prox[ATHENS] = Q(st, "chalkis")
+    st.proxenos[SPARTA] = Q(st, "chalkis")
+    st.proxenos[ATHENS] = Q(st, "chalkis")
     do(st, A.CivilWar("chalkis"))
     assert st.owner[Q(st, "chalkis")] == SPARTA and st.pop[Q(st, "chalkis")] == 3
     assert st.res[SPARTA][5] == 0 and st.pp[SPARTA] == 6
-    assert st.prox_cap[ATHENS]  # Athens' proxenos stood on Chalkis: captured
+    assert st.proxenos_captured[ATHENS]  # Athens' proxenos stood on Chalkis: captured
     st = scenario(to_move=SPARTA, res={SPARTA: {"silver": 8}}, pop={"chalkis": 3})
-    st.prox[SPARTA] = Q(st, "chalkis")
+    st.proxenos[SPARTA] = Q(st, "chalkis")
     assert "civil_war" not in legal_kinds(st)
-    st.prox[SPARTA] = Q(st, "athinae")
+    st.proxenos[SPARTA] = Q(st, "athinae")
     st.res[SPARTA][5] = 99
     assert "civil_war" not in legal_kinds(st)  # capitals cannot be bribed (R13)

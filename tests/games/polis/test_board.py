@@ -38,7 +38,7 @@ def test_shipped_board_matches_the_derived_facts_of_section_2_5():
 def test_load_is_cached_and_shared():
     assert load_board() is load_board()
     a, c = GAME.new_game(), GAME.new_game()
-    assert a.b is c.b and a.clone().b is a.b
+    assert a.board is c.board and a.clone().board is a.board
 
 
 def _corrupt(tmp_path: Path, old: str, new: str, count: int = 1) -> Path:
@@ -109,8 +109,8 @@ def test_a_corrected_board_is_used_through_the_board_option(tmp_path):
                     'galley_sea = ""                        # inland')
     opts = GAME.parse_options({"board": str(path)})
     st = GAME.new_game(opts)
-    assert st.b.p_base[st.b.polis_index["thebai"]] == 5
-    assert GAME.new_game().b.p_base[st.b.polis_index["thebai"]] == 3
+    assert st.board.p_base[st.board.polis_index["thebai"]] == 5
+    assert GAME.new_game().board.p_base[st.board.polis_index["thebai"]] == 3
     bad = tmp_path / "bad.toml"
     bad.write_text(TEXT.replace("size = 12", "size = 13"), encoding="utf-8")
     with pytest.raises(ConfigError, match="board"):

@@ -141,7 +141,7 @@ def test_extra_resource_after_opponent_passed(tmp_path):
     def after_opponent_passed(**opts):
         st = scenario(to_move=SPARTA, **opts)
         do(st, A.Pass())
-        assert st.cur == ATHENS
+        assert st.active == ATHENS
         do(st, A.Collect("attika"))
         return st
 
@@ -193,7 +193,7 @@ def test_battle_threshold_units(tmp_path):
 
 def test_battle_hand_size(tmp_path):
     st = _battle_ready(board=board_with(tmp_path, battle_threshold_units="7", battle_hand_size="3"))
-    assert len(st.queue) == 6
+    assert len(st.draw_queue) == 6
 
 
 def test_battle_min_units(tmp_path):
@@ -207,12 +207,12 @@ def test_battle_min_units(tmp_path):
         return do(st, m[0])  # no match: the defender loses two hoplites
 
     assert after_one_exchange().phase_name() == "card draw"  # Athens 2, Sparta 3: both keep ≥ 2, the battle goes on
-    assert after_one_exchange(battle_min_units="4").bt == -1  # a side is below 4: the battle is over
+    assert after_one_exchange(battle_min_units="4").battle_at == -1  # a side is below 4: the battle is over
 
 
 def test_project_offer_size(tmp_path):
     st = GAME_new(board=board_with(tmp_path, project_offer_size="2"))
-    assert st.to_draw == 2 and GAME_new().to_draw == 3
+    assert st.projects_to_draw == 2 and GAME_new().projects_to_draw == 3
 
 
 def GAME_new(**opts):
@@ -222,8 +222,8 @@ def GAME_new(**opts):
 
 
 def test_first_player_tie_round_3(tmp_path):
-    assert fresh().cur == SPARTA
-    assert fresh(board=board_with(tmp_path, first_player_tie_round_3='"athens"')).cur == ATHENS
+    assert fresh().active == SPARTA
+    assert fresh(board=board_with(tmp_path, first_player_tie_round_3='"athens"')).active == ATHENS
 
 
 def test_retreat_prestige(tmp_path):
@@ -232,7 +232,7 @@ def test_retreat_prestige(tmp_path):
         while st.phase_name() == "card draw":
             do(st, st.chance_outcomes()[0][0])
         r = [a for a in st.legal_actions() if isinstance(a, A.Retreat)]
-        s = st.cur
+        s = st.active
         do(st, r[0])
         return st.pp[s], st.pp[1 - s]
 
@@ -251,7 +251,7 @@ def test_bribe_silver_per_enemy_unit(tmp_path):
 def test_redeem_silver(tmp_path):
     def redeem(**opts):
         st = scenario(to_move=ATHENS, res={ATHENS: {"silver": 5}, SPARTA: {"silver": 0}}, **opts)
-        st.prox[ATHENS] = Q(st, "korinthos")
+        st.proxenos[ATHENS] = Q(st, "korinthos")
         do(st, A.RedeemProxenos())
         return st.res[ATHENS][RES["silver"]], st.res[SPARTA][RES["silver"]]
 
@@ -262,7 +262,7 @@ def test_redeem_silver(tmp_path):
 def test_civil_war_multipliers(tmp_path):
     def silver_left(owner, **opts):
         st = scenario(to_move=ATHENS, res={ATHENS: {"silver": 20}}, owners={"megara": owner}, **opts)
-        st.prox[ATHENS] = Q(st, "megara")  # base 2
+        st.proxenos[ATHENS] = Q(st, "megara")  # base 2
         do(st, A.CivilWar("megara"))
         return st.res[ATHENS][RES["silver"]]
 
@@ -273,7 +273,7 @@ def test_civil_war_multipliers(tmp_path):
 
 def _round_end(stage, **opts):
     st = scenario(to_move=ATHENS, pp=(5, 5), **opts)
-    st.eor = stage
+    st.round_end_stage = stage
     round_end.proceed(st)
     return st
 
@@ -289,7 +289,7 @@ def test_supply_wheat_per_cube(tmp_path):
 def test_growth_wheat_per_cube(tmp_path):
     path = board_with(tmp_path, growth_wheat_per_cube="3")
     st = _round_end(round_end.S_GROWTH_A, res={ATHENS: {"wheat": 3}}, board=path)
-    assert st.cur == ATHENS and st.phase_name() == "growth"
+    assert st.active == ATHENS and st.phase_name() == "growth"
     do(st, A.Grow("athinae"))
     assert st.res[ATHENS][RES["wheat"]] == 0 and st.pop[Q(st, "athinae")] == 5
     st = _round_end(round_end.S_GROWTH_A, res={ATHENS: {"wheat": 2}, SPARTA: {"wheat": 2}}, board=path)
@@ -315,7 +315,7 @@ def test_storage_halved(tmp_path):
 def test_phoros_prestige_to_silver(tmp_path):
     def phoros(**opts):
         st = _round_end(round_end.S_PHOROS_A, res={ATHENS: {"silver": 0}, SPARTA: {"silver": 0}}, **opts)
-        s = st.cur
+        s = st.active
         do(st, A.Phoros(2))
         return st.res[s][RES["silver"]]
 

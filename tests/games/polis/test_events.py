@@ -25,7 +25,7 @@ def GAME_with_units_then_event(units, event):
 
     st = GAME.new_game()
     for (side, terr), n in units.items():
-        st.units[side][st.b.terr_index[terr]] = n
+        st.units[side][st.board.terr_index[terr]] = n
     for p in ("parthenon", "stoa", "odeion"):
         do(st, A.DrawProject(p))
     do(st, A.DrawEvent(event))
@@ -34,10 +34,10 @@ def GAME_with_units_then_event(units, event):
 
 def test_philopersians_lets_each_side_choose_the_unit_it_removes():
     st = GAME_with_units_then_event({}, "philopersians")
-    assert st.phase == EVENT_REMOVE and st.cur == SPARTA
+    assert st.phase == EVENT_REMOVE and st.active == SPARTA
     assert {a.territory for a in st.legal_actions()} == {"lakedaemon", "ionion_pelagos", "myrtoon_pelagos"}
     do(st, A.RemoveUnit("ionion_pelagos"))
-    assert st.pp[SPARTA] == 4 and st.phase == EVENT_REMOVE and st.cur == ATHENS
+    assert st.pp[SPARTA] == 4 and st.phase == EVENT_REMOVE and st.active == ATHENS
     do(st, A.RemoveUnit("ionia"))
     assert st.units[ATHENS][T(st, "ionia")] == 1 and st.pp == [4, 4]
     assert st.phase_name() == "action" and st.current_player() == SPARTA  # tie in round 3: Sparta
@@ -51,20 +51,20 @@ def test_polis_population_only_for_owned_poleis_and_within_limits():
     for p in ("parthenon", "stoa", "odeion"):
         do(st, A.DrawProject(p))
     st.round = 3
-    st.event = st.b.event_index["carthaginian_invasion_of_sikelia"]
-    st.ev_i = 0
+    st.event = st.board.event_index["carthaginian_invasion_of_sikelia"]
+    st.event_step = 0
     st.owner[Q(st, "gela")] = SPARTA
     st.pop[Q(st, "gela")] = 1
     events.run(st)
     assert st.pop[Q(st, "gela")] == 1  # never below 1
     assert st.owner[Q(st, "syrakousai")] == -1 and st.pop[Q(st, "syrakousai")] == 0
-    assert st.mk_closed[st.b.market_index["karchedon"]]
+    assert st.market_closed[st.board.market_index["karchedon"]]
 
 
 def test_xerxes_closes_persia_for_the_round():
     st = fresh(event="xerxes_is_assassinated")
-    assert st.mk_closed[st.b.market_index["persia"]]
-    st.cur = ATHENS
+    assert st.market_closed[st.board.market_index["persia"]]
+    st.active = ATHENS
     assert "persia" not in {a.market for a in st.legal_actions() if isinstance(a, A.Trade)}
 
 

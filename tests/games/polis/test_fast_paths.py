@@ -42,16 +42,16 @@ def test_bribe_reach_is_the_cheapest_path_search(tmp_path, cubes):
     board.write_text(text, encoding="utf-8")
     checked = 0
     for st in positions(6 if cubes == 45 else 2, board=str(board)):
-        assert st.tb.byte_counts == (cubes < 256)
+        assert st.tables.byte_counts == (cubes < 256)
         for s in (0, 1):
-            src = st.b.p_terr[st.prox[s]]
+            src = st.board.p_terr[st.proxenos[s]]
             full = proxenos.bribe_costs(st, s, src)
-            for t in range(st.b.n_terr):
+            for t in range(st.board.n_terr):
                 assert proxenos.bribe_reach(st, s, src, None, t) == full[t]
-            assert proxenos._free_reach(st, s, src) == sum(1 << t for t in range(st.b.n_terr) if full[t] == 0)
+            assert proxenos._free_reach(st, s, src) == sum(1 << t for t in range(st.board.n_terr) if full[t] == 0)
             for cap in (0, 1, 2, 3, 5, 8):
                 mask = proxenos.bribe_reach(st, s, src, cap)
-                assert mask == sum(1 << t for t in range(st.b.n_terr) if full[t] <= cap)
+                assert mask == sum(1 << t for t in range(st.board.n_terr) if full[t] <= cap)
             checked += 1
     assert checked > 50
 
@@ -59,11 +59,11 @@ def test_bribe_reach_is_the_cheapest_path_search(tmp_path, cubes):
 def test_cached_destinations_are_the_paths_of_each_source():
     checked = 0
     for st in positions(3):
-        s = st.cur
+        s = st.active
         us, them = st.units[s], st.units[1 - s]
         for galleys in (False, True):
             fn = movement.galley_dests if galleys else movement.hoplite_dests
-            want = {t: fn(st.b, us, them, t) for t in range(st.b.n_terr) if us[t] and st.b.is_land[t] != galleys}
+            want = {t: fn(st.board, us, them, t) for t in range(st.board.n_terr) if us[t] and st.board.is_land[t] != galleys}
             assert movement._sources(st, galleys) == want
             checked += 1
     assert checked > 100
@@ -71,8 +71,8 @@ def test_cached_destinations_are_the_paths_of_each_source():
 
 def test_action_tables_hold_the_same_actions_as_fresh_ones():
     st = GAME.new_game()
-    tb = st.tb
-    assert tb.move_h[3] == A.MoveHoplites(st.b.terr_ids[3]) and tb.besiege[7] == A.Besiege(st.b.polis_ids[7])
-    assert tb.trade[1] == (A.Trade(st.b.market_ids[1], False), A.Trade(st.b.market_ids[1], True))
-    assert tb.move_from[2][3] == A.MoveFrom(st.b.terr_ids[2], 3)
-    assert st.clone().tb is tb
+    tb = st.tables
+    assert tb.move_h[3] == A.MoveHoplites(st.board.terr_ids[3]) and tb.besiege[7] == A.Besiege(st.board.polis_ids[7])
+    assert tb.trade[1] == (A.Trade(st.board.market_ids[1], False), A.Trade(st.board.market_ids[1], True))
+    assert tb.move_from[2][3] == A.MoveFrom(st.board.terr_ids[2], 3)
+    assert st.clone().tables is tb

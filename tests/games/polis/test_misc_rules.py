@@ -12,11 +12,11 @@ from .fixtures import ATHENS, SPARTA, Q, T, do, fresh, scenario
 def test_a_polis_joins_with_at_most_the_cubes_of_the_pool():
     """§4.7 / R26: if the pool holds fewer cubes than needed, the polis receives what the pool holds."""
     st = scenario(to_move=SPARTA, res={SPARTA: {"silver": 8}})
-    st.prox[SPARTA] = Q(st, "korinthos")  # base 4: costs 8 silver
+    st.proxenos[SPARTA] = Q(st, "korinthos")  # base 4: costs 8 silver
     st.units[SPARTA][T(st, "lakedaemon")] = 3
     # fill Sparta's pool down to 2 cubes with units spread over the map
     free = common.pool(st, SPARTA)
-    for t in range(st.b.n_terr):
+    for t in range(st.board.n_terr):
         if free <= 2:
             break
         room = 3 - st.units[SPARTA][t]
@@ -30,7 +30,7 @@ def test_a_polis_joins_with_at_most_the_cubes_of_the_pool():
     assert common.pool(st, SPARTA) == 0
     st.n_actions = 0
     st.tokens = []
-    st.cur = SPARTA
+    st.active = SPARTA
     assert "civil_war" not in {a.kind for a in st.legal_actions()}
 
 
@@ -48,23 +48,23 @@ def test_event_losses_stop_at_zero_and_market_shifts_stop_at_the_ends():
     st = fresh()
     st.res[ATHENS][5] = 1
     st.pp[ATHENS] = 0
-    st.mk_pos = [1, 2, 10, 1]
-    st.event = st.b.event_index["samian_war"]  # Athens −2 silver, +1 prestige
-    st.ev_i = 0
+    st.market_markers = [1, 2, 10, 1]
+    st.event = st.board.event_index["samian_war"]  # Athens −2 silver, +1 prestige
+    st.event_step = 0
     events.run(st)
     assert st.res[ATHENS][5] == 0 and st.pp[ATHENS] == 1
-    st.event = st.b.event_index["peace_of_kallias"]  # all tracks −1, Athens +1 prestige
-    st.ev_i = 0
+    st.event = st.board.event_index["peace_of_kallias"]  # all tracks −1, Athens +1 prestige
+    st.event_step = 0
     events.run(st)
-    assert st.mk_pos == [1, 1, 9, 1]
+    assert st.market_markers == [1, 1, 9, 1]
 
 
 def test_market_closures_and_exhausted_boxes_last_one_round():
     """R58: event discs go at the next preparation."""
     st = scenario(to_move=ATHENS, res={ATHENS: {"wheat": 30}, SPARTA: {"wheat": 30}})
-    st.mk_closed[st.b.market_index["persia"]] = True
+    st.market_closed[st.board.market_index["persia"]] = True
     st.exhausted[T(st, "messenia")] = True
     do(st, A.Pass(), A.Pass())
     while st.phase_name() in ("growth", "phoros"):
         do(st, st.legal_actions()[0])
-    assert st.round == 1 and not any(st.mk_closed) and not any(st.exhausted)
+    assert st.round == 1 and not any(st.market_closed) and not any(st.exhausted)

@@ -94,7 +94,7 @@ def _engine_success(st, target: str, force: bool) -> Fraction:
         return total
     # a new turn for the besieger
     st = st.clone()
-    st.phase, st.cur, st.n_actions, st.tokens = ACTION, ATHENS, 0, []
+    st.phase, st.active, st.n_actions, st.tokens = ACTION, ATHENS, 0, []
     if A.Besiege(target) not in st.legal_actions():
         return Fraction(0)
     st.apply(A.Besiege(target))
@@ -109,6 +109,6 @@ def _engine_success(st, target: str, force: bool) -> Fraction:
 )
 def test_odds_agree_with_the_engine(siege, terr, polis, hop, pp):
     st = scenario(siege, rnd="5a", units={(ATHENS, terr): hop}, pp=(pp, 3))
-    f = st.b.p_fort[Q(st, polis)]
+    f = st.board.p_fort[Q(st, polis)]
     engine = _engine_success(st, polis, siege == "sacrifice")
     assert engine == frac(siege_odds(f, hop, siege, pp)["success"])

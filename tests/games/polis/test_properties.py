@@ -20,16 +20,16 @@ SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[Healt
 
 
 def _invariants(st) -> None:
-    b = st.b
+    b = st.board
     lim = b.round_limit[st.round]
     for s in (0, 1):
         assert min(st.res[s]) >= 0 and st.pp[s] >= 0
         assert common.pool(st, s) >= 0  # 45 cubes: population + units never exceed them
         assert all(0 <= n <= lim for n in st.units[s])
-        assert 0 <= st.merch_port[s] <= st.merch_total[s] <= b.max_merchants
+        assert 0 <= st.merchants_in_port[s] <= st.merchants[s] <= b.max_merchants
         for q in range(b.n_poleis):
             assert 0 <= st.discs[s][q] < b.p_fort[q]  # a completed stack is always resolved
-            if st.discs[s][q] and st.siege_mode == 2:
+            if st.discs[s][q] and st.siege_rule == 2:
                 assert st.units[s][b.p_terr[q]] >= b.p_fort[q]  # diceless: checked at every moment
     for q in range(b.n_poleis):
         if st.owner[q] >= 0:
@@ -37,8 +37,8 @@ def _invariants(st) -> None:
         else:
             assert st.pop[q] == 0
         assert not (b.p_capital[q] and st.owner[q] < 0)
-    assert all(1 <= p <= b.track_positions for p in st.mk_pos)
-    if st.bt >= 0:
+    assert all(1 <= p <= b.track_positions for p in st.market_markers)
+    if st.battle_at >= 0:
         assert sum(st.deck) + sum(st.hands[0]) + sum(st.hands[1]) <= b.deck_size
 
 

@@ -27,7 +27,7 @@ def test_supply_worked_example_of_section_8_2():
     """Sparta: 9 cubes (Sparti 5, Gythion 2, Pylios 2), 6 wheat, 2 PP."""
     st = scenario(to_move=SPARTA, pp=(5, 2), res={SPARTA: {"wheat": 6}, ATHENS: RICH}, pop={"sparti": 5})
     _end_round(st)
-    assert st.phase == SUPPLY and st.cur == SPARTA
+    assert st.phase == SUPPLY and st.active == SPARTA
     assert set(st.legal_actions()) == {A.ReleasePolis("gythion"), A.ReleasePolis("pylios")}  # 3 > 2 PP
     do(st, A.ReleasePolis("pylios"))
     assert st.owner[Q(st, "pylios")] == -1 and st.pop[Q(st, "pylios")] == 0
@@ -66,7 +66,7 @@ def test_growth_limits_then_megalopolis():
     base population."""
     st = scenario(to_move=ATHENS, pp=(3, 3), res={ATHENS: RICH, SPARTA: RICH})
     _end_round(st)
-    assert st.phase == GROWTH and st.cur == ATHENS
+    assert st.phase == GROWTH and st.active == ATHENS
     assert {a.polis for a in st.legal_actions() if isinstance(a, A.Grow)} == {"athinae", "chalkis", "chios"}
     for _ in range(3):
         do(st, A.Grow("athinae"))
@@ -74,7 +74,7 @@ def test_growth_limits_then_megalopolis():
     do(st, A.Grow("chios"))
     assert A.Grow("chalkis") not in st.legal_actions()  # board order: Chalkis comes before Chios
     do(st, A.EndGrowth())
-    assert st.cur == SPARTA and st.phase == GROWTH
+    assert st.active == SPARTA and st.phase == GROWTH
     do(st, A.EndGrowth())
     # Athinae 7 > 4 and Chios 3 > 2: +2 PP
     assert st.pp[ATHENS] == 3 + 2 and st.pp[SPARTA] == 3
@@ -87,7 +87,7 @@ def test_phoros_exchanges_prestige_for_silver_and_zero_prestige_is_ostracism():
     _end_round(st)
     while st.phase == GROWTH:
         do(st, A.EndGrowth())
-    assert st.phase == PHOROS and st.cur == ATHENS
+    assert st.phase == PHOROS and st.active == ATHENS
     assert [a.amount for a in st.legal_actions()] == [0, 1, 2, 3]
     do(st, A.Phoros(3))
     assert st.res[ATHENS][5] == 3 and st.pp[ATHENS] == 0
@@ -104,7 +104,7 @@ def test_preparations_for_the_next_round():
     do(st, A.Pass(), A.Pass())
     _skip_choices(st)
     assert st.round == 1 and st.phase_name() == "project draw"
-    assert not any(st.exhausted) and st.mk_taken == [0] * 5 and st.merch_port == [1, 1]
+    assert not any(st.exhausted) and st.shiploads_taken == [0] * 5 and st.merchants_in_port == [1, 1]
     assert st.offer == [] and len(st.chance_outcomes()) == 14 - 3
     for p in [a.project for a, _ in st.chance_outcomes()][:3]:
         do(st, A.DrawProject(p))

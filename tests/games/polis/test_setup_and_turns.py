@@ -16,7 +16,7 @@ from .fixtures import ATHENS, SPARTA, Q, T, do, fresh, legal_kinds, scenario
 
 def test_setup_of_section_3():
     st = GAME.new_game()
-    b = st.b
+    b = st.board
     assert st.res == [[4, 4, 4, 4, 4, 0], [4, 4, 4, 4, 0, 4]] and st.pp == [3, 3]
     assert {b.polis_ids[q]: st.pop[q] for q in range(b.n_poleis) if st.owner[q] == ATHENS} == {
         "athinae": 4, "chalkis": 2, "chios": 2}
@@ -27,8 +27,8 @@ def test_setup_of_section_3():
     assert st.units[ATHENS][T(st, "kyklades")] == 2 and st.units[ATHENS][T(st, "noties_sporades")] == 1
     assert st.units[SPARTA][T(st, "lakedaemon")] == 3
     assert st.units[SPARTA][T(st, "myrtoon_pelagos")] == 2 and st.units[SPARTA][T(st, "ionion_pelagos")] == 1
-    assert st.merch_port == [1, 1] and st.prox == [Q(st, "athinae"), Q(st, "sparti")]
-    assert st.mk_pos == [3, 3, 2, 2]  # metal, wood, wine, oil (R29)
+    assert st.merchants_in_port == [1, 1] and st.proxenos == [Q(st, "athinae"), Q(st, "sparti")]
+    assert st.market_markers == [3, 3, 2, 2]  # metal, wood, wine, oil (R29)
     assert common.pool(st, ATHENS) == 45 - 8 - 8 and common.pool(st, SPARTA) == 45 - 8 - 6
     # the first chance nodes: the project offer (14 tiles), then the round-3 event (8 cards)
     assert st.current_player() == CHANCE

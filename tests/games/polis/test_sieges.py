@@ -80,15 +80,15 @@ def test_classic_one_siege_per_turn():
 def test_taking_a_polis_captures_the_opponents_proxenos_there():
     """§5.11 (R44): the proxenos on a polis that passes to the opponent is captured."""
     st = scenario(units={(ATHENS, "boiotia"): 3}, pp=(5, 3))
-    st.prox[SPARTA] = Q(st, "thebai")
+    st.proxenos[SPARTA] = Q(st, "thebai")
     do(st, A.Besiege("thebai"), A.SiegeRoll(4))
-    assert st.prox_cap[SPARTA]
+    assert st.proxenos_captured[SPARTA]
     assert "move_proxenos" not in {a.kind for a in _sparta_options(st)}
 
 
 def _sparta_options(st):
     twin = st.clone()
-    twin.cur = SPARTA
+    twin.active = SPARTA
     twin.n_actions = 0
     twin.tokens = []
     return twin.legal_actions()
@@ -242,7 +242,7 @@ def test_diceless_both_players_besiege_one_territory_and_the_battle_happens():
     """Seed: two players besieging the two cities of a territory; 8+ units there trigger a battle."""
     st = scenario("diceless", rnd="4", units={(ATHENS, "sikelia"): 4, (SPARTA, "sikelia"): 4}, pp=(3, 3))
     do(st, A.StartSiege("gela"), A.Pass())
-    assert st.phase_name() == "card draw" and st.bt == st.b.terr_index["sikelia"]
+    assert st.phase_name() == "card draw" and st.battle_at == st.board.terr_index["sikelia"]
 
 
 # ------------------------------------------------------------------ diceless_sacrifice (seeds-en.md §1.3)

@@ -40,7 +40,7 @@ def polis_worth(st: Any, s: int, q: int) -> float:
     """What taking polis `q` is worth to side `s` in score points: its cubes (from neutral: the base
     population; from the opponent: its current cubes, which the opponent loses too) and the prestige the
     siege pays on success (F; F − 1 net under `diceless`)."""
-    b = st.b
+    b = st.board
     f = b.p_fort[q]
     prev = st.owner[q]
     gained = b.p_base[q] if prev < 0 else st.pop[q]
@@ -49,7 +49,7 @@ def polis_worth(st: Any, s: int, q: int) -> float:
     pop = common.population(st, s)
     wheat = st.res[s][WHEAT]
     hunger = W_HUNGER * (max(0, pop + gained - wheat) - max(0, pop - wheat))
-    return cubes - hunger + (f - 1 if st.siege_mode == DICELESS else f)
+    return cubes - hunger + (f - 1 if st.siege_rule == DICELESS else f)
 
 
 def siege_value(st: Any, s: int, q: int) -> float:
@@ -59,19 +59,19 @@ def siege_value(st: Any, s: int, q: int) -> float:
     there — less the actions the missing discs will take, or, under `diceless_sacrifice`, the worth less what forcing the missing discs costs (1 PP and
     1 hoplite each) when the side can afford it: in the forcing tail of the action now, or in its next action
     (a start or continue disc plus F − d − 1 forced ones)."""
-    b = st.b
+    b = st.board
     f = b.p_fort[q]
     t = b.p_terr[q]
     d = st.discs[s][q]
     h = st.units[s][t]
     worth = polis_worth(st, s, q)
-    pending = st.phase == common.DS_FORCE and st.cur == s and st.pend is not None and st.pend[0] == q
+    pending = st.phase == common.DS_FORCE and st.active == s and st.pending is not None and st.pending[0] == q
     value = 0.0
     contested = KEEP_CONTESTED if st.units[1 - s][t] > 0 else 1.0
     if h >= f:
-        keep = (KEEP_DS if st.siege_mode == DICELESS_SACRIFICE else KEEP_DICELESS) * contested
+        keep = (KEEP_DS if st.siege_rule == DICELESS_SACRIFICE else KEEP_DICELESS) * contested
         value = worth * keep * (0.5 + 0.5 * d / f) - W_ACTION * (f - d)
-    if st.siege_mode == DICELESS_SACRIFICE:
+    if st.siege_rule == DICELESS_SACRIFICE:
         k = f - d if pending else f - d - 1  # forced discs still needed
         if st.pp[s] >= k and (h >= k if pending else h >= f):
             forced = worth - k * (1.0 + W_UNIT)
@@ -85,17 +85,17 @@ def pending_prestige(st: Any, s: int) -> int:
     """Prestige `s` is about to receive in the middle of a siege action: the F of a polis taken (garrison
     choice still open), or of a forcing that completes the siege now — so a low prestige track on the way
     there is not mistaken for ostracism danger."""
-    if st.cur != s or st.pend is None:
+    if st.active != s or st.pending is None:
         return 0
-    q = st.pend[0]
-    f = st.b.p_fort[q]
+    q = st.pending[0]
+    f = st.board.p_fort[q]
     if st.phase == common.GARRISON:
-        return f - 1 if st.siege_mode == DICELESS else f
+        return f - 1 if st.siege_rule == DICELESS else f
     if st.phase == common.SACRIFICE_FORCE:
         return f
     if st.phase == common.DS_FORCE:
         k = f - st.discs[s][q]
-        if st.pp[s] >= k and st.units[s][st.b.p_terr[q]] >= k:
+        if st.pp[s] >= k and st.units[s][st.board.p_terr[q]] >= k:
             return f
     return 0
 
@@ -103,24 +103,24 @@ def pending_prestige(st: Any, s: int) -> int:
 def sacrifice_option(st: Any, s: int) -> float:
     """Under `sacrifice`, after a failed roll: the option to force (1 PP and F − roll hoplites take the
     polis), worth the polis less that cost when positive."""
-    if st.phase != common.SACRIFICE_FORCE or st.cur != s or st.pend is None:
+    if st.phase != common.SACRIFICE_FORCE or st.active != s or st.pending is None:
         return 0.0
-    q, roll = st.pend
-    return max(0.0, polis_worth(st, s, q) - 1.0 - W_UNIT * (st.b.p_fort[q] - roll))
+    q, roll = st.pending
+    return max(0.0, polis_worth(st, s, q) - 1.0 - W_UNIT * (st.board.p_fort[q] - roll))
 
 
 def strength(st: Any, s: int) -> float:
     """Side `s`'s strength in score points."""
-    b = st.b
+    b = st.board
     o = 1 - s
     res = st.res[s]
     pop = common.population(st, s)
     v = float(scoring.score(st, s))
     v += W_UNIT * sum(st.units[s])
     v += W_RESOURCE * (sum(res) - res[SILVER]) + W_SILVER * res[SILVER]
-    v += W_MERCHANT * st.merch_total[s]
+    v += W_MERCHANT * st.merchants[s]
     us, them = st.units[s], st.units[o]
-    diceless = st.siege_mode >= DICELESS
+    diceless = st.siege_rule >= DICELESS
     discs = st.discs[s]
     for q in range(b.n_poleis):
         if st.owner[q] != s and not b.p_capital[q]:
@@ -130,7 +130,7 @@ def strength(st: Any, s: int) -> float:
             t = b.p_terr[q]
             if us[t] >= b.p_fort[q] and (diceless or us[t] > them[t]):
                 v += W_SIEGE * b.p_fort[q]
-    if st.siege_mode == SACRIFICE:
+    if st.siege_rule == SACRIFICE:
         v += sacrifice_option(st, s)
     short = pop - res[WHEAT]
     if short > 0:
@@ -161,7 +161,7 @@ def determinize(st: Any, player: PlayerId, rng: random.Random) -> Any:
     deck plus that hand — only their total per kind is used), keeping the hand's size. Everything else in
     Polis is public or has no order in the state (project stack, event piles are drawn as chance)."""
     c = st.clone()
-    if player not in (0, 1) or st.bt < 0:
+    if player not in (0, 1) or st.battle_at < 0:
         return c
     o = 1 - player
     k = len(st.deck)

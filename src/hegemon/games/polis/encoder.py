@@ -29,7 +29,7 @@ class PolisEncoder:
     PHOROS_CAP = 60
 
     def __init__(self, state: Any) -> None:
-        b = state.b
+        b = state.board
         self.b = b
         poleis, terrs, markets, projects = b.polis_ids, b.terr_ids, b.market_ids, b.project_ids
         cards = [k.name for k in b.card_kinds]
@@ -70,7 +70,7 @@ class PolisEncoder:
             ("proxenos polis one-hot (self, opponent)", Q * 2),
             ("own combat cards per kind", K),
             ("market shiploads taken, market closed", len(markets) * 2),
-            ("market values", len(state.mk_pos)),
+            ("market values", len(state.market_markers)),
             ("round one-hot", len(b.round_names)),
             ("phase one-hot", self.n_phases),
             ("to move, first player, turns this round, actions this turn", 4),
@@ -96,12 +96,12 @@ class PolisEncoder:
         v += [float(x) for x in st.exhausted]
         for s in (me, op):
             v += [float(x) for x in st.res[s]]
-            v += [float(st.pp[s]), float(st.passed[s]), float(st.merch_port[s]), float(st.merch_total[s]),
-                  float(st.prox_cap[s]), float(sum(st.hands[s]))]
-        v += _onehot(Q, st.prox[me]) + _onehot(Q, st.prox[op])
+            v += [float(st.pp[s]), float(st.passed[s]), float(st.merchants_in_port[s]), float(st.merchants[s]),
+                  float(st.proxenos_captured[s]), float(sum(st.hands[s]))]
+        v += _onehot(Q, st.proxenos[me]) + _onehot(Q, st.proxenos[op])
         v += [float(x) for x in st.hands[me]]
-        v += [float(x) for x in st.mk_taken] + [float(x) for x in st.mk_closed]
-        v += [float(x) for x in st.mk_pos]
+        v += [float(x) for x in st.shiploads_taken] + [float(x) for x in st.market_closed]
+        v += [float(x) for x in st.market_markers]
         v += _onehot(len(b.round_names), st.round)
         v += _onehot(self.n_phases, st.phase)
         v += [float(st.current_player() == me), float(st.first == me), float(st.turns), float(st.n_actions)]
@@ -113,8 +113,8 @@ class PolisEncoder:
         for p in st.started:
             started[p] = 1.0
         v += offer + started
-        v += _onehot(T, st.bt)
-        v += [float(st.bt >= 0 and st.b_att == me), float(sum(st.deck)) if st.bt >= 0 else 0.0]
+        v += _onehot(T, st.battle_at)
+        v += [float(st.battle_at >= 0 and st.attacker == me), float(sum(st.deck)) if st.battle_at >= 0 else 0.0]
         played = [0.0] * len(st.deck)
         if st.played:
             for k in st.played:

@@ -90,11 +90,11 @@ def explain(st: PolisState, action: Action) -> tuple[str, str]:
 
 def _action_phase(st: PolisState, a: Any) -> tuple[str, str] | None:
     """The reasons that hold for any of the twelve actions: two different actions a turn, prestige, owners."""
-    b = st.b
-    s = st.cur
+    b = st.board
+    s = st.active
     kind = a.kind
     token, sec, name = ACTIONS[kind]
-    diceless = st.siege_mode > SACRIFICE
+    diceless = st.siege_rule > SACRIFICE
     if kind == "besiege" and diceless:
         return "§7.3", "under the diceless siege rules a siege is started (start siege) and continued, not rolled"
     if kind in ("start_siege", "continue_siege") and not diceless:
@@ -123,7 +123,7 @@ def _action_phase(st: PolisState, a: Any) -> tuple[str, str] | None:
             return sec, f"{b.polis_names[q]} has no port: galleys are built in a polis on the sea"
         if kind == "create_merchants" and not b.p_commercial[q]:
             return sec, f"{b.polis_names[q]} is not a commercial polis"
-        if kind == "create_merchants" and st.merch_total[s] >= b.max_merchants:
+        if kind == "create_merchants" and st.merchants[s] >= b.max_merchants:
             return sec, f"you have all {b.max_merchants} merchants already"
     if kind in ("besiege", "start_siege", "continue_siege") and polis is not None:
         q = b.polis_index.get(polis)
@@ -156,6 +156,6 @@ def _action_phase(st: PolisState, a: Any) -> tuple[str, str] | None:
             return "§4.5", f"a collection outside your home region costs {mp} prestige and you have {st.pp[s] or 'none'}"
         if t == b.home[s] and st.pp[s] < b.home_collect_pp:
             return "§4.5", f"a collection in your home region costs {b.home_collect_pp} prestige and you have {st.pp[s]}"
-    if kind == "trade" and st.merch_port[s] < 1:
+    if kind == "trade" and st.merchants_in_port[s] < 1:
         return sec, "a trade needs a merchant in port"
     return None

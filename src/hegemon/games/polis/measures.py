@@ -39,7 +39,7 @@ class PolisMeasures:
         if kind not in SIEGE_KINDS:
             return None
         if kind in ("besiege", "start_siege", "continue_siege"):
-            self.mover = state.cur
+            self.mover = state.active
         s = self.mover
         return (list(state.owner), sum(state.units[s]) if s >= 0 else 0)
 
@@ -59,7 +59,7 @@ class PolisMeasures:
             elif kind == "start_siege":
                 self.attempted += 1
                 self.siege_actions += 1
-                if state.siege_mode == DICELESS_SACRIFICE:  # 1 PP to start
+                if state.siege_rule == DICELESS_SACRIFICE:  # 1 PP to start
                     self.pp_spent += 1
             elif kind == "continue_siege":
                 self.siege_actions += 1
@@ -76,7 +76,7 @@ class PolisMeasures:
             self.succeeded += taken
             if s >= 0:
                 self.by_side[s] += taken
-            if state.siege_mode == DICELESS:  # diceless: a capture pays F - 1 PP, the F reward less the 1-PP charge
+            if state.siege_rule == DICELESS:  # diceless: a capture pays F - 1 PP, the F reward less the 1-PP charge
                 self.pp_spent += taken
         self.last_kind = kind
         if state.round != self.last_round and state.phase != common.OVER:

@@ -167,14 +167,14 @@ def siege_odds(
 def position_odds(state: Any, query: Mapping[str, str]) -> dict[str, Any]:
     """Odds of a siege of the polis `query["polis"]` (its board id) in `state` by the player on turn (Athens
     while nobody is), from the position's fortification, hoplites, prestige, owner and siege rule."""
-    b = state.b
+    b = state.board
     p = b.polis_index[query["polis"]]
     side = max(state.current_player(), 0)
     owner = state.owner[p]
     return siege_odds(
         b.p_fort[p],
         state.units[side][b.p_terr[p]],
-        state.opts.siege,
+        state.options.siege,
         state.pp[side],
         neutral=owner < 0,
         population=state.pop[p] if owner >= 0 else None,

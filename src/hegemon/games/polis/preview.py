@@ -25,14 +25,14 @@ HIDDEN = frozenset(
 
 
 def _numbers(st: PolisState, s: int) -> dict[str, Any]:
-    b = st.b
+    b = st.board
     return {
         "prestige": st.pp[s],
         "opponent_prestige": st.pp[1 - s],
         "population": common.population(st, s),
         "hoplites": sum(n for t, n in enumerate(st.units[s]) if b.is_land[t]),
         "galleys": sum(n for t, n in enumerate(st.units[s]) if not b.is_land[t]),
-        "merchants": st.merch_total[s],
+        "merchants": st.merchants[s],
         "resources": list(st.res[s]),
         "poleis": {q for q in range(b.n_poleis) if st.owner[q] == s},
     }
@@ -49,7 +49,7 @@ def effect(st: PolisState, action: Action, before: dict[str, Any] | None = None)
     s = st.current_player()
     if s not in (0, 1):
         return None
-    b = st.b
+    b = st.board
     if before is None:
         before = _numbers(st, s)
     c = st.clone()

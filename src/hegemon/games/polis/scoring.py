@@ -21,7 +21,7 @@ TERMINATIONS = {
 
 def posterity(st: PolisState, s: int) -> int:
     """Prestige for Posterity of the project tiles on side `s`'s poleis (§9.2, R59)."""
-    b = st.b
+    b = st.board
     total = 0
     for q in range(b.n_poleis):
         if st.owner[q] == s:

@@ -58,46 +58,53 @@ from hegemon.games.polis.rules.tables import Tables, tables
 
 _PASS = A.intern(A.Pass)
 
-# fields copied by clone(): (name, how) — 0 immutable/shared, 1 flat list, 2 list of lists
-_FIELDS: tuple[tuple[str, int], ...] = (
-    ("round", 0), ("phase", 0), ("cur", 0), ("first", 0), ("passed", 1), ("n_actions", 0), ("tokens", 1),
-    ("turns", 0), ("capped", 0), ("ender", 0), ("fought", 1), ("res", 2), ("pp", 1), ("owner", 1),
-    ("pop", 1), ("units", 2), ("merch_port", 1), ("merch_total", 1), ("mk_taken", 1), ("mk_closed", 1),
-    ("mk_pos", 1), ("exhausted", 1), ("prox", 1), ("prox_cap", 1), ("slots", 1), ("started", 1),
-    ("offer", 1), ("stack", 1), ("piles", 2), ("event", 0), ("ev_i", 0), ("ev_first", 0), ("rm", 1),
-    ("discs", 2), ("pend", 0), ("bt", 0), ("b_att", 0), ("hands", 2), ("deck", 1), ("queue", 1),
-    ("played", 0), ("r_stage", 0), ("eor", 0), ("starved", 1), ("grown", 1), ("grow_min", 0),
-    ("to_draw", 0), ("end_reason", 0),
+# the position's fields: (attribute, how clone() copies it, key in to_json()). How: 0 immutable or shared,
+# 1 flat list, 2 list of lists. The keys are the record format of state digests (stored games and golden
+# transcripts carry them): they keep their historical short names.
+_FIELDS: tuple[tuple[str, int, str], ...] = (
+    ("round", 0, "round"), ("phase", 0, "phase"), ("active", 0, "cur"), ("first", 0, "first"),
+    ("passed", 1, "passed"), ("n_actions", 0, "n_actions"), ("tokens", 1, "tokens"), ("turns", 0, "turns"),
+    ("capped", 0, "capped"), ("turn_ender", 0, "ender"), ("fought", 1, "fought"), ("res", 2, "res"), ("pp", 1, "pp"),
+    ("owner", 1, "owner"), ("pop", 1, "pop"), ("units", 2, "units"), ("merchants_in_port", 1, "merch_port"),
+    ("merchants", 1, "merch_total"), ("shiploads_taken", 1, "mk_taken"), ("market_closed", 1, "mk_closed"),
+    ("market_markers", 1, "mk_pos"), ("exhausted", 1, "exhausted"), ("proxenos", 1, "prox"),
+    ("proxenos_captured", 1, "prox_cap"), ("slots", 1, "slots"), ("started", 1, "started"), ("offer", 1, "offer"),
+    ("stack", 1, "stack"), ("piles", 2, "piles"), ("event", 0, "event"), ("event_step", 0, "ev_i"),
+    ("event_first", 0, "ev_first"), ("removal", 1, "rm"), ("discs", 2, "discs"), ("pending", 0, "pend"),
+    ("battle_at", 0, "bt"), ("attacker", 0, "b_att"), ("hands", 2, "hands"), ("deck", 1, "deck"),
+    ("draw_queue", 1, "queue"), ("played", 0, "played"), ("retreat_stage", 0, "r_stage"),
+    ("round_end_stage", 0, "eor"), ("starved", 1, "starved"), ("grown", 1, "grown"), ("growth_from", 0, "grow_min"),
+    ("projects_to_draw", 0, "to_draw"), ("end_reason", 0, "end_reason"),
 )
 
 
 class PolisState:
     """A position of Polis. Player 0 is Athens, 1 is Sparta."""
 
-    __slots__ = ("b", "opts", "siege_mode", "tb", *(name for name, _ in _FIELDS))
+    __slots__ = ("board", "options", "siege_rule", "tables", *(name for name, _, _ in _FIELDS))
 
-    b: Board
-    tb: Tables  # the board's precomputed tables (shared, not part of the position)
-    opts: PolisOptions
-    siege_mode: SiegeRule
+    board: Board
+    tables: Tables  # the board's precomputed tables (shared, not part of the position)
+    options: PolisOptions
+    siege_rule: SiegeRule
 
     def __init__(self, board: Board, options: PolisOptions) -> None:
         b = board
-        self.b = b
-        self.tb = tables(b)
-        self.opts = options
-        self.siege_mode = options.siege_code
+        self.board = b
+        self.tables = tables(b)
+        self.options = options
+        self.siege_rule = options.siege_code
         n, t = b.n_poleis, b.n_terr
         self.round = 0
         self.phase = DRAW_PROJECT
-        self.cur = b.first_tie_side
+        self.active = b.first_tie_side
         self.first = b.first_tie_side
         self.passed = [False, False]
         self.n_actions = 0
         self.tokens: list[tuple[int, int]] = []
         self.turns = 0
         self.capped = False
-        self.ender = 0
+        self.turn_ender = 0
         self.fought: list[int] = []
         self.res = [list(b.setup_res[0]), list(b.setup_res[1])]
         self.pp = list(b.setup_pp)
@@ -111,37 +118,37 @@ class PolisState:
         for s in (0, 1):
             for terr, c in b.setup_units[s].items():
                 self.units[s][terr] = c
-        self.merch_total = list(b.setup_merchants)
-        self.merch_port = list(b.setup_merchants)
-        self.mk_taken = [0] * len(b.market_ids)
-        self.mk_closed = [False] * len(b.market_ids)
-        self.mk_pos = list(b.track_start)
+        self.merchants = list(b.setup_merchants)
+        self.merchants_in_port = list(b.setup_merchants)
+        self.shiploads_taken = [0] * len(b.market_ids)
+        self.market_closed = [False] * len(b.market_ids)
+        self.market_markers = list(b.track_start)
         self.exhausted = [False] * t
-        self.prox = list(b.setup_proxenos)
-        self.prox_cap = [False, False]
+        self.proxenos = list(b.setup_proxenos)
+        self.proxenos_captured = [False, False]
         self.slots: list[tuple[int, ...]] = [tuple(-1 for _ in b.p_slots[q]) for q in range(n)]
         self.started: list[int] = []
         self.offer: list[int] = []
         self.stack = list(range(len(b.project_ids)))
         self.piles = [list(p) for p in b.pile_events]
         self.event = -1
-        self.ev_i = 0
-        self.ev_first = -1
-        self.rm: list[Any] | None = None
+        self.event_step = 0
+        self.event_first = -1
+        self.removal: list[Any] | None = None
         self.discs = [[0] * n, [0] * n]
-        self.pend: Any = None
-        self.bt = -1
-        self.b_att = 0
+        self.pending: Any = None
+        self.battle_at = -1
+        self.attacker = 0
         self.hands = [[0] * len(b.card_kinds), [0] * len(b.card_kinds)]
         self.deck = [k.count for k in b.card_kinds]
-        self.queue: list[int] = []
+        self.draw_queue: list[int] = []
         self.played: tuple[int, int] | None = None
-        self.r_stage = 0
-        self.eor = 0
+        self.retreat_stage = 0
+        self.round_end_stage = 0
         self.starved = [False, False]
         self.grown = [0] * n
-        self.grow_min = 0
-        self.to_draw = 0
+        self.growth_from = 0
+        self.projects_to_draw = 0
         self.end_reason = ""
         round_end.begin_draws(self)
 
@@ -156,7 +163,7 @@ class PolisState:
             return TERMINAL
         if ph in CHANCE_PHASES:
             return CHANCE
-        return self.cur
+        return self.active
 
     def is_terminal(self) -> bool:
         return self.phase == OVER
@@ -169,11 +176,11 @@ class PolisState:
 
     def clone(self) -> PolisState:
         new = PolisState.__new__(PolisState)
-        new.b = self.b
-        new.tb = self.tb
-        new.opts = self.opts
-        new.siege_mode = self.siege_mode
-        for name, how in _FIELDS:
+        new.board = self.board
+        new.tables = self.tables
+        new.options = self.options
+        new.siege_rule = self.siege_rule
+        for name, how, _ in _FIELDS:
             v = getattr(self, name)
             if how == 1 and v is not None:
                 v = v[:]
@@ -219,7 +226,7 @@ class PolisState:
         return out
 
     def _legal_main(self) -> list[Any]:
-        s = self.cur
+        s = self.active
         used = {tok for tok, _ in self.tokens}
         extra = self.passed[1 - s]
         owner = self.owner
@@ -240,12 +247,12 @@ class PolisState:
         if ph == BATTLE_DRAW:
             return battle.draw_outcomes(self)
         if ph == SIEGE_ROLL:
-            return list(sieges.dice(self.b.siege_die))
+            return list(sieges.dice(self.board.siege_die))
         if ph == TRADE_ROLL:
             return list(economy.roll_outcomes(self))
         if ph == DRAW_PROJECT:
             p = 1.0 / len(self.stack)
-            ids = self.b.project_ids
+            ids = self.board.project_ids
             return [(A.intern(A.DrawProject, ids[i]), p) for i in self.stack]
         if ph == DRAW_EVENT:
             return events.outcomes(self)
@@ -259,18 +266,18 @@ class PolisState:
             card: Action = battle.sample_draw(self, r)
             return card
         if ph == SIEGE_ROLL:
-            n = self.b.siege_die
+            n = self.board.siege_die
             roll: Action = sieges.dice(n)[int(r * n)][0]
             return roll
         if ph == TRADE_ROLL:
-            if self.pend[1] < 0:
+            if self.pending[1] < 0:
                 return economy.EXCHANGE_ROLLS[max(int(r * 4), int(rng.random() * 4))][0]
             return economy.EXCHANGE_ROLLS[int(r * 4)][0]
         if ph == DRAW_PROJECT:
-            return A.intern(A.DrawProject, self.b.project_ids[self.stack[int(r * len(self.stack))]])
+            return A.intern(A.DrawProject, self.board.project_ids[self.stack[int(r * len(self.stack))]])
         if ph == DRAW_EVENT:
             pile = events.pile_of(self)
-            return A.intern(A.DrawEvent, self.b.event_ids[pile[int(r * len(pile))]])
+            return A.intern(A.DrawEvent, self.board.event_ids[pile[int(r * len(pile))]])
         raise ValueError(f"no chance node in phase {self.phase_name()}")
 
     def apply(self, action: Action) -> None:
@@ -279,10 +286,10 @@ class PolisState:
     # ------------------------------------------------------------------ serialisation
     def to_json(self) -> dict[str, Any]:
         """The full state (hidden parts included) as JSON-ready data, for digests and debugging."""
-        out: dict[str, Any] = {"siege": self.opts.siege, "board": self.opts.board}
-        for name, _ in _FIELDS:
+        out: dict[str, Any] = {"siege": self.options.siege, "board": self.options.board}
+        for name, _, key in _FIELDS:
             v = getattr(self, name)
-            out[name] = [list(x) if isinstance(x, tuple) else x for x in v] if isinstance(v, list) else v
+            out[key] = [list(x) if isinstance(x, tuple) else x for x in v] if isinstance(v, list) else v
         if isinstance(out["pend"], tuple):
             out["pend"] = list(out["pend"])
         if isinstance(out["played"], tuple):
@@ -303,7 +310,7 @@ class PolisState:
         return view(self, player)
 
     def __repr__(self) -> str:
-        return f"<PolisState round {self.b.round_names[self.round]} phase {self.phase_name()} player {self.cur}>"
+        return f"<PolisState round {self.board.round_names[self.round]} phase {self.phase_name()} player {self.active}>"
 
 
 def _create(token: int) -> Any:
@@ -311,11 +318,11 @@ def _create(token: int) -> Any:
 
 
 def _draw_project(st: PolisState, a: Any) -> None:
-    p = st.b.project_index[a.project]
+    p = st.board.project_index[a.project]
     st.stack.remove(p)
     st.offer.append(p)
-    st.to_draw -= 1
-    if st.to_draw == 0:
+    st.projects_to_draw -= 1
+    if st.projects_to_draw == 0:
         round_end.after_projects(st)
 
 
@@ -347,7 +354,7 @@ _APPLY: dict[type, Any] = {
     A.MoveProxenos: lambda st, a: proxenos.apply_move(st, a.polis),
     A.RedeemProxenos: lambda st, a: proxenos.apply_redeem(st),
     A.CivilWar: lambda st, a: proxenos.apply_civil_war(st, a.polis),
-    A.ChooseBattle: lambda st, a: battle.start(st, st.b.terr_index[a.territory]),
+    A.ChooseBattle: lambda st, a: battle.start(st, st.board.terr_index[a.territory]),
     A.DrawCard: lambda st, a: battle.apply_draw(st, a.card),
     A.Retreat: lambda st, a: flow.retreat(st, a.territory),
     A.Stand: lambda st, a: battle.apply_stand(st),

@@ -20,12 +20,12 @@ _TAG = ("ATH", "SPA")
 def render(state: PolisState, player: int | None = None) -> str:
     """The position as text, as `player` may see it (None: spectator, no hand shown)."""
     st = state
-    b = st.b
+    b = st.board
     lines: list[str] = []
     cp = st.current_player()
     who = {-1: "chance", -2: "game over"}.get(cp, SIDES[cp].capitalize() if cp >= 0 else "?")
     lines.append(
-        f"Polis — round {b.round_names[st.round]} (stacking {b.round_limit[st.round]}), siege rule {st.opts.siege}"
+        f"Polis — round {b.round_names[st.round]} (stacking {b.round_limit[st.round]}), siege rule {st.options.siege}"
         f" — phase {st.phase_name()}, to play: {who}; turn {st.turns}, first player {SIDES[st.first]}"
     )
     for s in (0, 1):
@@ -33,10 +33,10 @@ def render(state: PolisState, player: int | None = None) -> str:
         flags = []
         if st.passed[s]:
             flags.append("passed")
-        px = b.polis_names[st.prox[s]] + (" (captured)" if st.prox_cap[s] else "")
+        px = b.polis_names[st.proxenos[s]] + (" (captured)" if st.proxenos_captured[s] else "")
         lines.append(
             f"  {SIDES[s].capitalize():7} PP {st.pp[s]:3}  score {scoring.score(st, s):3}  {res}  merchants "
-            f"{st.merch_port[s]}/{st.merch_total[s]} in port  proxenos {px} {' '.join(flags)}"
+            f"{st.merchants_in_port[s]}/{st.merchants[s]} in port  proxenos {px} {' '.join(flags)}"
         )
     lines.append("  Poleis:")
     for q in range(b.n_poleis):
@@ -58,23 +58,23 @@ def render(state: PolisState, player: int | None = None) -> str:
             lines.append(f"    {b.terr_names[t]:20} {kind:8} {a}/{s_}{ex}")
     mk = []
     for m in range(len(b.market_ids)):
-        state_ = "closed" if st.mk_closed[m] else f"{st.mk_taken[m]}/{len(b.shiploads[m])} taken"
+        state_ = "closed" if st.market_closed[m] else f"{st.shiploads_taken[m]}/{len(b.shiploads[m])} taken"
         mk.append(f"{b.market_names[m]} {state_}")
     lines.append("  Markets: " + "; ".join(mk))
     lines.append(
         "  Market values: "
         + ", ".join(
-            f"{RESOURCES[g]} {st.mk_pos[i]} (cost {b.track_cost[st.mk_pos[i] - 1]})"
+            f"{RESOURCES[g]} {st.market_markers[i]} (cost {b.track_cost[st.market_markers[i] - 1]})"
             for i, g in enumerate(b.track_goods)
         )
     )
     lines.append("  Project offer: " + (", ".join(b.project_names[p] for p in st.offer) or "-"))
     if st.event >= 0:
         lines.append(f"  Event: {b.event_names[st.event]}")
-    if st.bt >= 0:
+    if st.battle_at >= 0:
         played = ", ".join(b.card_kinds[k].name for k in st.played) if st.played else "-"
         lines.append(
-            f"  Battle in {b.terr_names[st.bt]}: attacker {SIDES[st.b_att]}, played {played}, deck {sum(st.deck)}"
+            f"  Battle in {b.terr_names[st.battle_at]}: attacker {SIDES[st.attacker]}, played {played}, deck {sum(st.deck)}"
         )
     if player is not None:
         hand = [b.card_kinds[k].name for k, n in enumerate(st.hands[player]) for _ in range(n)]
@@ -89,7 +89,7 @@ def render(state: PolisState, player: int | None = None) -> str:
 def render_map(state: PolisState) -> str:
     """Every territory: its kind, units (Athens/Sparta), poleis (owner, population) and neighbours."""
     st = state
-    b = st.b
+    b = st.board
     lines = []
     for t in range(b.n_terr):
         kind = "land" if b.is_land[t] else "sea"
@@ -112,11 +112,11 @@ def action_odds(state: PolisState, action: Action) -> str | None:
     from hegemon.games.polis.actions import Besiege, ContinueSiege, StartSiege
 
     st = state
-    b = st.b
+    b = st.board
     if not isinstance(action, (Besiege, StartSiege, ContinueSiege)) or action.polis not in b.polis_index:
         return None
     q = b.polis_index[action.polis]
-    s = st.cur
+    s = st.active
     f = b.p_fort[q]
     if not isinstance(action, Besiege):
         have = st.discs[s][q]
@@ -124,7 +124,7 @@ def action_odds(state: PolisState, action: Action) -> str | None:
     if (b.siege_die, b.military_pp, b.min_pop) != (4, 1, 1):
         return None  # the odds module knows the shipped board's d4 and costs only
     owner = st.owner[q]
-    o = odds.siege_odds(f, st.units[s][b.p_terr[q]], st.opts.siege, st.pp[s], neutral=owner < 0,
+    o = odds.siege_odds(f, st.units[s][b.p_terr[q]], st.options.siege, st.pp[s], neutral=owner < 0,
                         population=st.pop[q] if owner >= 0 else None)  # fmt: skip
     first, total = o["first_action_success"], o["success"]
     return (

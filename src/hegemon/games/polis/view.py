@@ -16,13 +16,13 @@ if TYPE_CHECKING:
 def _hand(st: PolisState, s: int) -> list[str]:
     out = []
     for k, n in enumerate(st.hands[s]):
-        out.extend([st.b.card_kinds[k].name] * n)
+        out.extend([st.board.card_kinds[k].name] * n)
     return out
 
 
 def public(st: PolisState) -> dict[str, Any]:
     """The public part of the position (a spectator's view without legal actions)."""
-    b = st.b
+    b = st.board
     cp = st.current_player()
     poleis = []
     for q in range(b.n_poleis):
@@ -48,10 +48,10 @@ def public(st: PolisState) -> dict[str, Any]:
                 "resources": dict(zip(RESOURCES, st.res[s], strict=True)),
                 "prestige": st.pp[s],
                 "passed": st.passed[s],
-                "merchants_in_port": st.merch_port[s],
-                "merchants": st.merch_total[s],
-                "proxenos": b.polis_ids[st.prox[s]],
-                "proxenos_captured": st.prox_cap[s],
+                "merchants_in_port": st.merchants_in_port[s],
+                "merchants": st.merchants[s],
+                "proxenos": b.polis_ids[st.proxenos[s]],
+                "proxenos_captured": st.proxenos_captured[s],
                 "hoplites": {b.terr_ids[t]: n for t, n in enumerate(st.units[s]) if n and b.is_land[t]},
                 "galleys": {b.terr_ids[t]: n for t, n in enumerate(st.units[s]) if n and not b.is_land[t]},
                 "score": scoring.breakdown(st, s),
@@ -60,7 +60,7 @@ def public(st: PolisState) -> dict[str, Any]:
         )
     out: dict[str, Any] = {
         "game": "polis",
-        "siege": st.opts.siege,
+        "siege": st.options.siege,
         "round": b.round_names[st.round],
         "stacking_limit": b.round_limit[st.round],
         "round_number": st.round + 1,
@@ -75,13 +75,13 @@ def public(st: PolisState) -> dict[str, Any]:
         "markets": [
             {
                 "id": b.market_ids[m],
-                "shiploads_taken": st.mk_taken[m],
+                "shiploads_taken": st.shiploads_taken[m],
                 "shiploads": len(b.shiploads[m]),
-                "closed": st.mk_closed[m],
+                "closed": st.market_closed[m],
             }
             for m in range(len(b.market_ids))
         ],
-        "market_values": {RESOURCES[g]: st.mk_pos[i] for i, g in enumerate(b.track_goods)},
+        "market_values": {RESOURCES[g]: st.market_markers[i] for i, g in enumerate(b.track_goods)},
         "tribute_exhausted": [b.terr_ids[t] for t in range(b.n_terr) if st.exhausted[t]],
         "project_offer": [b.project_ids[p] for p in st.offer],
         "projects_under_construction": [b.project_ids[p] for p in st.started],
@@ -90,10 +90,10 @@ def public(st: PolisState) -> dict[str, Any]:
         "event_pile": len(st.piles[b.round_pile[st.round]]),
         "battle": None,
     }
-    if st.bt >= 0:
+    if st.battle_at >= 0:
         out["battle"] = {
-            "territory": b.terr_ids[st.bt],
-            "attacker": SIDES[st.b_att],
+            "territory": b.terr_ids[st.battle_at],
+            "attacker": SIDES[st.attacker],
             "played": [b.card_kinds[k].name for k in st.played] if st.played else None,
             "deck": sum(st.deck),
         }

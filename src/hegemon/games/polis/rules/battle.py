@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 def candidates(st: PolisState) -> list[int]:
     """Territories with 8+ units of both sides together not yet fought after this turn (§6.1, R47)."""
-    b = st.b
+    b = st.board
     u0, u1 = st.units
     thr = b.battle_threshold
     fought = st.fought
@@ -25,27 +25,27 @@ def candidates(st: PolisState) -> list[int]:
 
 def legal_choose(st: PolisState, out: list[Any]) -> None:
     for t in candidates(st):
-        out.append(intern(ChooseBattle, st.b.terr_ids[t]))
+        out.append(intern(ChooseBattle, st.board.terr_ids[t]))
 
 
 def start(st: PolisState, t: int) -> None:
     """§6.2-§6.3: Sparta attacks first on land, Athens at sea (R48); a fresh deck; 4 cards each."""
-    b = st.b
+    b = st.board
     a = b.land_initiative if b.is_land[t] else b.sea_initiative
-    st.bt = t
-    st.b_att = a
+    st.battle_at = t
+    st.attacker = a
     st.deck = [k.count for k in b.card_kinds]
     st.hands = [[0] * len(b.card_kinds), [0] * len(b.card_kinds)]
-    st.queue = [a] * b.hand_size + [1 - a] * b.hand_size
+    st.draw_queue = [a] * b.hand_size + [1 - a] * b.hand_size
     st.played = None
     st.phase = BATTLE_DRAW
 
 
 def draw_outcomes(st: PolisState) -> list[tuple[Any, float]]:
-    b = st.b
+    b = st.board
     deck = st.deck
     total = sum(deck)
-    side = st.queue[0]
+    side = st.draw_queue[0]
     return [
         (intern(DrawCard, side, b.card_kinds[k].name), deck[k] / total) for k in range(len(deck)) if deck[k]
     ]
@@ -59,17 +59,17 @@ def sample_draw(st: PolisState, r: float) -> Any:
     while x >= deck[k]:
         x -= deck[k]
         k += 1
-    return intern(DrawCard, st.queue[0], st.b.card_kinds[k].name)
+    return intern(DrawCard, st.draw_queue[0], st.board.card_kinds[k].name)
 
 
 def apply_draw(st: PolisState, card: str) -> None:
-    k = st.b.card_index[card]
-    side = st.queue.pop(0)
+    k = st.board.card_index[card]
+    side = st.draw_queue.pop(0)
     st.deck[k] -= 1
     st.hands[side][k] += 1
-    if not st.queue:
-        st.r_stage = 0
-        st.cur = st.b_att
+    if not st.draw_queue:
+        st.retreat_stage = 0
+        st.active = st.attacker
         st.phase = RETREAT
 
 
@@ -77,11 +77,11 @@ def legal_retreat(st: PolisState, out: list[Any]) -> None:
     """§6.5 (R51): ≥ 1 PP; all units to one adjacent territory of the same kind, not controlled by the
     opponent, within the stacking limit."""
     out.append(intern(Stand))
-    b = st.b
-    s = st.cur
+    b = st.board
+    s = st.active
     if st.pp[s] < b.retreat_pp:
         return
-    t = st.bt
+    t = st.battle_at
     us = st.units[s]
     them = st.units[1 - s]
     lim = common.limit(st)
@@ -92,30 +92,30 @@ def legal_retreat(st: PolisState, out: list[Any]) -> None:
 
 
 def apply_stand(st: PolisState) -> None:
-    if st.r_stage == 0:
-        st.r_stage = 1
-        st.cur = 1 - st.b_att
+    if st.retreat_stage == 0:
+        st.retreat_stage = 1
+        st.active = 1 - st.attacker
     else:
-        st.cur = st.b_att
+        st.active = st.attacker
         st.phase = PLAY
 
 
 def apply_retreat(st: PolisState, territory: str) -> None:
     """Pay 1 PP to the opponent; every own unit moves to the chosen territory; the battle ends (the flow then
     goes on: `flow.retreat`)."""
-    s = st.cur
-    r = st.b.terr_index[territory]
-    t = st.bt
-    st.pp[s] -= st.b.retreat_pp
-    st.pp[1 - s] += st.b.retreat_pp
+    s = st.active
+    r = st.board.terr_index[territory]
+    t = st.battle_at
+    st.pp[s] -= st.board.retreat_pp
+    st.pp[1 - s] += st.board.retreat_pp
     st.units[s][r] += st.units[s][t]
     st.units[s][t] = 0
     end(st)
 
 
 def legal_play(st: PolisState, out: list[Any]) -> None:
-    names = [k.name for k in st.b.card_kinds]
-    hand = st.hands[st.cur]
+    names = [k.name for k in st.board.card_kinds]
+    hand = st.hands[st.active]
     n = len(hand)
     for i in range(n):
         if not hand[i]:
@@ -128,20 +128,20 @@ def legal_play(st: PolisState, out: list[Any]) -> None:
 
 
 def apply_play(st: PolisState, first: str, second: str) -> None:
-    ci = st.b.card_index
+    ci = st.board.card_index
     k1, k2 = ci[first], ci[second]
-    hand = st.hands[st.cur]
+    hand = st.hands[st.active]
     hand[k1] -= 1
     hand[k2] -= 1
     st.played = (k1, k2)
-    st.cur = 1 - st.b_att
+    st.active = 1 - st.attacker
     st.phase = MATCH
 
 
 def legal_match(st: PolisState, out: list[Any]) -> None:
     """For each attacker card, a card of the same formation or none; never a non-matching card (R49)."""
-    kinds = st.b.card_kinds
-    hand = st.hands[st.cur]
+    kinds = st.board.card_kinds
+    hand = st.hands[st.active]
     assert st.played is not None  # MATCH always follows the attacker's two cards
     a1, a2 = st.played
     f1, f2 = kinds[a1].formation, kinds[a2].formation
@@ -159,11 +159,11 @@ def legal_match(st: PolisState, out: list[Any]) -> None:
 def apply_match(st: PolisState, first: str, second: str) -> bool:
     """Resolve both pairs together (§6.4 step 4), the end test (step 5), the draws (step 6), swap roles.
     True when the battle ended (the flow then goes on: `flow.match`)."""
-    b = st.b
+    b = st.board
     kinds = b.card_kinds
-    a = st.b_att
+    a = st.attacker
     d = 1 - a
-    t = st.bt
+    t = st.battle_at
     hand = st.hands[d]
     losses = 0
     matches = 0
@@ -190,8 +190,8 @@ def apply_match(st: PolisState, first: str, second: str) -> bool:
     if sum(st.deck) < 2 + matches:
         end(st)
         return True
-    st.queue = [a, a] + [d] * matches
-    st.b_att = d
+    st.draw_queue = [a, a] + [d] * matches
+    st.attacker = d
     st.phase = BATTLE_DRAW
     return False
 
@@ -199,10 +199,10 @@ def apply_match(st: PolisState, first: str, second: str) -> bool:
 def end(st: PolisState) -> None:
     """Cards back to the deck, diceless siege checks; `flow` then starts the next battle of this turn-end or the
     next turn."""
-    st.fought.append(st.bt)
-    st.bt = -1
+    st.fought.append(st.battle_at)
+    st.battle_at = -1
     st.played = None
-    st.queue = []
+    st.draw_queue = []
     st.hands = [[0] * len(st.deck), [0] * len(st.deck)]
-    st.deck = [k.count for k in st.b.card_kinds]
+    st.deck = [k.count for k in st.board.card_kinds]
     common.siege_check(st)

@@ -48,7 +48,7 @@ T_SIEGE_START = 13  # diceless rules: "start siege" (same action family as 7, §
 
 def pool(st: PolisState, s: int) -> int:
     """Cubes of side `s` that are neither population nor units (§1: 45 in all)."""
-    b = st.b
+    b = st.board
     owner = st.owner
     pop = st.pop
     n = b.cubes - sum(st.units[s])
@@ -72,13 +72,13 @@ def controls(st: PolisState, s: int, t: int) -> bool:
 
 def limit(st: PolisState) -> int:
     """The round's stacking limit (§4.1)."""
-    return int(st.b.round_limit[st.round])
+    return int(st.board.round_limit[st.round])
 
 
 def take_polis(st: PolisState, s: int, q: int) -> None:
     """`q` joins side `s`'s league (§4.7, R46): base population from neutral, current from the opponent
     (capped by the pool); an opponent's proxenos on it is captured (§5.11); own siege discs on it go (§7.3.8)."""
-    b = st.b
+    b = st.board
     o = 1 - s
     prev = st.owner[q]
     need = b.p_base[q] if prev < 0 else st.pop[q]
@@ -88,8 +88,8 @@ def take_polis(st: PolisState, s: int, q: int) -> None:
     cubes = min(max(need, mn), pool(st, s))
     st.owner[q] = s
     st.pop[q] = max(cubes, mn)
-    if st.prox[o] == q:
-        st.prox_cap[o] = True
+    if st.proxenos[o] == q:
+        st.proxenos_captured[o] = True
     st.discs[s][q] = 0
 
 
@@ -97,16 +97,16 @@ def gain(st: PolisState, s: int, r: int, n: int) -> None:
     """Side `s` receives `n` of resource `r`, up to the board's `resource_maximum` (0: no limit, R27)."""
     res = st.res[s]
     v = res[r] + n
-    cap = st.b.resource_max
+    cap = st.board.resource_max
     res[r] = cap if cap and v > cap else v
 
 
 def siege_check(st: PolisState) -> None:
     """Diceless rules: a besieger with fewer hoplites in the territory than the fortification loses his discs
     on that polis; a polis that became his own loses his discs (§7.3.6, §7.3.8)."""
-    if st.siege_mode < DICELESS:
+    if st.siege_rule < DICELESS:
         return
-    b = st.b
+    b = st.board
     for s in (0, 1):
         d = st.discs[s]
         u = st.units[s]
@@ -118,7 +118,7 @@ def siege_check(st: PolisState) -> None:
 def siege_check_exchange(st: PolisState) -> None:
     """After a battle exchange: only `diceless` checks "at any moment"; diceless_sacrifice checks at the end
     of the battle (§7.3.6)."""
-    if st.siege_mode == DICELESS:
+    if st.siege_rule == DICELESS:
         siege_check(st)
 
 
@@ -127,9 +127,9 @@ __all__ = ["DICELESS", "DICELESS_SACRIFICE"]
 
 def start_round_play(st: PolisState) -> None:
     """§4.2 step 3: the side with less prestige starts, unless the event names one; ties: R30."""
-    b = st.b
-    if st.ev_first >= 0:
-        first = st.ev_first
+    b = st.board
+    if st.event_first >= 0:
+        first = st.event_first
     elif st.pp[0] != st.pp[1]:
         first = 0 if st.pp[0] < st.pp[1] else 1
     elif st.round == 0:
@@ -137,11 +137,11 @@ def start_round_play(st: PolisState) -> None:
     else:
         first = 1 - st.first
     st.first = first
-    st.cur = first
+    st.active = first
     st.phase = ACTION
     st.passed = [False, False]
     st.turns = 0
     st.n_actions = 0
     st.tokens = []
     st.fought = []
-    st.ender = first
+    st.turn_ender = first

@@ -29,15 +29,15 @@ def _units(
 ) -> None:  # fmt: skip
     """Menus for each polis of `own` with more than the minimum population: at most `room` units (minus those
     already in `where[q]` if given), paid with `main` and/or silver, and at most `xcap` (extra resource)."""
-    b = st.b
-    res = st.res[st.cur]
+    b = st.board
+    res = st.res[st.active]
     have_main = res[main]
     have_silver = res[SILVER]
     avail = have_main + have_silver
-    units = st.units[st.cur]
+    units = st.units[st.active]
     pops = st.pop
     mn = b.min_pop
-    menus = st.tb.units_menu
+    menus = st.tables.units_menu
     ids = b.polis_ids
     for q in own:
         pop = pops[q]
@@ -63,8 +63,8 @@ def _units(
 
 
 def legal(st: PolisState, out: list[Any], used: set[int], own: list[int], extra: bool) -> None:
-    b = st.b
-    s = st.cur
+    b = st.board
+    s = st.active
     lim = b.round_limit[st.round]
     res = st.res[s]
     total = sum(res)
@@ -77,11 +77,11 @@ def legal(st: PolisState, out: list[Any], used: set[int], own: list[int], extra:
         _units(st, out, T_GALLEYS, CreateGalleys, gal, b.p_galley_sea, lim, gal_res, xcap)
     if T_MERCHANTS not in used:
         com = [q for q in own if b.p_commercial[q]]
-        left = b.max_merchants - st.merch_total[s]
+        left = b.max_merchants - st.merchants[s]
         if left > 0:
             _units(st, out, T_MERCHANTS, CreateMerchants, com, None, left, mer_res, xcap)
     if T_PROJECT not in used and st.offer:
-        tb = st.tb
+        tb = st.tables
         filled_all = st.slots
         for p in st.offer:
             cost, cost_sum = tb.project_cost[p]
@@ -105,8 +105,8 @@ def legal(st: PolisState, out: list[Any], used: set[int], own: list[int], extra:
 
 def apply_create(st: PolisState, token: int, polis: str, count: int, silver: int) -> None:
     """§5.1-§5.3: cubes leave the polis; hoplites to its territory, galleys to its sea, merchants to port."""
-    b = st.b
-    s = st.cur
+    b = st.board
+    s = st.active
     q = b.polis_index[polis]
     flow.begin_action(st, token)
     main = b.unit_res[token - T_HOPLITES]
@@ -118,15 +118,15 @@ def apply_create(st: PolisState, token: int, polis: str, count: int, silver: int
     elif token == T_GALLEYS:
         st.units[s][b.p_galley_sea[q]] += count
     else:
-        st.merch_total[s] += count
-        st.merch_port[s] += count
+        st.merchants[s] += count
+        st.merchants_in_port[s] += count
     flow.finish_action(st)
 
 
 def apply_project(st: PolisState, project: str, polis: str) -> None:
     """§5.4: pay the exact cost; the tile goes on a free slot of its symbol, under construction."""
-    b = st.b
-    s = st.cur
+    b = st.board
+    s = st.active
     p = b.project_index[project]
     q = b.polis_index[polis]
     flow.begin_action(st, T_PROJECT)

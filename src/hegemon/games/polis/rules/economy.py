@@ -20,8 +20,8 @@ PURCHASE_ROLLS = tuple((intern(MarketRoll, r), (2 * r - 1) / 16) for r in (1, 2,
 def legal_collect(st: PolisState, out: list[Any], own: list[int], extra: bool) -> None:
     """§5.8: an own polis and ≥ 1 own hoplite in T, box not exhausted, T not controlled by the opponent;
     1 PP (the military cost) unless T is the home region (`home_collection_prestige`, 0)."""
-    b = st.b
-    s = st.cur
+    b = st.board
+    s = st.active
     if extra and sum(st.res[s]) < b.extra_cost:
         return
     us = st.units[s]
@@ -29,7 +29,7 @@ def legal_collect(st: PolisState, out: list[Any], own: list[int], extra: bool) -
     exhausted = st.exhausted
     home = b.home[s]
     pp = st.pp[s]
-    acts = st.tb.collect
+    acts = st.tables.collect
     terr = b.p_terr
     for t in sorted({terr[q] for q in own}):
         if us[t] < 1 or exhausted[t] or them[t] > us[t]:
@@ -40,8 +40,8 @@ def legal_collect(st: PolisState, out: list[Any], own: list[int], extra: bool) -
 
 
 def apply_collect(st: PolisState, territory: str) -> None:
-    b = st.b
-    s = st.cur
+    b = st.board
+    s = st.active
     t = b.terr_index[territory]
     flow.begin_action(st, T_COLLECT)
     st.pp[s] -= b.home_collect_pp if t == b.home[s] else b.military_pp
@@ -56,13 +56,13 @@ def route_free(st: PolisState, s: int, m: int) -> bool:
     """No sea of the route (the port's own included) is controlled by the opponent (§4.6, R17)."""
     us = st.units[s]
     them = st.units[1 - s]
-    return all(them[x] <= us[x] for x in st.b.routes[s][m])
+    return all(them[x] <= us[x] for x in st.board.routes[s][m])
 
 
 def legal_trade(st: PolisState, out: list[Any], extra: bool) -> None:
-    b = st.b
-    s = st.cur
-    if st.merch_port[s] < 1:
+    b = st.board
+    s = st.active
+    if st.merchants_in_port[s] < 1:
         return
     res = st.res[s]
     total = sum(res)
@@ -70,9 +70,9 @@ def legal_trade(st: PolisState, out: list[Any], extra: bool) -> None:
     us = st.units[s]
     them = st.units[1 - s]
     routes = b.routes[s]
-    taken = st.mk_taken
-    closed = st.mk_closed
-    acts = st.tb.trade
+    taken = st.shiploads_taken
+    closed = st.market_closed
+    acts = st.tables.trade
     for m in range(len(b.market_ids)):
         j = taken[m]
         loads = b.shiploads[m]
@@ -86,7 +86,7 @@ def legal_trade(st: PolisState, out: list[Any], extra: bool) -> None:
         if not free:
             continue
         good, _gives, _amount, price = loads[j]
-        cost = b.track_cost[st.mk_pos[b.track_of[good]] - 1]
+        cost = b.track_cost[st.market_markers[b.track_of[good]] - 1]
         if res[good] >= cost and (not extra or total - cost >= x):
             out.append(acts[m][0])
         if price and res[SILVER] >= price and (not extra or total - price >= x):
@@ -95,35 +95,35 @@ def legal_trade(st: PolisState, out: list[Any], extra: bool) -> None:
 
 def apply_trade(st: PolisState, market: str, purchase: bool) -> None:
     """The merchant takes the leftmost free shipload (R21); pay, receive, then the market die."""
-    b = st.b
-    s = st.cur
+    b = st.board
+    s = st.active
     m = b.market_index[market]
     flow.begin_action(st, T_TRADE)
-    j = st.mk_taken[m]
+    j = st.shiploads_taken[m]
     good, gives, amount, price = b.shiploads[m][j]
-    st.mk_taken[m] = j + 1
-    st.merch_port[s] -= 1
+    st.shiploads_taken[m] = j + 1
+    st.merchants_in_port[s] -= 1
     res = st.res[s]
     track = b.track_of[good]
     if purchase:
         res[SILVER] -= price
     else:
-        res[good] -= b.track_cost[st.mk_pos[track] - 1]
+        res[good] -= b.track_cost[st.market_markers[track] - 1]
     common.gain(st, s, gives, amount)
-    st.pend = [track, -1 if purchase else 1]
+    st.pending = [track, -1 if purchase else 1]
     st.phase = TRADE_ROLL
 
 
 def roll_outcomes(st: PolisState) -> tuple[tuple[Any, float], ...]:
-    return PURCHASE_ROLLS if st.pend[1] < 0 else EXCHANGE_ROLLS
+    return PURCHASE_ROLLS if st.pending[1] < 0 else EXCHANGE_ROLLS
 
 
 def apply_roll(st: PolisState, roll: int) -> None:
     """Exchange: marker right by the d4; purchase: left by the higher of two d4; stops at 1 and 10 (§2.3)."""
-    track, direction = st.pend
-    st.pend = None
-    pos = st.mk_pos[track] + direction * roll
-    st.mk_pos[track] = max(1, min(st.b.track_positions, pos))
+    track, direction = st.pending
+    st.pending = None
+    pos = st.market_markers[track] + direction * roll
+    st.market_markers[track] = max(1, min(st.board.track_positions, pos))
     flow.finish_action(st)
 
 

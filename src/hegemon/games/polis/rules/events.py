@@ -15,45 +15,45 @@ if TYPE_CHECKING:
 
 
 def pile_of(st: PolisState) -> list[int]:
-    return st.piles[st.b.round_pile[st.round]]
+    return st.piles[st.board.round_pile[st.round]]
 
 
 def outcomes(st: PolisState) -> list[tuple[Any, float]]:
     pile = pile_of(st)
     p = 1.0 / len(pile)
-    ids = st.b.event_ids
+    ids = st.board.event_ids
     return [(intern(DrawEvent, ids[e]), p) for e in pile]
 
 
 def apply_draw(st: PolisState, event: str) -> None:
-    e = st.b.event_index[event]
+    e = st.board.event_index[event]
     pile_of(st).remove(e)
     st.event = e
-    st.ev_i = 0
-    st.ev_first = -1
+    st.event_step = 0
+    st.event_first = -1
     run(st)
 
 
 def no_event(st: PolisState) -> None:
     """An empty pile (only possible with a custom board): the round starts without an event."""
     st.event = -1
-    st.ev_i = 0
-    st.ev_first = -1
+    st.event_step = 0
+    st.event_first = -1
     run(st)
 
 
 def _removable(st: PolisState, side: int, hop: bool, gal: bool) -> list[int]:
-    b = st.b
+    b = st.board
     u = st.units[side]
     return [t for t in range(b.n_terr) if u[t] and ((hop and b.is_land[t]) or (gal and not b.is_land[t]))]
 
 
 def run(st: PolisState) -> None:
     """Resolve the remaining effects of the current event, then start the round's play (§4.2)."""
-    b = st.b
+    b = st.board
     effects = b.ev_effects[st.event] if st.event >= 0 else ()
-    while st.ev_i < len(effects):
-        eff = effects[st.ev_i]
+    while st.event_step < len(effects):
+        eff = effects[st.event_step]
         typ = eff[0]
         if typ == "gain" or typ == "lose":
             _, side, r, amount = eff
@@ -80,16 +80,16 @@ def run(st: PolisState) -> None:
                     st.units[side][t] = 0
                 common.siege_check_exchange(st)
             else:
-                st.rm = [side, hop, gal, count]
-                st.cur = side
+                st.removal = [side, hop, gal, count]
+                st.active = side
                 st.phase = EVENT_REMOVE
                 return
         elif typ == "close_market":
-            st.mk_closed[eff[1]] = True
+            st.market_closed[eff[1]] = True
         elif typ == "exhaust_tribute":
             st.exhausted[eff[1]] = True
         elif typ == "first_player":
-            st.ev_first = eff[1]
+            st.event_first = eff[1]
         elif typ == "polis_population":
             _, q, delta = eff
             o = st.owner[q]
@@ -101,27 +101,27 @@ def run(st: PolisState) -> None:
         elif typ == "market_shift":
             _, tracks, steps = eff
             for tr in tracks:
-                st.mk_pos[tr] = max(1, min(b.track_positions, st.mk_pos[tr] + steps))
-        st.ev_i += 1
+                st.market_markers[tr] = max(1, min(b.track_positions, st.market_markers[tr] + steps))
+        st.event_step += 1
     common.siege_check(st)
     common.start_round_play(st)
 
 
 def legal_remove(st: PolisState, out: list[Any]) -> None:
-    assert st.rm is not None  # EVENT_REMOVE always has its record
-    side, hop, gal, _ = st.rm
+    assert st.removal is not None  # EVENT_REMOVE always has its record
+    side, hop, gal, _ = st.removal
     for t in _removable(st, side, hop, gal):
-        out.append(intern(RemoveUnit, st.b.terr_ids[t]))
+        out.append(intern(RemoveUnit, st.board.terr_ids[t]))
 
 
 def apply_remove(st: PolisState, territory: str) -> None:
-    rm = st.rm
+    rm = st.removal
     assert rm is not None  # EVENT_REMOVE always has its record
     side = rm[0]
-    st.units[side][st.b.terr_index[territory]] -= 1
+    st.units[side][st.board.terr_index[territory]] -= 1
     common.siege_check_exchange(st)
     rm[3] -= 1
     if rm[3] == 0:
-        st.rm = None
-        st.ev_i += 1
+        st.removal = None
+        st.event_step += 1
         run(st)

@@ -25,10 +25,10 @@ def begin_action(st: PolisState, token: int, polis: int = -1) -> None:
 def finish_action(st: PolisState) -> None:
     """An action has resolved: diceless disc checks, then the extra resource (§4.4) or the next action."""
     common.siege_check(st)
-    if st.passed[1 - st.cur] and st.b.extra_cost:
+    if st.passed[1 - st.active] and st.board.extra_cost:
         st.phase = EXTRA
         # more than one extra resource: the number still due (a new list: `pend` is shared by clones)
-        st.pend = [st.b.extra_cost] if st.b.extra_cost > 1 else None
+        st.pending = [st.board.extra_cost] if st.board.extra_cost > 1 else None
         return
     after_action(st)
 
@@ -41,32 +41,32 @@ def after_action(st: PolisState) -> None:
 
 
 def legal_extra(st: PolisState, out: list[Any]) -> None:
-    res = st.res[st.cur]
+    res = st.res[st.active]
     for i in range(6):
         if res[i] > 0:
             out.append(intern(PayExtra, RESOURCES[i]))
 
 
 def apply_extra(st: PolisState, resource: str) -> None:
-    st.res[st.cur][RESOURCES.index(resource)] -= 1
-    if st.pend is not None:
-        left = st.pend[0] - 1
+    st.res[st.active][RESOURCES.index(resource)] -= 1
+    if st.pending is not None:
+        left = st.pending[0] - 1
         if left > 0:
-            st.pend = [left]
+            st.pending = [left]
             return
-        st.pend = None
+        st.pending = None
     after_action(st)
 
 
 def apply_pass(st: PolisState) -> None:
-    st.passed[st.cur] = True
+    st.passed[st.active] = True
     end_turn(st)
 
 
 def end_turn(st: PolisState) -> None:
     """The turn is over (§4.3): fight the battles it caused (§6.1), then the next turn."""
     st.turns += 1
-    st.ender = st.cur
+    st.turn_ender = st.active
     st.fought = []
     next_battle(st)
 
@@ -79,7 +79,7 @@ def next_battle(st: PolisState) -> None:
     elif len(cands) == 1:
         battle.start(st, cands[0])
     else:
-        st.cur = st.ender
+        st.active = st.turn_ender
         st.phase = BATTLE_CHOOSE
 
 
@@ -97,15 +97,15 @@ def match(st: PolisState, first: str, second: str) -> None:
 
 def advance_turn(st: PolisState) -> None:
     """The other side plays next unless he has passed (§4.4); both passed → end of round (§8)."""
-    cap = st.opts.max_turns_per_round
+    cap = st.options.max_turns_per_round
     if cap and st.turns >= cap:
         st.passed[0] = st.passed[1] = True
         st.capped = True
     if st.passed[0] and st.passed[1]:
         round_end.start(st)
         return
-    e = st.ender
-    st.cur = 1 - e if not st.passed[1 - e] else e
+    e = st.turn_ender
+    st.active = 1 - e if not st.passed[1 - e] else e
     st.phase = ACTION
     st.n_actions = 0
     st.tokens = []

@@ -69,10 +69,10 @@ def galley_dests(b: Board, us: list[int], them: list[int], src: int, open_mask: 
 
 
 def _sources(st: PolisState, galleys: bool) -> dict[int, int]:
-    b = st.b
-    s = st.cur
+    b = st.board
+    s = st.active
     us = st.units[s]
-    om = unit_masks(st.tb, us, st.units[1 - s])[0]
+    om = unit_masks(st.tables, us, st.units[1 - s])[0]
     want_land = not galleys
     is_land = b.is_land
     return {t: _dest_union(st, galleys, 1 << t, om) for t in range(b.n_terr) if us[t] and is_land[t] == want_land}
@@ -80,7 +80,7 @@ def _sources(st: PolisState, galleys: bool) -> dict[int, int]:
 
 def _dest_union(st: PolisState, galleys: bool, srcs: int, om: int) -> int:
     """The union of the destinations of every source in the bitmask `srcs` (cached by blocking pattern)."""
-    tb = st.tb
+    tb = st.tables
     key = (galleys, srcs, om)
     cache = tb.dests
     d = cache.get(key)
@@ -92,7 +92,7 @@ def _dest_union(st: PolisState, galleys: bool, srcs: int, om: int) -> int:
             for t in bits(srcs):
                 d |= _dest_union(st, galleys, 1 << t, om)
         else:
-            d = _one_source(st.tb, galleys, srcs, om)
+            d = _one_source(st.tables, galleys, srcs, om)
         if len(cache) > CACHE_LIMIT:
             cache.clear()
         cache[key] = d
@@ -134,15 +134,15 @@ def _one_source(tb: Tables, galleys: bool, src: int, om: int) -> int:
 
 
 def legal(st: PolisState, out: list[Any], used: set[int], extra: bool) -> None:
-    b = st.b
-    s = st.cur
+    b = st.board
+    s = st.active
     if st.pp[s] < b.military_pp or (extra and sum(st.res[s]) < b.extra_cost):
         return
     hop = T_MOVE_H not in used
     gal = T_MOVE_G not in used
     if not (hop or gal):
         return
-    tb = st.tb
+    tb = st.tables
     lim = b.round_limit[st.round]
     us = st.units[s]
     them = st.units[1 - s]
@@ -169,40 +169,40 @@ def legal(st: PolisState, out: list[Any], used: set[int], extra: bool) -> None:
 
 def apply_start(st: PolisState, to: str, galleys: bool) -> None:
     """Pay 1 PP and fix the eligible sources (blocking as the board is now, §4.6)."""
-    b = st.b
+    b = st.board
     d = b.terr_index[to]
     flow.begin_action(st, T_MOVE_G if galleys else T_MOVE_H)
-    st.pp[st.cur] -= b.military_pp
+    st.pp[st.active] -= b.military_pp
     srcs = [t for t, ds in sorted(_sources(st, galleys).items()) if ds >> d & 1]
-    st.pend = [d, tuple(srcs), 0, 0]
+    st.pending = [d, tuple(srcs), 0, 0]
     st.phase = MOVE
 
 
 def legal_steps(st: PolisState, out: list[Any]) -> None:
-    d, srcs, pos, moved = st.pend
-    us = st.units[st.cur]
-    room = st.b.round_limit[st.round] - us[d]
-    tb = st.tb
+    d, srcs, pos, moved = st.pending
+    us = st.units[st.active]
+    room = st.board.round_limit[st.round] - us[d]
+    tb = st.tables
     if moved:
         out.append(tb.end_move)
     for i in range(pos, len(srcs)):
         t = srcs[i]
         mf = tb.move_from[t]
         for c in range(1, min(us[t], room) + 1):
-            out.append(mf[c] if c < len(mf) else intern(MoveFrom, st.b.terr_ids[t], c))
+            out.append(mf[c] if c < len(mf) else intern(MoveFrom, st.board.terr_ids[t], c))
 
 
 def apply_step(st: PolisState, source: str, count: int) -> None:
-    b = st.b
+    b = st.board
     t = b.terr_index[source]
-    d, srcs, _pos, moved = st.pend
-    us = st.units[st.cur]
+    d, srcs, _pos, moved = st.pending
+    us = st.units[st.active]
     us[t] -= count
     us[d] += count
-    st.pend = [d, srcs, srcs.index(t) + 1, moved + count]
+    st.pending = [d, srcs, srcs.index(t) + 1, moved + count]
     common.siege_check_exchange(st)  # `diceless` checks "at any moment" (§7.3.6)
 
 
 def apply_end(st: PolisState) -> None:
-    st.pend = None
+    st.pending = None
     flow.finish_action(st)

@@ -17,7 +17,7 @@ def bribe_costs(st: PolisState, s: int, src: int, cap: int | None = None) -> lis
     """Cheapest bribe from territory `src` to every territory: opponent units in every territory entered,
     the destination included, the start not (§5.10, R43). Dial's algorithm over the map (small integer
     weights); with `cap`, costs above it are not explored (they stay "infinite")."""
-    b = st.b
+    b = st.board
     k = b.bribe_per_unit
     w = st.units[1 - s] if k == 1 else [k * u for u in st.units[1 - s]]
     inf = 1 << 30
@@ -45,13 +45,13 @@ def _levels(st: PolisState, s: int, src: int) -> tuple[tuple[int, int], ...]:
     """The cheapest-bribe search from `src` over bitmasks (Dial's buckets of territory sets; a cost level
     spreads through every opponent-free territory at once): (cost, territories reached at that cost or less)
     for each cost level, cached by the start and the opponent's units."""
-    tb = st.tb
+    tb = st.tables
     w = st.units[1 - s]
     key = (src, counts_key(tb, w))
     got = tb.bribes.get(key)
     if got is not None:
         return got
-    k = st.b.bribe_per_unit
+    k = st.board.bribe_per_unit
     heavy = unit_masks(tb, st.units[s], w)[2] if k else 0
     zero = tb.all_mask & ~heavy
     a0, a1, a2, a3 = tb.adj_union4  # byte tables of the whole adjacency (boards of at most 32 territories)
@@ -84,8 +84,8 @@ def _levels(st: PolisState, s: int, src: int) -> tuple[tuple[int, int], ...]:
 def _free_reach(st: PolisState, s: int, src: int) -> int:
     """The territories a bribe of 0 reaches (the first level of `_levels`): they depend only on where the
     opponent has units, so they are cached by that pattern."""
-    tb = st.tb
-    heavy = unit_masks(tb, st.units[s], st.units[1 - s])[2] if st.b.bribe_per_unit else 0
+    tb = st.tables
+    heavy = unit_masks(tb, st.units[s], st.units[1 - s])[2] if st.board.bribe_per_unit else 0
     key = (src, heavy)
     got = tb.free_reach.get(key)
     if got is None:
@@ -116,22 +116,22 @@ def bribe_reach(st: PolisState, s: int, src: int, cap: int | None = None, target
 
 def civil_war_cost(st: PolisState, s: int, q: int) -> int:
     """2 × base population (neutral) or 3 × current population (opponent's), in silver (§5.12)."""
-    b = st.b
+    b = st.board
     return b.cw_neutral * b.p_base[q] if st.owner[q] < 0 else b.cw_opponent * st.pop[q]
 
 
 def legal(st: PolisState, out: list[Any], used: set[int], extra: bool) -> None:
-    b = st.b
-    s = st.cur
+    b = st.board
+    s = st.active
     silver = st.res[s][SILVER]
     total = sum(st.res[s])
-    here = st.prox[s]
-    captured = st.prox_cap[s]
+    here = st.proxenos[s]
+    captured = st.proxenos_captured[s]
     if T_PROXENOS not in used and not captured:
         cap = min(silver, total - b.extra_cost) if extra else silver
         reach = _free_reach(st, s, b.p_terr[here]) if cap == 0 else bribe_reach(st, s, b.p_terr[here], cap)
         if reach:
-            tb = st.tb
+            tb = st.tables
             menu = tb.prox_menu.get((reach, here))
             if menu is None:
                 if len(tb.prox_menu) > CACHE_LIMIT:
@@ -148,38 +148,38 @@ def legal(st: PolisState, out: list[Any], used: set[int], extra: bool) -> None:
         and silver >= b.redeem_silver
         and (not extra or total - b.redeem_silver >= b.extra_cost)
     ):
-        out.append(st.tb.redeem)
+        out.append(st.tables.redeem)
     if T_CIVIL_WAR not in used and not captured and st.owner[here] != s and not b.p_capital[here]:
         c = civil_war_cost(st, s, here)
         if silver >= c and (not extra or total - c >= b.extra_cost) and common.pool(st, s) >= b.min_pop:
-            out.append(st.tb.civil_war[here])
+            out.append(st.tables.civil_war[here])
 
 
 def apply_move(st: PolisState, polis: str) -> None:
-    b = st.b
-    s = st.cur
+    b = st.board
+    s = st.active
     q = b.polis_index[polis]
     flow.begin_action(st, T_PROXENOS)
-    st.res[s][SILVER] -= bribe_reach(st, s, b.p_terr[st.prox[s]], None, b.p_terr[q])
-    st.prox[s] = q
+    st.res[s][SILVER] -= bribe_reach(st, s, b.p_terr[st.proxenos[s]], None, b.p_terr[q])
+    st.proxenos[s] = q
     flow.finish_action(st)
 
 
 def apply_redeem(st: PolisState) -> None:
     """2 silver (`redeem_silver`) to the opponent; the proxenos stands on the own capital, free (§5.11)."""
-    s = st.cur
+    s = st.active
     flow.begin_action(st, T_REDEEM)
-    st.res[s][SILVER] -= st.b.redeem_silver
-    common.gain(st, 1 - s, SILVER, st.b.redeem_silver)
-    st.prox[s] = st.b.capital[s]
-    st.prox_cap[s] = False
+    st.res[s][SILVER] -= st.board.redeem_silver
+    common.gain(st, 1 - s, SILVER, st.board.redeem_silver)
+    st.proxenos[s] = st.board.capital[s]
+    st.proxenos_captured[s] = False
     flow.finish_action(st)
 
 
 def apply_civil_war(st: PolisState, polis: str) -> None:
     """The polis joins with its population; prestige = population bribed, not silver spent (§5.12)."""
-    b = st.b
-    s = st.cur
+    b = st.board
+    s = st.active
     q = b.polis_index[polis]
     flow.begin_action(st, T_CIVIL_WAR)
     bribed = b.p_base[q] if st.owner[q] < 0 else st.pop[q]

@@ -41,22 +41,22 @@ def dice(sides: int) -> tuple[tuple[Any, float], ...]:
 
 def _target_ok(st: PolisState, s: int, q: int) -> bool:
     """Neutral or the opponent's, never a capital (§7.1, R13; seeds-en.md §1.2)."""
-    return st.owner[q] != s and not st.b.p_capital[q]
+    return st.owner[q] != s and not st.board.p_capital[q]
 
 
 def legal(st: PolisState, out: list[Any], extra: bool) -> None:
     """Siege actions for the side to move (the caller has checked the general conditions)."""
-    b = st.b
-    s = st.cur
+    b = st.board
+    s = st.active
     o = 1 - s
-    mode = st.siege_mode
+    mode = st.siege_rule
     if extra and sum(st.res[s]) < b.extra_cost:
         return
     us = st.units[s]
     owner = st.owner
     capital = b.p_capital
     # poleis with at least F own hoplites in their territory, neutral or the opponent's, not a capital
-    cands = [(q, t) for q, t, f in st.tb.sieges if us[t] >= f and owner[q] != s and not capital[q]]
+    cands = [(q, t) for q, t, f in st.tables.sieges if us[t] >= f and owner[q] != s and not capital[q]]
     if not cands:
         return
     if common.pool(st, s) < b.min_pop:  # a taken polis needs at least one cube (§4.7, R26, R38)
@@ -65,7 +65,7 @@ def legal(st: PolisState, out: list[Any], extra: bool) -> None:
     if mode <= SACRIFICE:
         if st.pp[s] < b.military_pp or any(tok == T_SIEGE for tok, _ in st.tokens):
             return
-        acts = st.tb.besiege
+        acts = st.tables.besiege
         for q, t in cands:
             if us[t] > them[t]:
                 out.append(acts[q])
@@ -80,7 +80,7 @@ def legal(st: PolisState, out: list[Any], extra: bool) -> None:
     may_start = not started and not st.passed[o] and (mode == DICELESS or st.pp[s] >= 1)
     my = st.discs[s]
     their = st.discs[o]
-    tb = st.tb
+    tb = st.tables
     for q, _t in cands:
         if q in targeted:
             continue
@@ -92,35 +92,35 @@ def legal(st: PolisState, out: list[Any], extra: bool) -> None:
 
 def apply_besiege(st: PolisState, polis: str) -> None:
     """Classic/sacrifice: pay 1 PP (the military cost), then the d4 (a chance node)."""
-    q = st.b.polis_index[polis]
+    q = st.board.polis_index[polis]
     flow.begin_action(st, T_SIEGE, q)
-    st.pp[st.cur] -= st.b.military_pp
-    st.pend = [q, 0]
+    st.pp[st.active] -= st.board.military_pp
+    st.pending = [q, 0]
     st.phase = SIEGE_ROLL
 
 
 def apply_roll(st: PolisState, roll: int) -> None:
     """roll ≥ F: take the polis, +F PP; otherwise lose 1 hoplite and, if the opponent's, 1 cube (§7.1);
     under `sacrifice` the besieger may then force (seeds-en.md §1.1)."""
-    b = st.b
-    s = st.cur
-    q = st.pend[0]
+    b = st.board
+    s = st.active
+    q = st.pending[0]
     f = b.p_fort[q]
     if roll >= f:
         common.take_polis(st, s, q)
         st.pp[s] += f
-        st.pend = None
+        st.pending = None
         flow.finish_action(st)
         return
     t = b.p_terr[q]
     st.units[s][t] -= 1
     if st.owner[q] == 1 - s and st.pop[q] > b.min_pop:
         st.pop[q] -= 1
-    if st.siege_mode == SACRIFICE and st.pp[s] >= 1 and st.units[s][t] >= f - roll:
-        st.pend = [q, roll]
+    if st.siege_rule == SACRIFICE and st.pp[s] >= 1 and st.units[s][t] >= f - roll:
+        st.pending = [q, roll]
         st.phase = SACRIFICE_FORCE
         return
-    st.pend = None
+    st.pending = None
     flow.finish_action(st)
 
 
@@ -131,10 +131,10 @@ def legal_sacrifice(st: PolisState, out: list[Any]) -> None:
 
 def apply_sacrifice(st: PolisState, force: bool) -> None:
     """Force: pay 1 PP and sacrifice F − roll hoplites; the siege succeeds (+F PP)."""
-    b = st.b
-    s = st.cur
-    q, roll = st.pend
-    st.pend = None
+    b = st.board
+    s = st.active
+    q, roll = st.pending
+    st.pending = None
     if force:
         f = b.p_fort[q]
         st.pp[s] -= 1
@@ -146,25 +146,25 @@ def apply_sacrifice(st: PolisState, force: bool) -> None:
 
 def apply_disc(st: PolisState, polis: str, start: bool) -> None:
     """Diceless rules: place a disc (start: diceless_sacrifice pays 1 PP); complete at F discs."""
-    b = st.b
-    s = st.cur
+    b = st.board
+    s = st.active
     q = b.polis_index[polis]
     flow.begin_action(st, T_SIEGE_START if start else T_SIEGE, q)
-    if start and st.siege_mode == DICELESS_SACRIFICE:
+    if start and st.siege_rule == DICELESS_SACRIFICE:
         st.pp[s] -= 1
     st.discs[s][q] += 1
-    st.pend = [q]
+    st.pending = [q]
     if st.discs[s][q] >= b.p_fort[q]:
         _complete(st, s, q)
-    elif st.siege_mode == DICELESS_SACRIFICE and _can_force(st, s, q):
+    elif st.siege_rule == DICELESS_SACRIFICE and _can_force(st, s, q):
         st.phase = DS_FORCE
     else:
-        st.pend = None
+        st.pending = None
         flow.finish_action(st)
 
 
 def _can_force(st: PolisState, s: int, q: int) -> bool:
-    return st.pp[s] >= 1 and st.units[s][st.b.p_terr[q]] >= 1
+    return st.pp[s] >= 1 and st.units[s][st.board.p_terr[q]] >= 1
 
 
 def legal_ds_force(st: PolisState, out: list[Any]) -> None:
@@ -174,11 +174,11 @@ def legal_ds_force(st: PolisState, out: list[Any]) -> None:
 
 def apply_ds_force(st: PolisState, force: bool) -> None:
     """diceless_sacrifice forcing: each extra disc costs 1 PP + 1 hoplite (+1 cube of an opponent's polis)."""
-    b = st.b
-    s = st.cur
-    q = st.pend[0]
+    b = st.board
+    s = st.active
+    q = st.pending[0]
     if not force:
-        st.pend = None
+        st.pending = None
         flow.finish_action(st)  # the end-of-action hoplite check may now remove the discs
         return
     st.pp[s] -= 1
@@ -189,7 +189,7 @@ def apply_ds_force(st: PolisState, force: bool) -> None:
     if st.discs[s][q] >= b.p_fort[q]:
         _complete(st, s, q)  # won even if the hoplites now fall short of F
     elif not _can_force(st, s, q):
-        st.pend = None
+        st.pending = None
         flow.finish_action(st)
 
 
@@ -197,7 +197,7 @@ def _complete(st: PolisState, s: int, q: int) -> None:
     """The stack reached F: take the polis (current/base population), then the garrison choice, then PP."""
     common.take_polis(st, s, q)
     st.discs[s][q] = 0
-    if st.pop[q] < st.b.p_base[q] and st.units[s][st.b.p_terr[q]] >= 1:
+    if st.pop[q] < st.board.p_base[q] and st.units[s][st.board.p_terr[q]] >= 1:
         st.phase = GARRISON
         return
     _award(st, s, q)
@@ -210,19 +210,19 @@ def legal_garrison(st: PolisState, out: list[Any]) -> None:
 
 def apply_garrison(st: PolisState, yes: bool) -> None:
     """One hoplite of the territory becomes a cube of the polis (seeds-en.md §1.2)."""
-    s = st.cur
-    q = st.pend[0]
+    s = st.active
+    q = st.pending[0]
     if yes:
-        st.units[s][st.b.p_terr[q]] -= 1
+        st.units[s][st.board.p_terr[q]] -= 1
         st.pop[q] += 1
     _award(st, s, q)
 
 
 def _award(st: PolisState, s: int, q: int) -> None:
     """+F PP; `diceless` also loses 1 PP, applied together (net F − 1, §7.3.3)."""
-    f = st.b.p_fort[q]
-    st.pp[s] += f - 1 if st.siege_mode == DICELESS else f
-    st.pend = None
+    f = st.board.p_fort[q]
+    st.pp[s] += f - 1 if st.siege_rule == DICELESS else f
+    st.pending = None
     flow.finish_action(st)
 
 

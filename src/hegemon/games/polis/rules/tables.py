@@ -1,6 +1,6 @@
 """Per-board precomputed tables for the hot paths (issue 15): the interned actions of every polis, territory
 and market, adjacency bitmasks, and bounded caches (unit-creation menus, movement destinations by blocking
-pattern). Built once per board and shared by every state of it (`state.tb`); they never change a legal action,
+pattern). Built once per board and shared by every state of it (`state.tables`); they never change a legal action,
 only how fast it is found."""
 
 from __future__ import annotations
