@@ -15,6 +15,7 @@ from hegemon.core.game import PlayerId
 from hegemon.games.polis import scoring
 from hegemon.games.polis.board import SILVER, WHEAT
 from hegemon.games.polis.options import DICELESS, DICELESS_SACRIFICE, SACRIFICE
+from hegemon.games.polis.pending import DiscSiege, SiegeRollDue
 from hegemon.games.polis.rules import common
 
 W_UNIT = 0.55
@@ -65,7 +66,7 @@ def siege_value(st: Any, s: int, q: int) -> float:
     d = st.discs[s][q]
     h = st.units[s][t]
     worth = polis_worth(st, s, q)
-    pending = st.phase == common.DS_FORCE and st.active == s and st.pending is not None and st.pending[0] == q
+    pending = st.phase == common.DS_FORCE and st.active == s and isinstance(st.pending, DiscSiege) and st.pending.polis == q
     value = 0.0
     contested = KEEP_CONTESTED if st.units[1 - s][t] > 0 else 1.0
     if h >= f:
@@ -85,9 +86,10 @@ def pending_prestige(st: Any, s: int) -> int:
     """Prestige `s` is about to receive in the middle of a siege action: the F of a polis taken (garrison
     choice still open), or of a forcing that completes the siege now — so a low prestige track on the way
     there is not mistaken for ostracism danger."""
-    if st.active != s or st.pending is None:
+    due = st.pending
+    if st.active != s or not isinstance(due, (SiegeRollDue, DiscSiege)):
         return 0
-    q = st.pending[0]
+    q = due.polis
     f = st.board.p_fort[q]
     if st.phase == common.GARRISON:
         return f - 1 if st.siege_rule == DICELESS else f
@@ -103,9 +105,10 @@ def pending_prestige(st: Any, s: int) -> int:
 def sacrifice_option(st: Any, s: int) -> float:
     """Under `sacrifice`, after a failed roll: the option to force (1 PP and F − roll hoplites take the
     polis), worth the polis less that cost when positive."""
-    if st.phase != common.SACRIFICE_FORCE or st.active != s or st.pending is None:
+    due = st.pending
+    if st.phase != common.SACRIFICE_FORCE or st.active != s or not isinstance(due, SiegeRollDue):
         return 0.0
-    q, roll = st.pending
+    q, roll = due.polis, due.roll
     return max(0.0, polis_worth(st, s, q) - 1.0 - W_UNIT * (st.board.p_fort[q] - roll))
 
 

@@ -13,6 +13,7 @@ from hegemon.games.polis import actions as A
 from hegemon.games.polis import scoring
 from hegemon.games.polis.board import SIDES, Board
 from hegemon.games.polis.options import PolisOptions, SiegeRule
+from hegemon.games.polis.pending import ExtraDue, Pending, Removal
 from hegemon.games.polis.rules import (
     battle,
     common,
@@ -70,7 +71,7 @@ _FIELDS: tuple[tuple[str, int, str], ...] = (
     ("market_markers", 1, "mk_pos"), ("exhausted", 1, "exhausted"), ("proxenos", 1, "prox"),
     ("proxenos_captured", 1, "prox_cap"), ("slots", 1, "slots"), ("started", 1, "started"), ("offer", 1, "offer"),
     ("stack", 1, "stack"), ("piles", 2, "piles"), ("event", 0, "event"), ("event_step", 0, "ev_i"),
-    ("event_first", 0, "ev_first"), ("removal", 1, "rm"), ("discs", 2, "discs"), ("pending", 0, "pend"),
+    ("event_first", 0, "ev_first"), ("discs", 2, "discs"), ("pending", 0, "pend"),
     ("battle_at", 0, "bt"), ("attacker", 0, "b_att"), ("hands", 2, "hands"), ("deck", 1, "deck"),
     ("draw_queue", 1, "queue"), ("played", 0, "played"), ("retreat_stage", 0, "r_stage"),
     ("round_end_stage", 0, "eor"), ("starved", 1, "starved"), ("grown", 1, "grown"), ("growth_from", 0, "grow_min"),
@@ -134,9 +135,8 @@ class PolisState:
         self.event = -1
         self.event_step = 0
         self.event_first = -1
-        self.removal: list[Any] | None = None
         self.discs = [[0] * n, [0] * n]
-        self.pending: Any = None
+        self.pending: Pending | None = None  # what an unfinished compound action still owes
         self.battle_at = -1
         self.attacker = 0
         self.hands = [[0] * len(b.card_kinds), [0] * len(b.card_kinds)]
@@ -270,7 +270,7 @@ class PolisState:
             roll: Action = sieges.dice(n)[int(r * n)][0]
             return roll
         if ph == TRADE_ROLL:
-            if self.pending[1] < 0:
+            if economy.roll_due(self).direction < 0:
                 return economy.EXCHANGE_ROLLS[max(int(r * 4), int(rng.random() * 4))][0]
             return economy.EXCHANGE_ROLLS[int(r * 4)][0]
         if ph == DRAW_PROJECT:
@@ -290,12 +290,14 @@ class PolisState:
         for name, _, key in _FIELDS:
             v = getattr(self, name)
             out[key] = [list(x) if isinstance(x, tuple) else x for x in v] if isinstance(v, list) else v
-        if isinstance(out["pend"], tuple):
-            out["pend"] = list(out["pend"])
         if isinstance(out["played"], tuple):
             out["played"] = list(out["played"])
-        if out["pend"] is not None:
-            out["pend"] = [list(x) if isinstance(x, tuple) else x for x in out["pend"]]
+        # the historical digest shape: an event's removal under "rm", every other record under "pend" (none for
+        # a single extra resource)
+        p = self.pending
+        out["rm"] = p.to_json() if isinstance(p, Removal) else None
+        single = isinstance(p, ExtraDue) and p.left == 1 and self.board.extra_cost == 1
+        out["pend"] = None if p is None or isinstance(p, Removal) or single else p.to_json()
         return out
 
     def explain_illegal(self, action: Action) -> tuple[str, str]:

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from hegemon.games.polis.actions import MarketRoll, intern
 from hegemon.games.polis.board import SILVER
+from hegemon.games.polis.pending import MarketRollDue
 from hegemon.games.polis.rules import common, flow
 from hegemon.games.polis.rules.common import T_COLLECT, T_TRADE, TRADE_ROLL
 
@@ -110,19 +111,26 @@ def apply_trade(st: PolisState, market: str, purchase: bool) -> None:
     else:
         res[good] -= b.track_cost[st.market_markers[track] - 1]
     common.gain(st, s, gives, amount)
-    st.pending = [track, -1 if purchase else 1]
+    st.pending = MarketRollDue(track, -1 if purchase else 1)
     st.phase = TRADE_ROLL
 
 
+def roll_due(st: PolisState) -> MarketRollDue:
+    due = st.pending
+    assert isinstance(due, MarketRollDue)  # TRADE_ROLL always has its record
+    return due
+
+
 def roll_outcomes(st: PolisState) -> tuple[tuple[Any, float], ...]:
-    return PURCHASE_ROLLS if st.pending[1] < 0 else EXCHANGE_ROLLS
+    return PURCHASE_ROLLS if roll_due(st).direction < 0 else EXCHANGE_ROLLS
 
 
 def apply_roll(st: PolisState, roll: int) -> None:
     """Exchange: marker right by the d4; purchase: left by the higher of two d4; stops at 1 and 10 (§2.3)."""
-    track, direction = st.pending
+    due = roll_due(st)
+    track = due.track
     st.pending = None
-    pos = st.market_markers[track] + direction * roll
+    pos = st.market_markers[track] + due.direction * roll
     st.market_markers[track] = max(1, min(st.board.track_positions, pos))
     flow.finish_action(st)
 

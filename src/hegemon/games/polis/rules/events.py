@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from hegemon.games.polis.actions import DrawEvent, RemoveUnit, intern
 from hegemon.games.polis.board import PRESTIGE
+from hegemon.games.polis.pending import Removal
 from hegemon.games.polis.rules import common
 from hegemon.games.polis.rules.common import EVENT_REMOVE
 
@@ -80,7 +81,7 @@ def run(st: PolisState) -> None:
                     st.units[side][t] = 0
                 common.siege_check_exchange(st)
             else:
-                st.removal = [side, hop, gal, count]
+                st.pending = Removal(side, hop, gal, count)
                 st.active = side
                 st.phase = EVENT_REMOVE
                 return
@@ -107,21 +108,25 @@ def run(st: PolisState) -> None:
     common.start_round_play(st)
 
 
+def removal(st: PolisState) -> Removal:
+    rm = st.pending
+    assert isinstance(rm, Removal)  # EVENT_REMOVE always has its record
+    return rm
+
+
 def legal_remove(st: PolisState, out: list[Any]) -> None:
-    assert st.removal is not None  # EVENT_REMOVE always has its record
-    side, hop, gal, _ = st.removal
-    for t in _removable(st, side, hop, gal):
+    rm = removal(st)
+    for t in _removable(st, rm.side, rm.hoplites, rm.galleys):
         out.append(intern(RemoveUnit, st.board.terr_ids[t]))
 
 
 def apply_remove(st: PolisState, territory: str) -> None:
-    rm = st.removal
-    assert rm is not None  # EVENT_REMOVE always has its record
-    side = rm[0]
-    st.units[side][st.board.terr_index[territory]] -= 1
+    rm = removal(st)
+    st.units[rm.side][st.board.terr_index[territory]] -= 1
     common.siege_check_exchange(st)
-    rm[3] -= 1
-    if rm[3] == 0:
-        st.removal = None
+    if rm.left > 1:
+        st.pending = Removal(rm.side, rm.hoplites, rm.galleys, rm.left - 1)
+    else:
+        st.pending = None
         st.event_step += 1
         run(st)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from hegemon.games.polis.actions import PayExtra, intern
 from hegemon.games.polis.board import RESOURCES
+from hegemon.games.polis.pending import ExtraDue
 from hegemon.games.polis.rules import battle, common, round_end
 from hegemon.games.polis.rules.common import ACTION, BATTLE_CHOOSE, EXTRA
 
@@ -27,8 +28,7 @@ def finish_action(st: PolisState) -> None:
     common.siege_check(st)
     if st.passed[1 - st.active] and st.board.extra_cost:
         st.phase = EXTRA
-        # more than one extra resource: the number still due (a new list: `pend` is shared by clones)
-        st.pending = [st.board.extra_cost] if st.board.extra_cost > 1 else None
+        st.pending = ExtraDue(st.board.extra_cost)
         return
     after_action(st)
 
@@ -49,12 +49,12 @@ def legal_extra(st: PolisState, out: list[Any]) -> None:
 
 def apply_extra(st: PolisState, resource: str) -> None:
     st.res[st.active][RESOURCES.index(resource)] -= 1
-    if st.pending is not None:
-        left = st.pending[0] - 1
-        if left > 0:
-            st.pending = [left]
-            return
-        st.pending = None
+    due = st.pending
+    assert isinstance(due, ExtraDue)  # EXTRA always has its record
+    if due.left > 1:
+        st.pending = ExtraDue(due.left - 1)
+        return
+    st.pending = None
     after_action(st)
 
 

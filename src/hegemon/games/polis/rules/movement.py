@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from hegemon.games.polis.actions import MoveFrom, intern
 from hegemon.games.polis.board import bits
+from hegemon.games.polis.pending import MoveOrder
 from hegemon.games.polis.rules import common, flow
 from hegemon.games.polis.rules.common import MOVE, T_MOVE_G, T_MOVE_H
 from hegemon.games.polis.rules.tables import CACHE_LIMIT, full_mask, unit_masks
@@ -174,12 +175,19 @@ def apply_start(st: PolisState, to: str, galleys: bool) -> None:
     flow.begin_action(st, T_MOVE_G if galleys else T_MOVE_H)
     st.pp[st.active] -= b.military_pp
     srcs = [t for t, ds in sorted(_sources(st, galleys).items()) if ds >> d & 1]
-    st.pending = [d, tuple(srcs), 0, 0]
+    st.pending = MoveOrder(d, tuple(srcs), 0, 0)
     st.phase = MOVE
 
 
+def order(st: PolisState) -> MoveOrder:
+    o = st.pending
+    assert isinstance(o, MoveOrder)  # MOVE always has its record
+    return o
+
+
 def legal_steps(st: PolisState, out: list[Any]) -> None:
-    d, srcs, pos, moved = st.pending
+    o = order(st)
+    d, srcs, pos, moved = o.dest, o.sources, o.next_source, o.moved
     us = st.units[st.active]
     room = st.board.round_limit[st.round] - us[d]
     tb = st.tables
@@ -195,11 +203,12 @@ def legal_steps(st: PolisState, out: list[Any]) -> None:
 def apply_step(st: PolisState, source: str, count: int) -> None:
     b = st.board
     t = b.terr_index[source]
-    d, srcs, _pos, moved = st.pending
+    o = order(st)
+    d = o.dest
     us = st.units[st.active]
     us[t] -= count
     us[d] += count
-    st.pending = [d, srcs, srcs.index(t) + 1, moved + count]
+    st.pending = MoveOrder(d, o.sources, o.sources.index(t) + 1, o.moved + count)
     common.siege_check_exchange(st)  # `diceless` checks "at any moment" (§7.3.6)
 
 

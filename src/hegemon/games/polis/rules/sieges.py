@@ -14,6 +14,7 @@ from hegemon.games.polis.actions import (
     intern,
 )
 from hegemon.games.polis.options import CLASSIC, DICELESS, DICELESS_SACRIFICE, SACRIFICE
+from hegemon.games.polis.pending import DiscSiege, SiegeRollDue
 from hegemon.games.polis.rules import common, flow
 from hegemon.games.polis.rules.common import (
     DS_FORCE,
@@ -90,12 +91,24 @@ def legal(st: PolisState, out: list[Any], extra: bool) -> None:
             out.append(tb.start_siege[q])
 
 
+def roll_due(st: PolisState) -> SiegeRollDue:
+    due = st.pending
+    assert isinstance(due, SiegeRollDue)  # SIEGE_ROLL and SACRIFICE_FORCE always have their record
+    return due
+
+
+def disc_siege(st: PolisState) -> DiscSiege:
+    due = st.pending
+    assert isinstance(due, DiscSiege)  # DS_FORCE and GARRISON always have their record
+    return due
+
+
 def apply_besiege(st: PolisState, polis: str) -> None:
     """Classic/sacrifice: pay 1 PP (the military cost), then the d4 (a chance node)."""
     q = st.board.polis_index[polis]
     flow.begin_action(st, T_SIEGE, q)
     st.pp[st.active] -= st.board.military_pp
-    st.pending = [q, 0]
+    st.pending = SiegeRollDue(q, 0)
     st.phase = SIEGE_ROLL
 
 
@@ -104,7 +117,7 @@ def apply_roll(st: PolisState, roll: int) -> None:
     under `sacrifice` the besieger may then force (seeds-en.md §1.1)."""
     b = st.board
     s = st.active
-    q = st.pending[0]
+    q = roll_due(st).polis
     f = b.p_fort[q]
     if roll >= f:
         common.take_polis(st, s, q)
@@ -117,7 +130,7 @@ def apply_roll(st: PolisState, roll: int) -> None:
     if st.owner[q] == 1 - s and st.pop[q] > b.min_pop:
         st.pop[q] -= 1
     if st.siege_rule == SACRIFICE and st.pp[s] >= 1 and st.units[s][t] >= f - roll:
-        st.pending = [q, roll]
+        st.pending = SiegeRollDue(q, roll)
         st.phase = SACRIFICE_FORCE
         return
     st.pending = None
@@ -133,7 +146,8 @@ def apply_sacrifice(st: PolisState, force: bool) -> None:
     """Force: pay 1 PP and sacrifice F − roll hoplites; the siege succeeds (+F PP)."""
     b = st.board
     s = st.active
-    q, roll = st.pending
+    due = roll_due(st)
+    q, roll = due.polis, due.roll
     st.pending = None
     if force:
         f = b.p_fort[q]
@@ -153,7 +167,7 @@ def apply_disc(st: PolisState, polis: str, start: bool) -> None:
     if start and st.siege_rule == DICELESS_SACRIFICE:
         st.pp[s] -= 1
     st.discs[s][q] += 1
-    st.pending = [q]
+    st.pending = DiscSiege(q)
     if st.discs[s][q] >= b.p_fort[q]:
         _complete(st, s, q)
     elif st.siege_rule == DICELESS_SACRIFICE and _can_force(st, s, q):
@@ -176,7 +190,7 @@ def apply_ds_force(st: PolisState, force: bool) -> None:
     """diceless_sacrifice forcing: each extra disc costs 1 PP + 1 hoplite (+1 cube of an opponent's polis)."""
     b = st.board
     s = st.active
-    q = st.pending[0]
+    q = disc_siege(st).polis
     if not force:
         st.pending = None
         flow.finish_action(st)  # the end-of-action hoplite check may now remove the discs
@@ -211,7 +225,7 @@ def legal_garrison(st: PolisState, out: list[Any]) -> None:
 def apply_garrison(st: PolisState, yes: bool) -> None:
     """One hoplite of the territory becomes a cube of the polis (seeds-en.md §1.2)."""
     s = st.active
-    q = st.pending[0]
+    q = disc_siege(st).polis
     if yes:
         st.units[s][st.board.p_terr[q]] -= 1
         st.pop[q] += 1
