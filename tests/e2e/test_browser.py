@@ -307,6 +307,25 @@ def test_italian_interface_follows_the_browser_and_switches(browser: Browser, se
     ctx.close()
 
 
+
+def test_rules_page_starts_in_the_browsers_language_and_remembers_a_switch(browser: Browser, server: Server) -> None:
+    """The rules page's entry point sets the language before drawing (the dictionaries are JSON modules); the
+    language button's choice is kept for the next page."""
+    ctx = browser.new_context(locale="it-IT", viewport={"width": 1280, "height": 860})
+    p = ctx.new_page()
+    p.goto(server.url + "/rules/polis")
+    p.wait_for_function("() => document.body.dataset.ready === '1'")
+    assert p.evaluate("document.documentElement.lang") == "it"
+    expect(p.locator("#lang")).to_have_text(IT["lang.switch"])
+    expect(p.locator("#othergame")).to_have_text(IT["rules.other.spqrisiko"])
+    p.click("#lang")
+    expect(p.locator("#lang")).to_have_text("Italiano")
+    assert p.evaluate("document.documentElement.lang") == "en"
+    p.goto(server.url + "/")
+    expect(p.locator("#createbtn")).to_have_text("Create table")
+    assert p.evaluate("document.documentElement.lang") == "en"
+    ctx.close()
+
 def test_phone_width(browser: Browser, server: Server) -> None:
     ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     p = ctx.new_page()
@@ -397,13 +416,8 @@ def test_turn_timer_a_bot_plays_the_turn_and_the_log_says_so(page: Page, server:
 
 # ------------------------------------------------------------------ count choices, translations, glyphs
 
-I18N = (Path(__file__).resolve().parents[2] / "src" / "hegemon" / "web" / "js" / "i18n.js").read_text()
-IT = dict(
-    re.findall(
-        r'"([^"]+)":\s*"((?:[^"\\]|\\.)*)"',
-        I18N[I18N.index("const it = {") : I18N.index("export const DICTS")],
-    )
-)
+I18N = Path(__file__).resolve().parents[2] / "src" / "hegemon" / "web" / "i18n"
+IT = json.loads((I18N / "it.json").read_text(encoding="utf-8"))
 
 
 def test_count_choice_offers_only_the_legal_values_and_works_by_keyboard(page: Page, server: Server) -> None:

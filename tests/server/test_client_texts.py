@@ -3,10 +3,11 @@ of both games has a text (so every log line and label is translated)."""
 
 from __future__ import annotations
 
-import re
+import json
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 
 from hegemon.games import get_game
 from hegemon.games.polis.actions import CODEC as POLIS_CODEC
@@ -14,18 +15,12 @@ from hegemon.games.polis.board import load_board as polis_board
 from hegemon.games.polis.rules.common import PHASE_NAMES as POLIS_PHASES
 from hegemon.games.spqrisiko.actions import CODEC as SPQR_CODEC
 from hegemon.games.spqrisiko.state import PHASE_NAMES as SPQR_PHASES
+from hegemon.server.app import create_app
 from hegemon.server.tables import web_bots
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "hegemon" / "web"
-SOURCE = (WEB / "js" / "i18n.js").read_text()
-
-
-def keys(block: str) -> dict[str, str]:
-    return dict(re.findall(r'"([^"]+)":\s*"((?:[^"\\]|\\.)*)"', block))
-
-
-EN = keys(SOURCE[SOURCE.index("const en = {") : SOURCE.index("const it = {")])
-IT = keys(SOURCE[SOURCE.index("const it = {") : SOURCE.index("export const DICTS")])
+EN: dict[str, str] = json.loads((WEB / "i18n" / "en.json").read_text(encoding="utf-8"))
+IT: dict[str, str] = json.loads((WEB / "i18n" / "it.json").read_text(encoding="utf-8"))
 
 
 def test_both_languages_have_the_same_keys() -> None:
@@ -105,8 +100,19 @@ ALLOWED = set("àèéìòùÀÈÉÌÒÙ·—–…←→−×") | {"\u2019"}
 def test_no_emoji_or_symbol_glyphs_in_the_shipped_client() -> None:
     """Icons are inline SVG: Debian's Chromium has no emoji font and shows such characters as empty boxes."""
     bad = {}
-    for path in [*WEB.rglob("*.js"), *WEB.rglob("*.html"), *WEB.rglob("*.css")]:
+    for path in [*WEB.rglob("*.js"), *WEB.rglob("*.html"), *WEB.rglob("*.css"), *(WEB / "i18n").glob("*.json")]:
         odd = {c for c in path.read_text() if ord(c) > 127 and c not in ALLOWED}
         if odd:
             bad[path.name] = sorted(odd)
     assert not bad, bad
+
+
+def test_the_dictionaries_are_served_as_json_modules() -> None:
+    """i18n.js imports them with `with { type: "json" }`: the browser refuses a JSON module served as anything
+    but a JSON type, and an unknown path is a 404."""
+    with TestClient(create_app(None)) as c:
+        for lang, d in (("en", EN), ("it", IT)):
+            r = c.get(f"/static/i18n/{lang}.json")
+            assert r.status_code == 200 and r.headers["content-type"].startswith("application/json")
+            assert r.json() == d
+        assert c.get("/static/i18n/xx.json").status_code == 404

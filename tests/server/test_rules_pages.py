@@ -70,7 +70,7 @@ def test_served() -> None:
     with TestClient(create_app(None)) as c:
         for game in ("spqrisiko", "polis"):
             r = c.get(f"/rules/{game}?lang=it")
-            assert r.status_code == 200 and "rules.js" in r.text
+            assert r.status_code == 200 and "rules-page.js" in r.text
             assert "script-src 'self'" in r.headers["content-security-policy"]
             for lang in ("en", "it"):
                 assert c.get(f"/static/rules/{game}.{lang}.md").status_code == 200

@@ -1,8 +1,9 @@
-"""The texts of "the table shows what happens" (web/js/texts-show.js): the same keys in English and Italian,
-translated, and a phase prompt for every phase in which a person chooses."""
+"""The texts of "the table shows what happens" (in the dictionaries web/i18n/<lang>.json): the same keys and
+placeholders in English and Italian, translated, and a phase prompt for every phase in which a person chooses."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -10,17 +11,11 @@ from hegemon.games.polis.rules.common import CHANCE_PHASES as POLIS_CHANCE
 from hegemon.games.polis.rules.common import PHASE_NAMES as POLIS_PHASES
 from hegemon.games.spqrisiko.state import PHASE_NAMES as SPQR_PHASES
 
-SOURCE = (
-    Path(__file__).resolve().parents[2] / "src" / "hegemon" / "web" / "js" / "texts-show.js"
-).read_text()
-
-
-def keys(block: str) -> dict[str, str]:
-    return dict(re.findall(r'"([^"]+)":\s*"((?:[^"\\]|\\.)*)"', block))
-
-
-EN = keys(SOURCE[SOURCE.index("const en = {") : SOURCE.index("const it = {")])
-IT = keys(SOURCE[SOURCE.index("const it = {") : SOURCE.index("Object.assign")])
+I18N = Path(__file__).resolve().parents[2] / "src" / "hegemon" / "web" / "i18n"
+EN: dict[str, str] = json.loads((I18N / "en.json").read_text(encoding="utf-8"))
+IT: dict[str, str] = json.loads((I18N / "it.json").read_text(encoding="utf-8"))
+# a placeholder: "{name}" or the head of a plural block "{name, plural, ...}"
+PLACEHOLDER = r"\{(\w+)(?:\}|, plural,)"
 
 
 def test_both_languages_have_the_same_keys_and_are_translated() -> None:
@@ -30,7 +25,7 @@ def test_both_languages_have_the_same_keys_and_are_translated() -> None:
     assert len(same) < 0.05 * len(EN), same
     # the placeholders are the same in both languages
     for k in EN:
-        assert set(re.findall(r"\{(\w+)\}", EN[k])) == set(re.findall(r"\{(\w+)\}", IT[k])), k
+        assert set(re.findall(PLACEHOLDER, EN[k])) == set(re.findall(PLACEHOLDER, IT[k])), k
 
 
 def test_every_phase_with_a_choice_has_a_prompt() -> None:

@@ -1,7 +1,7 @@
 // The lobby's "Learn to play": the rules of each game (in the lobby's language) and a guided first game, which
 // creates a short table against an easy bot and opens it with the tutorial (tutorial.js) switched on.
 import { api, clear, h } from "./common.js";
-import { lang, t } from "./i18n.js";
+import { initLang, lang, t } from "./i18n.js";
 
 /** The tables of the guided first games: a fixed seed (the same story for everyone) and a short game. */
 export const TUTORIALS = {
@@ -49,6 +49,8 @@ function render() {
   }
 }
 
+// an entry point of the lobby page (index.html), like lobby.js
+initLang();
 render();
 // the lobby's language button redraws the lobby; redraw this section with it
 document.addEventListener("click", (e) => { if (e.target instanceof Element && e.target.closest("#lang")) setTimeout(render, 0); });

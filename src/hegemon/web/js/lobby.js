@@ -1,7 +1,7 @@
 // The lobby: create a table (game, rule options with their one-line explanations, seats), get the private
 // seat links, list the open and running tables, join or watch one.
 import { api, botLabel, clear, h, langButton } from "./common.js";
-import { has, lang, t } from "./i18n.js";
+import { has, initLang, lang, t } from "./i18n.js";
 import { linkRow, rememberLinks } from "./invite.js";
 
 let GAMES = null;
@@ -236,4 +236,6 @@ function subtitle() {
   document.title = t("app.title");
 }
 
+// the lobby page's entry point (index.html): the page's language first, then the page
+initLang();
 main();

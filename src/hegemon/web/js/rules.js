@@ -250,7 +250,7 @@ export function closeRulesDrawer() {
   document.body.classList.remove("rules-open");
 }
 
-// ------------------------------------------------------------------ the rules page (/rules/<game>)
+// ------------------------------------------------------------------ the rules page (/rules/<game>, started by rules-page.js)
 
 export async function rulesPage() {
   const game = location.pathname.split("/")[2];
@@ -283,8 +283,6 @@ export async function rulesPage() {
   window.addEventListener("hashchange", () => showTag(root, decodeURIComponent(location.hash.slice(1)).replace(/^S/, "\u00a7").replace(/^R(?=\d)/, "R ")));
   await draw();
 }
-
-if (document.body && document.body.classList.contains("rulespage")) rulesPage();
 
 /** The rules at a table: the header button (before the language button), refusal texts with linked tags that
  * open the drawer at their paragraph, and a relabel after a language switch. */

@@ -2,15 +2,15 @@
 // refusals, the turn timer, the end of the game and the replay viewer. The board and the move controls come
 // from a game module in ./boards/<game>.js (createBoard(root, ctx) → {render, controls, players, describe…}).
 import { api, botLabel, clear, COLOURS, h, icon, langButton } from "./common.js";
-import { t } from "./i18n.js";
+import { initLang, t } from "./i18n.js";
 import { renderWaiting, takeSeatFirst } from "./invite.js";
 import { reasonText } from "./reasons.js";
 import { tableRules } from "./rules.js";
-import "./texts-show.js";
 import { confirmMove, showDice, toast } from "./happen.js";
 import { initTooltips } from "./tooltips.js";
 import { maybeTutorial, relabelTutorial } from "./tutorial.js";
 
+initLang(); // the table page's entry point (table.html): the page's language first
 const m = location.pathname.match(/^\/(t|r)\/([A-Za-z0-9_-]+)/);
 const MODE = m ? m[1] : "t";
 const ID = m ? m[2] : "";
