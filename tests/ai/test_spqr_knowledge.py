@@ -29,6 +29,7 @@ def _after_setup(neutrals_compete: bool, seed: int = 1) -> SpqrState:
             st.apply(rng.choice(st.legal_actions()))
     assert isinstance(st, SpqrState)
     st.owner[st.owner.index(NEUTRAL)] = 0
+    st.reindex()  # owner was written directly
     return st
 
 

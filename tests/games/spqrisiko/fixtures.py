@@ -128,6 +128,7 @@ def scenario(
     st.chance = None
     st.round = round
     st.turn = st.order.index(active)
+    st.reindex()  # owner and triremes were written directly
     turn.begin_turn(st)
     return st
 

@@ -22,7 +22,7 @@ from hegemon.games.spqrisiko.combat import sorted_rolls
 from hegemon.games.spqrisiko.options import SpqrOptions
 from hegemon.games.spqrisiko.phase import PHASE_NAMES, Phase
 from hegemon.games.spqrisiko.records import ORDER, Battle, Chance, ChanceKind
-from hegemon.games.spqrisiko.rules import attacks, navy, reinforcements, setup, turn
+from hegemon.games.spqrisiko.rules import attacks, index, navy, reinforcements, setup, turn
 from hegemon.games.spqrisiko.rules.tables import CARD_SETS, act, tables
 from hegemon.games.spqrisiko.scoring import FREE
 
@@ -49,6 +49,7 @@ class SpqrState:
         "moved_group", "n", "naval_fought", "neutral_groups", "opts", "order", "owner", "armies", "pc",
         "pcs_built", "phase", "pool", "power_centre", "round", "sea_conquered", "sets_traded", "slots",
         "terminal", "triremes", "turn", "turns", "vp", "vp_last", "vp_sources", "built", "acts",
+        "provs", "ne", "empire", "empire_ok", "sea_ctrl", "seas_held",
     )  # fmt: skip
 
     def __init__(self, board: Board, opts: SpqrOptions) -> None:
@@ -104,6 +105,15 @@ class SpqrState:
         self.chance: Chance | None = ORDER
         self.phase = Phase.SETUP_ORDER
         self.pc = 0
+        # the incremental index (rules/index.py): provinces per party (the neutrals at index -1), enemy land
+        # neighbours per province, largest empire per party (valid where empire_ok), sea controllers (-1: none)
+        # and seas held per party
+        self.provs: list[list[int]] = [[] for _ in range(n + 1)]
+        self.ne = [0] * P
+        self.empire = [0] * (n + 1)
+        self.empire_ok = [False] * (n + 1)
+        self.sea_ctrl = [-1] * board.n_seas
+        self.seas_held = [0] * (n + 1)
 
     # ------------------------------------------------------------------ protocol
 
@@ -170,17 +180,28 @@ class SpqrState:
         c.chance = self.chance
         c.phase = self.phase
         c.pc = self.pc
+        c.provs = [row[:] for row in self.provs]
+        c.ne = self.ne[:]
+        c.empire = self.empire[:]
+        c.empire_ok = self.empire_ok[:]
+        c.sea_ctrl = self.sea_ctrl[:]
+        c.seas_held = self.seas_held[:]
         return c
 
+    def reindex(self) -> None:
+        """Rebuild the incremental index after writing `owner` or `triremes` directly (tests building a
+        position); the rules keep it up to date themselves."""
+        index.reindex(self)
+
     def provinces_of(self, who: int) -> list[int]:
-        return [p for p, o in enumerate(self.owner) if o == who]
+        return self.provs[who][:] if -1 <= who < self.n else [p for p, o in enumerate(self.owner) if o == who]
 
     def legal_actions(self) -> list[Action]:
         """Every legal action now, in a canonical order (by kind, then board order). The only source of
         legality: `play` accepts exactly these."""
         if self.terminal is not None or self.chance is not None:
             return []
-        legal = _LEGAL.get(self.phase)
+        legal = _LEGAL_BY_PHASE[self.phase]
         return legal(self, self.order[self.turn]) if legal is not None else []
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
@@ -225,6 +246,8 @@ class SpqrState:
             seats = list(range(self.n))
             rng.shuffle(seats)
             return act(A.Order, tuple(seats))
+        if ch.kind == ChanceKind.DEAL:
+            return setup.sample_deal(self, rng)
         return weighted_choice(self.chance_outcomes(), rng)
 
     def apply(self, action: Action) -> None:
@@ -311,6 +334,8 @@ _LEGAL: dict[Phase, Callable[[SpqrState, int], list[Action]]] = {
     Phase.STRATEGIC_COUNT: turn.legal_strategic_count,
 }
 """The legal actions of each decision phase (the others are chance nodes or the end)."""
+_LEGAL_BY_PHASE: list[Callable[[SpqrState, int], list[Action]] | None] = [_LEGAL.get(ph) for ph in Phase]
+"""`_LEGAL` indexed by the phase's number."""
 
 # each action class applied by its rule; the result is the phase to enter next (None: the rule set it)
 _APPLY: dict[type[Action], Callable[[SpqrState, Any], Phase | None]] = {

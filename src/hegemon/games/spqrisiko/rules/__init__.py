@@ -5,6 +5,7 @@ list), `apply_*` change the state and return the phase to enter next (or None wh
 
 common — helpers every part shares (enemies, garrisons, protection, sea control, the end of the game) ·
 tables — the board's actions, built once per board and indexed by integers ·
+index — provinces per party, enemy neighbours, empires and sea control, kept up to date on every change ·
 setup — order of play, deal, claims [R 3] · reinforcements — cards, bonuses, placement, navy [R 6]-[R 8] ·
 navy — naval movement and combat [R 9], [R 11] · attacks — sea and land attacks, dice, moving in [R 10],
 [R 12]-[R 14] · turn — scoring, phase flow, strategic move, card draw, turn end [R 5], [R 15], [R 17]."""

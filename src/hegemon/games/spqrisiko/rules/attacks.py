@@ -22,6 +22,7 @@ from hegemon.games.spqrisiko.rules.common import (
     move_after_battle,
     protected,
 )
+from hegemon.games.spqrisiko.rules.index import sea_changed, set_owner
 from hegemon.games.spqrisiko.scoring import NEUTRAL
 
 if TYPE_CHECKING:
@@ -34,22 +35,13 @@ if TYPE_CHECKING:
 def _sea_sources(st: SpqrState, me: int) -> list[tuple[int, int]]:
     """(province, legionaries that may sail) of every province that may launch a sea attack now: all but its
     garrison [R 14.3]."""
-    b = st.board
-    owner, armies, coasts, done, land = st.owner, st.armies, b.coasts, st.sea_conquered, b.land
-    nie = st.opts.neutral_is_enemy
+    armies, coasts, done, ne = st.armies, st.board.coasts, st.sea_conquered, st.ne
     out = []
-    for s, o in enumerate(owner):
-        if o != me or done[s] or not coasts[s]:
-            continue
+    for s in st.provs[me]:
         a = armies[s]
-        if a < 2:
+        if a < 2 or done[s] or not coasts[s]:
             continue
-        keep = 1
-        for q in land[s]:
-            oq = owner[q]
-            if (oq >= 0 and oq != me) or (oq == NEUTRAL and nie):
-                keep = 2
-                break
+        keep = 2 if ne[s] else 1
         if a > keep:
             out.append((s, a - keep))
     return out
@@ -132,41 +124,31 @@ def _land_attacks(st: SpqrState, me: int, first: bool) -> list[Action]:
     `attack_keep`, `attack_floor` and `protected` per pair, with the enemy neighbours of each source counted
     once: a source borders an enemy other than the target when it has more enemy neighbours than the target's
     own share."""
-    owner, armies = st.owner, st.armies
+    owner, armies, ne = st.owner, st.armies, st.ne
     rows = st.acts.attack
-    land = st.board.land
     opts = st.opts
     nie = opts.neutral_is_enemy
     strict = opts.garrison == "garrison_first"
     stop = opts.garrison != "move_in_first"
-    counts: list[int] | None = None
+    provs: list[list[int]] | None = None
     if st.round < opts.first_elimination_round:  # U9: a player's only province is protected
-        counts = [0] * st.n
-        for o in owner:
-            if o >= 0:
-                counts[o] += 1
+        provs = st.provs
     out: list[Action] = []
-    for s, o in enumerate(owner):
-        if o != me:
-            continue
+    for s in st.provs[me]:
         a = armies[s]
         if a < 2:
             continue
-        ne = 0
-        for q in land[s]:
-            oq = owner[q]
-            if (oq >= 0 and oq != me) or (oq == NEUTRAL and nie):
-                ne += 1
+        n_enemy = ne[s]
         for t, act in rows[s]:
             ot = owner[t]
             if ot == me:
                 continue
             at = armies[t]
             dd = at if at < 3 else 3
-            frontier = ne > (1 if (ot >= 0 or (ot == NEUTRAL and nie)) else 0)
+            frontier = n_enemy > (1 if (ot >= 0 or (ot == NEUTRAL and nie)) else 0)
             if a - (2 if strict and frontier else 1) < dd or a <= (2 if stop and frontier else 1):
                 continue
-            if counts is not None and ot >= 0 and counts[ot] <= 1:
+            if provs is not None and ot >= 0 and len(provs[ot]) <= 1:
                 continue
             out.append(act)
             if first:
@@ -276,12 +258,12 @@ def apply_roll(st: SpqrState, a: A.Roll) -> Phase | None:
 
 def conquer(st: SpqrState, me: int, t: int, occupants: int, by_sea: bool) -> None:
     loser = st.owner[t]
-    st.owner[t] = me
+    set_owner(st, t, me)
     st.armies[t] = occupants
     st.conquered = True
     if by_sea:
         st.sea_conquered[t] = True
-    if loser >= 0 and loser not in st.owner:
+    if loser >= 0 and not st.provs[loser]:
         eliminate(st, loser, me)
 
 
@@ -293,6 +275,8 @@ def eliminate(st: SpqrState, loser: int, by: int) -> None:
         st.hands[by][i] += st.hands[loser][i]
         st.hands[loser][i] = 0
     st.triremes[loser] = [0] * st.board.n_seas
+    for s in range(st.board.n_seas):
+        sea_changed(st, s)
     alive = [p for p in range(st.n) if not st.eliminated[p]]
     if len(alive) == 1:
         finish(st, Termination.ELIMINATION, (alive[0],))

@@ -26,6 +26,13 @@ def borders_enemy(st: SpqrState, p: int, me: int, ignore: int = -1) -> bool:
     """Whether province p borders (by land, U6) an enemy province other than `ignore` [R 14.2]."""
     owner = st.owner
     nie = st.opts.neutral_is_enemy
+    if owner[p] == me:  # the index counts p's enemy neighbours already
+        c = st.ne[p]
+        if c and ignore >= 0 and ignore in st.board.land[p]:
+            o = owner[ignore]
+            if (o >= 0 and o != me) or (o == NEUTRAL and nie):
+                c -= 1
+        return c > 0
     for q in st.board.land[p]:
         if q != ignore:
             o = owner[q]
@@ -69,7 +76,7 @@ def protected(st: SpqrState, target: int) -> bool:
     o = st.owner[target]
     if o < 0 or st.round >= st.opts.first_elimination_round:
         return False
-    return st.owner.count(o) <= 1
+    return len(st.provs[o]) <= 1
 
 
 def defender_dice(st: SpqrState, p: int) -> int:
@@ -79,13 +86,7 @@ def defender_dice(st: SpqrState, p: int) -> int:
 
 def controls_sea(st: SpqrState, who: int, sea: int) -> bool:
     """Strictly more triremes in `sea` than every other player [R 15.2]."""
-    mine = st.triremes[who][sea]
-    if mine == 0:
-        return False
-    for p in range(st.n):
-        if p != who and st.triremes[p][sea] >= mine:
-            return False
-    return True
+    return st.sea_ctrl[sea] == who
 
 
 def competitors(st: SpqrState) -> list[int]:

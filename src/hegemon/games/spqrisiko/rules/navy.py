@@ -10,6 +10,7 @@ from hegemon.games.spqrisiko import actions as A
 from hegemon.games.spqrisiko.combat import resolve
 from hegemon.games.spqrisiko.phase import Phase
 from hegemon.games.spqrisiko.records import Battle, BattleKind
+from hegemon.games.spqrisiko.rules.index import sea_changed
 
 if TYPE_CHECKING:
     from hegemon.games.spqrisiko.state import SpqrState
@@ -59,6 +60,8 @@ def apply_naval_move(st: SpqrState, a: A.NavalMove) -> Phase:
     st.triremes[me][s] -= c
     st.triremes[me][t] += c
     st.arrived[t] += c
+    sea_changed(st, s)
+    sea_changed(st, t)
     if st.opts.naval_move == "single_group":
         st.moved_group = True
     return Phase.NAVAL_MOVE
@@ -123,6 +126,8 @@ def apply_naval_roll(st: SpqrState, bt: Battle, att: tuple[int, ...], dfn: tuple
     al, dl = resolve(att, dfn, naval=True)
     st.triremes[me][sea] -= al
     st.triremes[opp][sea] -= dl
+    if al or dl:
+        sea_changed(st, sea)
     if al + dl == 0 or st.triremes[opp][sea] == 0:
         return True  # [R 11.6]: a roll without losses ends the combat
     lo, hi = naval_dice_range(st, bt)

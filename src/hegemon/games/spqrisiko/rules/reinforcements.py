@@ -3,14 +3,13 @@ placed one legionary at a time, then the navy (triremes disbanded into legionari
 
 from __future__ import annotations
 
-from itertools import compress
 from typing import TYPE_CHECKING
 
 from hegemon.core.actions import Action
 from hegemon.games.spqrisiko import actions as A
 from hegemon.games.spqrisiko.board import SYMBOLS
 from hegemon.games.spqrisiko.phase import Phase
-from hegemon.games.spqrisiko.rules.common import garrison
+from hegemon.games.spqrisiko.rules.index import sea_changed
 from hegemon.games.spqrisiko.scoring import land_reinforcements
 
 if TYPE_CHECKING:
@@ -77,9 +76,8 @@ def after_bonus(st: SpqrState, me: int) -> Phase:
 def bonus_seas(st: SpqrState, me: int) -> list[int]:
     seas: set[int] = set()
     coasts = st.board.coasts
-    for p, o in enumerate(st.owner):
-        if o == me:
-            seas.update(coasts[p])
+    for p in st.provs[me]:
+        seas.update(coasts[p])
     return sorted(seas)
 
 
@@ -89,7 +87,7 @@ def pc_sites(st: SpqrState, me: int) -> list[int]:
         return []
     pc = st.power_centre
     land = st.board.land
-    return [p for p, o in enumerate(st.owner) if o == me and not pc[p] and not any(pc[q] for q in land[p])]
+    return [p for p in st.provs[me] if not pc[p] and not any(pc[q] for q in land[p])]
 
 
 def legal_bonus(st: SpqrState, me: int) -> list[Action]:
@@ -104,7 +102,9 @@ def legal_bonus(st: SpqrState, me: int) -> list[Action]:
 
 def apply_place_trireme(st: SpqrState, a: A.PlaceTrireme) -> Phase:
     me = st.order[st.turn]
-    st.triremes[me][st.board.sea_index[a.sea]] += 1
+    s = st.board.sea_index[a.sea]
+    st.triremes[me][s] += 1
+    sea_changed(st, s)
     st.bonus_triremes -= 1
     return after_bonus(st, me)
 
@@ -130,19 +130,18 @@ def apply_forgo(st: SpqrState, a: A.Forgo) -> Phase:
 
 def reinforcement_pool(st: SpqrState, me: int) -> None:
     """Land reinforcements [R 6.1]-[R 6.5]: the table, plus one legionary in each own power centre."""
-    owned = 0
     armies = st.armies
     pc = st.power_centre
-    for p, o in enumerate(st.owner):
-        if o == me:
-            owned += 1
-            if pc[p]:
-                armies[p] += 1
-    st.pool += land_reinforcements(owned)
+    mine = st.provs[me]
+    for p in mine:
+        if pc[p]:
+            armies[p] += 1
+    st.pool += land_reinforcements(len(mine))
 
 
 def legal_reinforce(st: SpqrState, me: int) -> list[Action]:
-    return list(compress(st.acts.reinforce, map(me.__eq__, st.owner)))
+    rows = st.acts.reinforce
+    return [rows[p] for p in st.provs[me]]
 
 
 def apply_reinforce(st: SpqrState, a: A.Reinforce) -> Phase | None:
@@ -159,10 +158,6 @@ def _may_disband(st: SpqrState) -> bool:
     return not st.built and (lim is None or st.disbands < lim)
 
 
-def _build_need(st: SpqrState, p: int, me: int) -> int:
-    return 3 + (garrison(st, p, me) if st.opts.trireme_garrison == 2 else 1)
-
-
 def legal_convert(st: SpqrState, me: int) -> list[Action]:
     t = st.acts
     out: list[Action] = []
@@ -175,11 +170,11 @@ def legal_convert(st: SpqrState, me: int) -> list[Action]:
                     if owner[p] == me:
                         out.append(a)
     armies = st.armies
-    for p, o in enumerate(owner):
-        if o != me:
-            continue
+    ne = st.ne
+    frontier = 2 if st.opts.trireme_garrison == 2 else 1  # a build leaves 3 + the garrison, or 3 + 1 [R 7]
+    for p in st.provs[me]:
         builds = t.build[p]
-        if builds and armies[p] >= _build_need(st, p, me):
+        if builds and armies[p] >= (3 + frontier if ne[p] else 4):
             out.extend(builds)
     out.append(A.DONE)
     return out
@@ -196,8 +191,10 @@ def has_convert(st: SpqrState, me: int) -> bool:
                     if owner[p] == me:
                         return True
     armies = st.armies
-    for p, o in enumerate(owner):
-        if o == me and t.build[p] and armies[p] >= 4 and armies[p] >= _build_need(st, p, me):
+    ne = st.ne
+    frontier = 2 if st.opts.trireme_garrison == 2 else 1
+    for p in st.provs[me]:
+        if armies[p] >= 4 and t.build[p] and armies[p] >= (3 + frontier if ne[p] else 4):
             return True
     return False
 
@@ -205,7 +202,9 @@ def has_convert(st: SpqrState, me: int) -> bool:
 def apply_disband(st: SpqrState, a: A.Disband) -> Phase:
     me = st.order[st.turn]
     b = st.board
-    st.triremes[me][b.sea_index[a.sea]] -= 1
+    s = b.sea_index[a.sea]
+    st.triremes[me][s] -= 1
+    sea_changed(st, s)
     st.armies[b.province_index[a.province]] += 2
     st.disbands += 1
     return Phase.CONVERT
@@ -215,6 +214,8 @@ def apply_build(st: SpqrState, a: A.Build) -> Phase:
     me = st.order[st.turn]
     b = st.board
     st.armies[b.province_index[a.province]] -= 3
-    st.triremes[me][b.sea_index[a.sea]] += 1
+    s = b.sea_index[a.sea]
+    st.triremes[me][s] += 1
+    sea_changed(st, s)
     st.built = True
     return Phase.CONVERT

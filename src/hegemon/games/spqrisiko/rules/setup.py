@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING
 
 from hegemon.core.actions import Action
@@ -10,6 +11,7 @@ from hegemon.games.spqrisiko import actions as A
 from hegemon.games.spqrisiko.phase import Phase
 from hegemon.games.spqrisiko.records import DEAL
 from hegemon.games.spqrisiko.rules import turn
+from hegemon.games.spqrisiko.rules.index import set_owner
 from hegemon.games.spqrisiko.rules.tables import act
 from hegemon.games.spqrisiko.scoring import FREE, NEUTRAL
 
@@ -28,7 +30,7 @@ def apply_order(st: SpqrState, a: A.Order) -> None:
     b = st.board
     if st.n == 4 and "italia" in b.province_index and st.neutral_groups:
         p = b.province_index["italia"]
-        st.owner[p] = NEUTRAL
+        set_owner(st, p, NEUTRAL)
         st.armies[p] = 3
         st.neutral_groups -= 1
     free = st.owner.count(FREE) - st.neutral_groups
@@ -46,7 +48,7 @@ def apply_order(st: SpqrState, a: A.Order) -> None:
 def apply_deal(st: SpqrState, a: A.Deal) -> None:
     p = st.board.province_index[a.province]
     o = a.owner
-    st.owner[p] = o
+    set_owner(st, p, o)
     if o == NEUTRAL:
         st.armies[p] = 3
         st.neutral_groups -= 1
@@ -60,7 +62,7 @@ def apply_deal(st: SpqrState, a: A.Deal) -> None:
 
 def apply_claim(st: SpqrState, a: A.Claim) -> None:
     p = st.board.province_index[a.province]
-    st.owner[p] = st.order[st.turn]
+    set_owner(st, p, st.order[st.turn])
     st.armies[p] = 2
     if st.neutral_groups and FREE in st.owner:
         st.phase = Phase.SETUP_NEUTRAL
@@ -70,7 +72,7 @@ def apply_claim(st: SpqrState, a: A.Claim) -> None:
 
 def apply_claim_neutral(st: SpqrState, a: A.ClaimNeutral) -> None:
     p = st.board.province_index[a.province]
-    st.owner[p] = NEUTRAL
+    set_owner(st, p, NEUTRAL)
     st.armies[p] = 3
     st.neutral_groups -= 1
     _next_placer(st)
@@ -100,3 +102,27 @@ def deal_outcomes(st: SpqrState) -> list[tuple[Action, float]]:
     total = sum(w for _, w in weights)
     pid = st.board.province_ids[prov]
     return [(act(A.Deal, pid, o), w / total) for o, w in weights]
+
+
+def sample_deal(st: SpqrState, rng: random.Random) -> Action:
+    """`weighted_choice(deal_outcomes(st), rng)` without building the outcomes (one `random()` call, the same
+    sums in the same order, so the same outcome)."""
+    prov = st.owner.index(FREE)
+    slots = st.slots
+    total = sum(w for w in slots if w > 0) + st.neutral_groups
+    r = rng.random()
+    acc = 0.0
+    last = NEUTRAL
+    for o in range(st.n):
+        w = slots[o]
+        if w > 0:
+            last = o
+            acc += w / total
+            if r < acc:
+                return act(A.Deal, st.board.province_ids[prov], o)
+    if st.neutral_groups:
+        last = NEUTRAL
+        acc += st.neutral_groups / total
+        if r < acc:
+            return act(A.Deal, st.board.province_ids[prov], NEUTRAL)
+    return act(A.Deal, st.board.province_ids[prov], last)

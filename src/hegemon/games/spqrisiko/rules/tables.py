@@ -52,9 +52,13 @@ class BoardActions:
             [(t, sea, act(A.SeaAttack, pid[s], pid[t], sid[sea])) for t, sea in b.bridges[s]] for s in range(P)
         ]
         self.fortify: list[dict[int, Action]] = [{} for _ in range(P)]
+        # per source, in destination order: (destination, Fortify, whether a land neighbour, the seas bridging)
+        self.fortify_rows: list[list[tuple[int, Action, bool, tuple[int, ...]]]] = [[] for _ in range(P)]
         for s in range(P):
             for q in sorted({*b.land[s], *(t for t, _ in b.bridges[s])}):
-                self.fortify[s][q] = act(A.Fortify, pid[s], pid[q])
+                self.fortify[s][q] = f = act(A.Fortify, pid[s], pid[q])
+                seas = tuple(sea for t, sea in b.bridges[s] if t == q)
+                self.fortify_rows[s].append((q, f, q in b.land[s], seas))
         self.naval_attack = [[act(A.NavalAttack, sid[s], o) for o in range(5)] for s in range(S)]
         # naval moves: per sea, per linked sea, the moves of 1..k triremes (grown on demand)
         self._naval_move = [[(t, [act(A.NavalMove, sid[s], sid[t], 1)]) for t in b.sea_links[s]] for s in range(S)]

@@ -13,15 +13,8 @@ from hegemon.games.spqrisiko import actions as A
 from hegemon.games.spqrisiko.board import SYMBOLS
 from hegemon.games.spqrisiko.phase import NEXT_OPTIONAL, Phase
 from hegemon.games.spqrisiko.records import DRAW, Battle, BattleKind
-from hegemon.games.spqrisiko.rules import attacks, navy, reinforcements
-from hegemon.games.spqrisiko.rules.common import (
-    competitors,
-    controls_sea,
-    finish,
-    garrison,
-    move_after_battle,
-)
-from hegemon.games.spqrisiko.scoring import NEUTRAL, score_turn
+from hegemon.games.spqrisiko.rules import attacks, index, navy, reinforcements
+from hegemon.games.spqrisiko.rules.common import competitors, finish, move_after_battle
 
 if TYPE_CHECKING:
     from hegemon.games.spqrisiko.state import SpqrState
@@ -45,7 +38,7 @@ def begin_turn(st: SpqrState) -> None:
     st.conquered = False
     st.battle = None
     # phase 1: scoring [R 5]
-    gained = score_turn(st.board, st.owner, st.triremes, st.power_centre, me, competitors(st))
+    gained = index.score(st, me, competitors(st))
     st.vp_last = gained
     st.vp[me] += sum(gained.values())
     src = st.vp_sources[me]
@@ -69,6 +62,10 @@ _HAS_CHOICE: dict[Phase, Callable[[SpqrState, int], bool]] = {
 }
 
 
+# the phases `enter` and `apply_done` test, as module constants (an enum attribute costs a lookup each time)
+_CARDS, _REINFORCE, _CONVERT, _STRATEGIC = Phase.CARDS, Phase.REINFORCE, Phase.CONVERT, Phase.STRATEGIC
+
+
 def enter(st: SpqrState, phase: Phase) -> None:
     """Enter `phase`, skipping forward over every phase in which the player has nothing to choose."""
     if st.terminal is not None:
@@ -76,18 +73,18 @@ def enter(st: SpqrState, phase: Phase) -> None:
     me = st.order[st.turn]
     while True:
         st.phase = phase
-        if phase == Phase.CARDS:
+        if phase == _CARDS:
             if reinforcements.has_cards(st, me):
                 return
-            phase = Phase.REINFORCE
+            phase = _REINFORCE
             reinforcements.reinforcement_pool(st, me)
             continue
-        if phase == Phase.REINFORCE:
+        if phase == _REINFORCE:
             if st.pool > 0:
                 return
-            phase = Phase.CONVERT
+            phase = _CONVERT
             continue
-        if phase == Phase.STRATEGIC:
+        if phase == _STRATEGIC:
             if not has_strategic(st, me):
                 finish_turn(st)
             return
@@ -99,10 +96,10 @@ def enter(st: SpqrState, phase: Phase) -> None:
 
 def apply_done(st: SpqrState, a: A.Done) -> Phase | None:
     ph = st.phase
-    if ph == Phase.CARDS:
+    if ph == _CARDS:
         reinforcements.reinforcement_pool(st, st.order[st.turn])
-        return Phase.REINFORCE
-    if ph == Phase.STRATEGIC:
+        return _REINFORCE
+    if ph == _STRATEGIC:
         finish_turn(st)
         return None
     return NEXT_OPTIONAL.get(ph)
@@ -112,64 +109,43 @@ def apply_done(st: SpqrState, a: A.Done) -> Phase | None:
 
 
 def _strategic_sources(st: SpqrState, me: int) -> list[int]:
-    """Own provinces that can spare a legionary beyond their garrison [R 14.1], [R 14.2]."""
-    owner, armies = st.owner, st.armies
-    land = st.board.land
-    nie = st.opts.neutral_is_enemy
-    out = []
-    for s, o in enumerate(owner):
-        if o != me:
-            continue
-        a = armies[s]
-        if a < 2:
-            continue
-        if a == 2:  # one to spare only without an enemy neighbour (U6)
-            frontier = False
-            for q in land[s]:
-                oq = owner[q]
-                if (oq >= 0 and oq != me) or (oq == NEUTRAL and nie):
-                    frontier = True
-                    break
-            if frontier:
-                continue
-        out.append(s)
-    return out
+    """Own provinces that can spare a legionary beyond their garrison [R 14.1], [R 14.2] (one to spare at 2
+    only without an enemy neighbour, U6)."""
+    armies, ne = st.armies, st.ne
+    return [s for s in st.provs[me] if armies[s] > 2 or (armies[s] == 2 and not ne[s])]
 
 
 def legal_strategic(st: SpqrState, me: int) -> list[Action]:
-    b = st.board
     out: list[Action] = []
     owner = st.owner
-    controlled: list[bool] | None = None
-    rows = st.acts.fortify
+    ctrl = st.sea_ctrl
+    rows = st.acts.fortify_rows
     for s in _strategic_sources(st, me):
-        dests: set[int] = {q for q in b.land[s] if owner[q] == me}
-        for q, sea in b.bridges[s]:
+        for q, a, by_land, seas in rows[s]:
             if owner[q] == me:
-                if controlled is None:
-                    controlled = [controls_sea(st, me, z) for z in range(b.n_seas)]
-                if controlled[sea]:
-                    dests.add(q)
-        row = rows[s]
-        for q in sorted(dests):
-            out.append(row[q])
+                if by_land:
+                    out.append(a)
+                    continue
+                for sea in seas:
+                    if ctrl[sea] == me:
+                        out.append(a)
+                        break
     out.append(A.DONE)
     return out
 
 
 def has_strategic(st: SpqrState, me: int) -> bool:
-    b = st.board
     owner = st.owner
-    controlled: list[bool] | None = None
+    ctrl = st.sea_ctrl
+    rows = st.acts.fortify_rows
     for s in _strategic_sources(st, me):
-        if any(owner[q] == me for q in b.land[s]):
-            return True
-        for q, sea in b.bridges[s]:
+        for q, _, by_land, seas in rows[s]:
             if owner[q] == me:
-                if controlled is None:
-                    controlled = [controls_sea(st, me, z) for z in range(b.n_seas)]
-                if controlled[sea]:
+                if by_land:
                     return True
+                for sea in seas:
+                    if ctrl[sea] == me:
+                        return True
     return False
 
 
@@ -184,7 +160,7 @@ def legal_strategic_count(st: SpqrState, me: int) -> list[Action]:
     bt = st.battle
     assert bt is not None
     src = bt.source
-    hi = st.armies[src] - garrison(st, src, me)
+    hi = st.armies[src] - (2 if st.ne[src] else 1)  # the garrison [R 14.1], [R 14.2]: src is the mover's
     return st.acts.move(1, hi)
 
 
