@@ -12,7 +12,7 @@ import pytest
 from hegemon.core.errors import RulesDataError
 from hegemon.games.polis import actions as A
 from hegemon.games.polis.board import CONSTANTS, DEFAULT_BOARD, RES, load_board
-from hegemon.games.polis.rules import common, proxenos, round_end
+from hegemon.games.polis.rules import common, flow, proxenos
 from hegemon.games.polis.rules.common import EXTRA
 
 from .fixtures import ATHENS, SPARTA, Q, T, do, fresh, legal_kinds, scenario
@@ -274,47 +274,47 @@ def test_civil_war_multipliers(tmp_path):
 def _round_end(stage, **opts):
     st = scenario(to_move=ATHENS, pp=(5, 5), **opts)
     st.round_end_stage = stage
-    round_end.proceed(st)
+    flow.proceed(st)
     return st
 
 
 def test_supply_wheat_per_cube(tmp_path):
-    st = _round_end(round_end.S_SUPPLY_A, res={ATHENS: {"wheat": 20}, SPARTA: {"wheat": 20}})
+    st = _round_end(flow.S_SUPPLY_A, res={ATHENS: {"wheat": 20}, SPARTA: {"wheat": 20}})
     assert st.res[ATHENS][RES["wheat"]] == 20 - 8  # 4 + 2 + 2 cubes
-    st = _round_end(round_end.S_SUPPLY_A, res={ATHENS: {"wheat": 20}, SPARTA: {"wheat": 20}},
+    st = _round_end(flow.S_SUPPLY_A, res={ATHENS: {"wheat": 20}, SPARTA: {"wheat": 20}},
                     board=board_with(tmp_path, supply_wheat_per_cube="2"))  # fmt: skip
     assert st.res[ATHENS][RES["wheat"]] == 20 - 16
 
 
 def test_growth_wheat_per_cube(tmp_path):
     path = board_with(tmp_path, growth_wheat_per_cube="3")
-    st = _round_end(round_end.S_GROWTH_A, res={ATHENS: {"wheat": 3}}, board=path)
+    st = _round_end(flow.S_GROWTH_A, res={ATHENS: {"wheat": 3}}, board=path)
     assert st.active == ATHENS and st.phase_name() == "growth"
     do(st, A.Grow("athinae"))
     assert st.res[ATHENS][RES["wheat"]] == 0 and st.pop[Q(st, "athinae")] == 5
-    st = _round_end(round_end.S_GROWTH_A, res={ATHENS: {"wheat": 2}, SPARTA: {"wheat": 2}}, board=path)
+    st = _round_end(flow.S_GROWTH_A, res={ATHENS: {"wheat": 2}, SPARTA: {"wheat": 2}}, board=path)
     assert st.phase_name() != "growth"  # 2 wheat cannot grow a cube that costs 3
 
 
 def test_megalopolis_prestige_per_polis(tmp_path):
-    st = _round_end(round_end.S_MEGA, pop={"athinae": 6, "chalkis": 3})
+    st = _round_end(flow.S_MEGA, pop={"athinae": 6, "chalkis": 3})
     assert st.pp[ATHENS] == 5 + 2
-    st = _round_end(round_end.S_MEGA, pop={"athinae": 6, "chalkis": 3},
+    st = _round_end(flow.S_MEGA, pop={"athinae": 6, "chalkis": 3},
                     board=board_with(tmp_path, megalopolis_prestige_per_polis="3"))  # fmt: skip
     assert st.pp[ATHENS] == 5 + 6
 
 
 def test_storage_halved(tmp_path):
-    st = _round_end(round_end.S_MEGA, res={ATHENS: {"metal": 5, "oil": 5}})
+    st = _round_end(flow.S_MEGA, res={ATHENS: {"metal": 5, "oil": 5}})
     assert (st.res[ATHENS][RES["metal"]], st.res[ATHENS][RES["oil"]]) == (5, 3)
-    st = _round_end(round_end.S_MEGA, res={ATHENS: {"metal": 5, "oil": 5}},
+    st = _round_end(flow.S_MEGA, res={ATHENS: {"metal": 5, "oil": 5}},
                     board=board_with(tmp_path, storage_halved='["metal"]'))  # fmt: skip
     assert (st.res[ATHENS][RES["metal"]], st.res[ATHENS][RES["oil"]]) == (3, 5)
 
 
 def test_phoros_prestige_to_silver(tmp_path):
     def phoros(**opts):
-        st = _round_end(round_end.S_PHOROS_A, res={ATHENS: {"silver": 0}, SPARTA: {"silver": 0}}, **opts)
+        st = _round_end(flow.S_PHOROS_A, res={ATHENS: {"silver": 0}, SPARTA: {"silver": 0}}, **opts)
         s = st.active
         do(st, A.Phoros(2))
         return st.res[s][RES["silver"]]

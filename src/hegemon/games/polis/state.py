@@ -150,7 +150,7 @@ class PolisState:
         self.growth_from = 0
         self.projects_to_draw = 0
         self.end_reason = ""
-        round_end.begin_draws(self)
+        flow.begin_round(self)
 
     # ------------------------------------------------------------------ protocol
     @property
@@ -319,15 +319,6 @@ def _create(token: int) -> Any:
     return lambda st, a: development.apply_create(st, token, a.polis, a.count, a.silver)
 
 
-def _draw_project(st: PolisState, a: Any) -> None:
-    p = st.board.project_index[a.project]
-    st.stack.remove(p)
-    st.offer.append(p)
-    st.projects_to_draw -= 1
-    if st.projects_to_draw == 0:
-        round_end.after_projects(st)
-
-
 _APPLY: dict[type, Any] = {
     A.Pass: lambda st, a: flow.apply_pass(st),
     A.PayExtra: lambda st, a: flow.apply_extra(st, a.resource),
@@ -356,20 +347,20 @@ _APPLY: dict[type, Any] = {
     A.MoveProxenos: lambda st, a: proxenos.apply_move(st, a.polis),
     A.RedeemProxenos: lambda st, a: proxenos.apply_redeem(st),
     A.CivilWar: lambda st, a: proxenos.apply_civil_war(st, a.polis),
-    A.ChooseBattle: lambda st, a: battle.start(st, st.board.terr_index[a.territory]),
+    A.ChooseBattle: lambda st, a: flow.choose_battle(st, a.territory),
     A.DrawCard: lambda st, a: battle.apply_draw(st, a.card),
     A.Retreat: lambda st, a: flow.retreat(st, a.territory),
     A.Stand: lambda st, a: battle.apply_stand(st),
     A.PlayCards: lambda st, a: battle.apply_play(st, a.first, a.second),
     A.Match: lambda st, a: flow.match(st, a.first, a.second),
-    A.DrawProject: _draw_project,
-    A.DrawEvent: lambda st, a: events.apply_draw(st, a.event),
-    A.RemoveUnit: lambda st, a: events.apply_remove(st, a.territory),
-    A.ReleasePolis: lambda st, a: round_end.apply_release(st, a.polis),
-    A.PaySupply: lambda st, a: round_end.apply_pay_supply(st),
-    A.Grow: lambda st, a: round_end.apply_grow(st, a.polis),
-    A.EndGrowth: lambda st, a: round_end.apply_end_growth(st),
-    A.Phoros: lambda st, a: round_end.apply_phoros(st, a.amount),
+    A.DrawProject: lambda st, a: flow.project_drawn(st, a.project),
+    A.DrawEvent: lambda st, a: flow.event_drawn(st, a.event),
+    A.RemoveUnit: lambda st, a: flow.remove_unit(st, a.territory),
+    A.ReleasePolis: lambda st, a: flow.release(st, a.polis),
+    A.PaySupply: lambda st, a: flow.pay_supply(st),
+    A.Grow: lambda st, a: flow.grow(st, a.polis),
+    A.EndGrowth: lambda st, a: flow.end_growth(st),
+    A.Phoros: lambda st, a: flow.phoros(st, a.amount),
 }
 
 __all__ = ["SIDES", "PolisState", "common"]

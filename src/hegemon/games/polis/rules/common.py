@@ -124,24 +124,3 @@ def siege_check_exchange(st: PolisState) -> None:
 
 __all__ = ["DICELESS", "DICELESS_SACRIFICE"]
 
-
-def start_round_play(st: PolisState) -> None:
-    """§4.2 step 3: the side with less prestige starts, unless the event names one; ties: R30."""
-    b = st.board
-    if st.event_first >= 0:
-        first = st.event_first
-    elif st.pp[0] != st.pp[1]:
-        first = 0 if st.pp[0] < st.pp[1] else 1
-    elif st.round == 0:
-        first = b.first_tie_side
-    else:
-        first = 1 - st.first
-    st.first = first
-    st.active = first
-    st.phase = ACTION
-    st.passed = [False, False]
-    st.turns = 0
-    st.n_actions = 0
-    st.tokens = []
-    st.fought = []
-    st.turn_ender = first

@@ -1,5 +1,6 @@
 """Event cards (§10): one drawn at the start of each round from the round's pile and resolved at once, effect
-by effect in the listed order (§10.2, R62); `remove_units` lets the side choose which units go."""
+by effect in the listed order (§10.2, R62); `remove_units` lets the side choose which units go. `flow` draws the
+card, pauses for those choices and starts the round's play afterwards."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ from hegemon.games.polis.actions import DrawEvent, RemoveUnit, intern
 from hegemon.games.polis.board import PRESTIGE
 from hegemon.games.polis.pending import Removal
 from hegemon.games.polis.rules import common
-from hegemon.games.polis.rules.common import EVENT_REMOVE
 
 if TYPE_CHECKING:
     from hegemon.games.polis.state import PolisState
@@ -26,21 +26,11 @@ def outcomes(st: PolisState) -> list[tuple[Any, float]]:
     return [(intern(DrawEvent, ids[e]), p) for e in pile]
 
 
-def apply_draw(st: PolisState, event: str) -> None:
-    e = st.board.event_index[event]
-    pile_of(st).remove(e)
+def reveal(st: PolisState, e: int) -> None:
+    """Event `e` (-1: none) becomes the round's event; its effects are still to resolve."""
     st.event = e
     st.event_step = 0
     st.event_first = -1
-    run(st)
-
-
-def no_event(st: PolisState) -> None:
-    """An empty pile (only possible with a custom board): the round starts without an event."""
-    st.event = -1
-    st.event_step = 0
-    st.event_first = -1
-    run(st)
 
 
 def _removable(st: PolisState, side: int, hop: bool, gal: bool) -> list[int]:
@@ -49,8 +39,9 @@ def _removable(st: PolisState, side: int, hop: bool, gal: bool) -> list[int]:
     return [t for t in range(b.n_terr) if u[t] and ((hop and b.is_land[t]) or (gal and not b.is_land[t]))]
 
 
-def run(st: PolisState) -> None:
-    """Resolve the remaining effects of the current event, then start the round's play (§4.2)."""
+def run(st: PolisState) -> int:
+    """Resolve the remaining effects of the current event: -1 when all are done, or the side that must choose
+    the units an effect removes (the effect then waits in a `Removal` record)."""
     b = st.board
     effects = b.ev_effects[st.event] if st.event >= 0 else ()
     while st.event_step < len(effects):
@@ -82,9 +73,7 @@ def run(st: PolisState) -> None:
                 common.siege_check_exchange(st)
             else:
                 st.pending = Removal(side, hop, gal, count)
-                st.active = side
-                st.phase = EVENT_REMOVE
-                return
+                return int(side)
         elif typ == "close_market":
             st.market_closed[eff[1]] = True
         elif typ == "exhaust_tribute":
@@ -105,7 +94,7 @@ def run(st: PolisState) -> None:
                 st.market_markers[tr] = max(1, min(b.track_positions, st.market_markers[tr] + steps))
         st.event_step += 1
     common.siege_check(st)
-    common.start_round_play(st)
+    return -1
 
 
 def removal(st: PolisState) -> Removal:
@@ -120,13 +109,14 @@ def legal_remove(st: PolisState, out: list[Any]) -> None:
         out.append(intern(RemoveUnit, st.board.terr_ids[t]))
 
 
-def apply_remove(st: PolisState, territory: str) -> None:
+def apply_remove(st: PolisState, territory: str) -> bool:
+    """One unit of the side goes; True when the effect is complete (the event then resumes)."""
     rm = removal(st)
     st.units[rm.side][st.board.terr_index[territory]] -= 1
     common.siege_check_exchange(st)
     if rm.left > 1:
         st.pending = Removal(rm.side, rm.hoplites, rm.galleys, rm.left - 1)
-    else:
-        st.pending = None
-        st.event_step += 1
-        run(st)
+        return False
+    st.pending = None
+    st.event_step += 1
+    return True

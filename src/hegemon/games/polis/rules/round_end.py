@@ -1,5 +1,6 @@
-"""End of the round (§8) in order — projects, supply, growth, megalopolis, storage, phoros — the end-of-game
-check (§9.1) and the preparations for the next round (§8.8). Choices go first player first (R55)."""
+"""The steps of the end of the round (§8): projects completed, supply, growth, megalopolis, storage, phoros,
+and the preparations of the next round (§8.8). `flow` runs them in order and asks the choices (first player
+first, R55); these functions resolve one step and report back."""
 
 from __future__ import annotations
 
@@ -8,18 +9,14 @@ from typing import TYPE_CHECKING, Any
 from hegemon.games.polis.actions import EndGrowth, Grow, PaySupply, Phoros, ReleasePolis, intern
 from hegemon.games.polis.board import SILVER, WHEAT
 from hegemon.games.polis.options import DICELESS
-from hegemon.games.polis.rules import common, events
-from hegemon.games.polis.rules.common import DRAW_EVENT, DRAW_PROJECT, GROWTH, OVER, PHOROS, SUPPLY
+from hegemon.games.polis.rules import common
 
 if TYPE_CHECKING:
     from hegemon.games.polis.state import PolisState
 
-# stages of the end of round
-S_SUPPLY_A, S_SUPPLY_B, S_STARVED, S_GROWTH_A, S_GROWTH_B, S_MEGA, S_PHOROS_A, S_PHOROS_B, S_END = range(9)
 
-
-def start(st: PolisState) -> None:
-    """The action phase is over: diceless discs go (§7.3.9), projects complete (§8.1), then the steps."""
+def complete_projects(st: PolisState) -> None:
+    """The action phase is over: diceless discs go (§7.3.9), projects under construction complete (§8.1)."""
     b = st.board
     if st.siege_rule == DICELESS:
         for s in (0, 1):
@@ -29,66 +26,31 @@ def start(st: PolisState) -> None:
             if p in st.slots[q] and st.owner[q] >= 0:
                 st.pp[st.owner[q]] += b.pr_immediate[p]
     st.started = []
-    st.round_end_stage = S_SUPPLY_A
-    proceed(st)
 
 
-def _side(st: PolisState, second: bool) -> int:
-    return 1 - st.first if second else st.first
-
-
-def proceed(st: PolisState) -> None:
-    """Run the end-of-round stages until one needs a choice (sets the phase) or the round/game ends."""
+def supply(st: PolisState, s: int) -> bool:
+    """§8.2: side `s` feeds its cubes when its wheat suffices, or starves when it cannot feed even the capital
+    (step 4, §9.1); True when settled, False when `s` must choose (release poleis, pay the shortfall in PP)."""
     b = st.board
-    while True:
-        stage = st.round_end_stage
-        if stage in (S_SUPPLY_A, S_SUPPLY_B):
-            s = _side(st, stage == S_SUPPLY_B)
-            need = common.population(st, s) * b.supply_wheat
-            wheat = st.res[s][WHEAT]
-            if wheat >= need:
-                st.res[s][WHEAT] -= need
-            elif st.pop[b.capital[s]] * b.supply_wheat > wheat + st.pp[s]:
-                st.starved[s] = True  # cannot feed the capital (§8.2 step 4, §9.1)
-            else:
-                st.active = s
-                st.phase = SUPPLY
-                return
-        elif stage == S_STARVED:
-            if st.starved[0] or st.starved[1]:
-                _game_over(st, "starved")
-                return
-        elif stage in (S_GROWTH_A, S_GROWTH_B):
-            s = _side(st, stage == S_GROWTH_B)
-            st.grown = [0] * b.n_poleis
-            st.growth_from = 0
-            if _growable(st, s):
-                st.active = s
-                st.phase = GROWTH
-                return
-        elif stage == S_MEGA:
-            for s in (0, 1):
-                st.pp[s] += b.mega_pp * sum(
-                    1 for q in range(b.n_poleis) if st.owner[q] == s and st.pop[q] > b.p_base[q]
-                )
-                res = st.res[s]
-                for r in b.storage_halved:
-                    res[r] = (res[r] + 1) // 2
-        elif stage in (S_PHOROS_A, S_PHOROS_B):
-            s = _side(st, stage == S_PHOROS_B)
-            if st.pp[s] > 0:
-                st.active = s
-                st.phase = PHOROS
-                return
-        else:
-            if st.pp[0] == 0 or st.pp[1] == 0:
-                _game_over(st, "ostracism")
-            elif st.round == len(b.round_limit) - 1:
-                _game_over(st, "final")
-            else:
-                prepare(st)
-            return
-        st.round_end_stage += 1
+    need = common.population(st, s) * b.supply_wheat
+    wheat = st.res[s][WHEAT]
+    if wheat >= need:
+        st.res[s][WHEAT] -= need
+    elif st.pop[b.capital[s]] * b.supply_wheat > wheat + st.pp[s]:
+        st.starved[s] = True
+    else:
+        return False
+    return True
+
+
+def megalopolis_and_storage(st: PolisState) -> None:
+    """§8.4-§8.5: PP for every polis above its base population; the stored resources halved."""
+    b = st.board
+    for s in (0, 1):
+        st.pp[s] += b.mega_pp * sum(1 for q in range(b.n_poleis) if st.owner[q] == s and st.pop[q] > b.p_base[q])
+        res = st.res[s]
+        for r in b.storage_halved:
+            res[r] = (res[r] + 1) // 2
 
 
 def legal_supply(st: PolisState, out: list[Any]) -> None:
@@ -119,11 +81,15 @@ def apply_pay_supply(st: PolisState) -> None:
     paid = min(wheat, need)
     st.res[s][WHEAT] -= paid
     st.pp[s] -= need - paid
-    st.round_end_stage += 1
-    proceed(st)
 
 
-def _growable(st: PolisState, s: int) -> list[int]:
+def begin_growth(st: PolisState) -> None:
+    st.grown = [0] * st.board.n_poleis
+    st.growth_from = 0
+
+
+def growable(st: PolisState, s: int) -> list[int]:
+    """The poleis of `s` that may still grow (§8.3), from `growth_from` in board order."""
     b = st.board
     if st.res[s][WHEAT] < b.growth_wheat or common.pool(st, s) < 1:
         return []
@@ -136,25 +102,20 @@ def _growable(st: PolisState, s: int) -> list[int]:
 
 def legal_growth(st: PolisState, out: list[Any]) -> None:
     out.append(intern(EndGrowth))
-    for q in _growable(st, st.active):
+    for q in growable(st, st.active):
         out.append(intern(Grow, st.board.polis_ids[q]))
 
 
-def apply_grow(st: PolisState, polis: str) -> None:
-    """One wheat, one cube (§8.3); poleis are grown in board order so each result has one sequence."""
+def apply_grow(st: PolisState, polis: str) -> bool:
+    """One wheat, one cube (§8.3); poleis are grown in board order so each result has one sequence. True while
+    something can still grow."""
     s = st.active
     q = st.board.polis_index[polis]
     st.res[s][WHEAT] -= st.board.growth_wheat
     st.pop[q] += 1
     st.grown[q] += 1
     st.growth_from = q
-    if not _growable(st, s):
-        apply_end_growth(st)
-
-
-def apply_end_growth(st: PolisState) -> None:
-    st.round_end_stage += 1
-    proceed(st)
+    return bool(growable(st, s))
 
 
 def legal_phoros(st: PolisState, out: list[Any]) -> None:
@@ -166,39 +127,15 @@ def apply_phoros(st: PolisState, amount: int) -> None:
     s = st.active
     st.pp[s] -= amount
     common.gain(st, s, SILVER, amount * st.board.phoros_rate)
-    st.round_end_stage += 1
-    proceed(st)
 
 
 def prepare(st: PolisState) -> None:
-    """§8.8: round marker, discs off boxes and markets, merchants home, a new project offer, the event."""
+    """§8.8 (the round marker moved by `flow`): discs off boxes and markets, merchants home, no project offer."""
     b = st.board
-    st.round += 1
     st.exhausted = [False] * b.n_terr
     st.market_closed = [False] * len(b.market_ids)
     st.shiploads_taken = [0] * len(b.market_ids)
     st.merchants_in_port = list(st.merchants)
     st.offer = []
     st.capped = False
-    begin_draws(st)
 
-
-def begin_draws(st: PolisState) -> None:
-    st.projects_to_draw = min(st.board.project_offer, len(st.stack))
-    if st.projects_to_draw:
-        st.phase = DRAW_PROJECT
-    else:
-        after_projects(st)
-
-
-def after_projects(st: PolisState) -> None:
-    if events.pile_of(st):
-        st.phase = DRAW_EVENT
-    else:
-        events.no_event(st)
-
-
-def _game_over(st: PolisState, why: str) -> None:
-    st.end_reason = why
-    st.phase = OVER
-    st.active = -2
