@@ -608,7 +608,7 @@ def replay_cmd(
     txt = text_module(g)
     interactive = sys.stdin.isatty() if step is None else step
     turn_lines: list[str] = []
-    last_turn = getattr(state, "turns", 0)
+    last_turn = g.turn_count(state)
     out.print(f"[bold]game {k}[/bold] · {rec.game} · seed {rec.seed} · seats {', '.join(rec.seats)} · {len(actions)} actions")
     for i, a in enumerate(actions):
         try:
@@ -618,7 +618,7 @@ def replay_cmd(
             fail(f"action {i}: {e}", code=1)
             return
         turn_lines.append(("chance: " if who == CHANCE else f"P{who + 1}: ") + str(a.visible_to(viewer)))
-        now = getattr(state, "turns", 0)
+        now = g.turn_count(state)
         if now != last_turn or state.current_player() == TERMINAL:
             last_turn = now
             if not as_json:

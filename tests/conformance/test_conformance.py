@@ -65,6 +65,8 @@ def test_random_playouts_reach_the_end_with_sound_nodes(name: str, raw: dict, nu
         state = game.new_game(opts, seed)
         steps = 0
         checked_chance = 0
+        turn = game.turn_count(state)
+        turn_changes = 0
         while state.current_player() != TERMINAL:
             assert steps < bound, f"game exceeded its declared bound of {bound} actions"
             player = state.current_player()
@@ -91,7 +93,12 @@ def test_random_playouts_reach_the_end_with_sound_nodes(name: str, raw: dict, nu
             steps += 1
             if invariants is not None:
                 invariants(state)
+            now = game.turn_count(state)  # what `hegemon replay` groups a game's actions by
+            assert isinstance(now, int)
+            turn_changes += now != turn
+            turn = now
         assert state.is_terminal()
+        assert turn_changes > 0, "the turn counter never moved"
         out = state.outcome()
         assert out is not None and out.winners
         assert sorted(p for g in out.ranking for p in g) == list(range(state.num_players))

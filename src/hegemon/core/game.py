@@ -118,7 +118,9 @@ class Game(Protocol):
     - `position_odds(state, query)`: exact odds of an attack described by `query` in `state`;
     - `glossary()`: what each card, event and piece does, for the client's tooltips;
     - `game_length(state)`: (rounds played, counted from 1; turns over the game, or None when the game counts
-      turns only within a round).
+      turns only within a round);
+    - `turn_count(state)`: the state's turn counter, which changes whenever a player's turn passes to the next
+      (`hegemon replay` shows a game turn by turn with it).
     """
 
     name: str
@@ -141,6 +143,7 @@ class Game(Protocol):
     def position_odds(self, state: Any, query: Mapping[str, str]) -> dict[str, Any]: ...
     def glossary(self) -> dict[str, Any]: ...
     def game_length(self, state: Any) -> tuple[int, int | None]: ...
+    def turn_count(self, state: Any) -> int: ...
 
 
 def game_module(game: Game, role: str) -> ModuleType:

@@ -67,6 +67,10 @@ class PolisGame:
         turn count (`turns` counts within the round)."""
         return state.round + 1, None
 
+    def turn_count(self, state: Any) -> int:
+        """Turns played in the current round (it restarts at 0 when a round's play starts)."""
+        return int(state.turns)
+
     def new_game(self, options: Any = None, seed: int = 0) -> PolisState:
         """A new game at its first chance node (the project offer). The seed is not used: every random
         event is a chance node, drawn by the caller's generator."""

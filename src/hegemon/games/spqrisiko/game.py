@@ -64,6 +64,10 @@ class SpqrGame:
         """How long `state`'s game has gone: (rounds played, counted from 1; turns over the game)."""
         return state.round, state.turns
 
+    def turn_count(self, state: Any) -> int:
+        """Player turns begun over the game."""
+        return int(state.turns)
+
     def new_game(self, options: SpqrOptions | Mapping[str, Any] | None = None, seed: int = 0) -> SpqrState:
         """The initial state (the first step is the chance draw of the order of play). All randomness is
         in chance nodes, so `seed` only matters to whoever samples them."""
