@@ -9,6 +9,56 @@ const SIDE_COLOUR = { athens: "#2f6fd0", sparta: "#d33c32", neutral: "#8d8778" }
 const SIDES = ["athens", "sparta"];
 const PLACE_FIELDS = ["polis", "territory", "to", "source", "market"];
 
+// ------------------------------------------------------------------ click logic (no DOM: tests/js/ runs it in Node)
+/** The map places an action is about (a polis stands for its territory too); `terrOf`: polis → territory. */
+export function places(a, terrOf) {
+  const out = [];
+  for (const f of PLACE_FIELDS) if (typeof a[f] === "string") { out.push(a[f]); if (terrOf[a[f]]) out.push(terrOf[a[f]]); }
+  return out;
+}
+
+/** A click on a place selects it; a click on the selected place unselects it. */
+export const toggleSelection = (sel, id) => (sel === id ? null : id);
+
+/** The legal actions as the controls show them: trades (in the markets panel), actions tied to a place on the
+ * map (listed when it is clicked) and the others (always shown). */
+export function sortActions(acts, terrOf) {
+  return {
+    trades: acts.filter((a) => a.type === "trade"),
+    located: acts.filter((a) => places(a, terrOf).length && a.type !== "trade"),
+    other: acts.filter((a) => !places(a, terrOf).length),
+  };
+}
+
+/** The actions listed after a click on `place`. */
+export const actionsAt = (located, place, terrOf) => located.filter((a) => places(a, terrOf).includes(place));
+
+const NUMERIC = ["count", "silver", "amount"];
+const groupKey = (a) => JSON.stringify(Object.entries(a).filter(([k]) => !NUMERIC.includes(k)));
+
+/** Actions that differ only by their numbers (count, silver, amount) make one group: one control. */
+export function groups(acts) {
+  const out = new Map();
+  for (const a of acts) {
+    const k = groupKey(a);
+    if (!out.has(k)) out.set(k, []);
+    out.get(k).push(a);
+  }
+  return [...out.values()];
+}
+
+/** The one number a group's count choice sets, or null when its actions differ in more than one number. */
+export function countField(list) {
+  const a0 = list[0];
+  const field = NUMERIC.find((k) => typeof a0[k] === "number");
+  return field && list.every((a) => NUMERIC.every((k) => k === field || a[k] === a0[k])) ? field : null;
+}
+
+/** Creating `count` units: the way with the least silver (the player may then pay more of it in silver). */
+export function cheapest(list, count) {
+  return list.filter((a) => a.count === count).reduce((x, y) => (y.silver < x.silver ? y : x));
+}
+
 // distinct unit shapes (SVG, no glyphs): a hoplite's shield, a galley's hull and sail, a merchant's amphora
 const UNIT_PATHS = {
   hoplite: "M0,-5L4.2,-3.6L3.6,1.6L0,5L-3.6,1.6L-4.2,-3.6ZM0,-3.2L0,3.2M-2.6,-1.5L2.6,-1.5",
@@ -86,15 +136,11 @@ export async function createBoard(root, ctx) {
     return msg.seat !== null && msg.status === "playing" ? msg.view.legal_actions || [] : [];
   }
 
-  function places(a) {
-    const out = [];
-    for (const f of PLACE_FIELDS) if (typeof a[f] === "string") { out.push(a[f]); if (terrOf[a[f]]) out.push(terrOf[a[f]]); }
-    return out;
-  }
+  const placesOf = (a) => places(a, terrOf);
 
   function render(msg) {
     const v = msg.view;
-    const can = new Set(legal(msg).flatMap(places));
+    const can = new Set(legal(msg).flatMap(placesOf));
     for (const [id, sh] of Object.entries(shapes)) {
       sh.classList.toggle("clickable", can.has(id));
       sh.classList.toggle("selected", sel === id);
@@ -146,7 +192,7 @@ export async function createBoard(root, ctx) {
   }
 
   function select(id) {
-    sel = sel === id ? null : id;
+    sel = toggleSelection(sel, id);
     ctx.rerender();
   }
 
@@ -255,19 +301,6 @@ export async function createBoard(root, ctx) {
   };
 
   // ------------------------------------------------------------------ controls
-  const NUMERIC = ["count", "silver", "amount"];
-  const groupKey = (a) => JSON.stringify(Object.entries(a).filter(([k]) => !NUMERIC.includes(k)));
-
-  function groups(acts) {
-    const out = new Map();
-    for (const a of acts) {
-      const k = groupKey(a);
-      if (!out.has(k)) out.set(k, []);
-      out.get(k).push(a);
-    }
-    return [...out.values()];
-  }
-
   function actButton(a, primary) {
     const e = effectOf(a);
     const warn = e && ((e.game_over && e.game_over.lose) || e.ostracism || e.lost);
@@ -291,8 +324,7 @@ export async function createBoard(root, ctx) {
       const go = h("button", { type: "button", class: "primary confirm", "data-type": a0.type });
       const pickSilver = (c) => {
         const opts = list.filter((a) => a.count === c);
-        const cheapest = opts.reduce((x, y) => (y.silver < x.silver ? y : x));
-        chosen = cheapest;
+        chosen = cheapest(list, c);
         const update = () => { go.textContent = `${t("polis.confirm")}: ${label(chosen)}`; };
         clear(silverSlot);
         if (opts.length > 1) {
@@ -314,8 +346,8 @@ export async function createBoard(root, ctx) {
       box.append(go);
       return box;
     }
-    const field = NUMERIC.find((k) => typeof a0[k] === "number");
-    if (field && list.every((a) => NUMERIC.every((k) => k === field || a[k] === a0[k]))) {
+    const field = countField(list);
+    if (field) {
       box.append(countChoice({
         key, id, label: t(field === "amount" ? "polis.how_much" : "polis.how_many"), items: list.map((a) => ({ value: a[field], action: a })),
         confirmText: t("polis.confirm"), preferred: a0.type === "phoros" ? "min" : "max",
@@ -369,16 +401,14 @@ export async function createBoard(root, ctx) {
     const v = msg.view;
     effects(msg);
     const acts = legal(msg);
-    const trades = acts.filter((a) => a.type === "trade");
-    const located = acts.filter((a) => places(a).length && a.type !== "trade");
-    const other = acts.filter((a) => !places(a).length);
+    const { trades, located, other } = sortActions(acts, terrOf);
     battlePanel(root, v);
     // (what to do in this phase is said by the "what you can do now" line above)
     if (v.phase !== "action") {
       // few choices, all tied to the map: list them by place right away (the map still works)
       const byPlace = new Map();
       for (const a of located) {
-        const pl = places(a)[0];
+        const pl = placesOf(a)[0];
         if (!byPlace.has(pl)) byPlace.set(pl, []);
         byPlace.get(pl).push(a);
       }
@@ -390,7 +420,7 @@ export async function createBoard(root, ctx) {
     } else {
       if (located.length) root.append(h("p", { class: "hint" }, t("polis.click")));
       if (sel) {
-        const here = located.filter((a) => places(a).includes(sel));
+        const here = actionsAt(located, sel, terrOf);
         root.append(h("h3", {}, t("polis.here", { place: nm(sel) })));
         const info = placeInfo(sel);
         if (info) root.append(info);

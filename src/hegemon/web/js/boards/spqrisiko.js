@@ -8,8 +8,9 @@ import { signed } from "../happen.js";
 const NEUTRAL = "#8d8778";
 const FREE = "#efe8d6";
 
-// the map locations an action names, in the order the player clicks them
-function locs(a) {
+// ------------------------------------------------------------------ click logic (no DOM: tests/js/ runs it in Node)
+/** The map locations an action names, in the order the player clicks them. */
+export function locs(a) {
   switch (a.type) {
     case "claim": case "claim_neutral": case "reinforce": case "place_power_centre": return [a.province];
     case "place_trireme": return [a.sea];
@@ -24,6 +25,97 @@ function locs(a) {
 }
 
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+/** The legal actions whose locations start with the clicked ones. */
+export function candidates(acts, prefix) {
+  return acts.filter((a) => {
+    const l = locs(a);
+    return l.length > prefix.length - 1 && prefix.every((x, i) => l[i] === x);
+  });
+}
+
+/** The locations a next click may choose, after the clicks `sel`. */
+export function clickTargets(acts, sel) {
+  const out = new Set();
+  for (const a of candidates(acts, sel)) {
+    const l = locs(a);
+    if (l.length > sel.length) out.add(l[sel.length]);
+  }
+  return out;
+}
+
+// a battle is confirmed (with its odds) even when it is the only one
+const CONFIRMED = ["attack", "sea_attack", "naval_attack"];
+
+/** A click on `id` after the clicks `sel`: null when it starts nothing (the selection is dropped), else the
+ * new selection and what happens: "more" (another click is needed), "reinforce" (place `full[0]` one or more
+ * times), "send" (play `full[0]`) or "choose" (the player picks among `full`, or confirms a battle). A click
+ * that continues no selection starts a new one. */
+export function clickStep(acts, sel, id) {
+  let next = [...sel, id];
+  let cands = candidates(acts, next);
+  if (!cands.length) {
+    next = [id];
+    cands = candidates(acts, next);
+    if (!cands.length) return null;
+  }
+  const full = cands.filter((a) => locs(a).length === next.length);
+  const longer = cands.filter((a) => locs(a).length > next.length);
+  let outcome = "more";
+  if (full.length && !longer.length) {
+    if (full[0].type === "reinforce") outcome = "reinforce";
+    else if (full.length === 1 && !CONFIRMED.includes(full[0].type)) outcome = "send";
+    else outcome = "choose";
+  }
+  return { sel: next, full, outcome };
+}
+
+/** How many legionaries one click on a province places: the per-click setting (1, 3, 5 or "all"), at most the pool. */
+export function reinforceTimes(perClick, pool) {
+  const p = pool || 1;
+  return perClick === "all" ? p : Math.min(perClick, p);
+}
+
+/** The automatic follow-up that plays `a0` again until it has been played `times` times in all (or it is no
+ * longer legal). */
+export function repeatAction(a0, times) {
+  let n = times;
+  return (m) => {
+    n -= 1;
+    if (n <= 0) return null;
+    return (m.view.legal_actions || []).find((a) => same(a, a0)) || null;
+  };
+}
+
+/** The automatic follow-up of "roll until…": the most dice each time, withdrawing once the attacking province
+ * is down to `limit` legionaries; it stops when the battle is over. */
+export function autoRoll(limit) {
+  return (m) => {
+    const v = m.view;
+    const acts = v.legal_actions || [];
+    if (v.phase === "land attack: roll" || v.phase === "naval combat: roll") {
+      const rolls = acts.filter((a) => a.type === "roll_dice");
+      const bt = v.battle;
+      if (bt && bt.kind === "land") {
+        const src = v.provinces.find((p) => p.id === bt.source);
+        if (src && src.armies <= limit) return acts.find((a) => a.type === "withdraw") || null;
+      }
+      return rolls.length ? rolls[rolls.length - 1] : null;
+    }
+    return null;
+  };
+}
+
+/** Which dice lose, pair by pair (highest against highest): ties go to the defender on land, to nobody at sea. */
+export function losses(att, dfn, naval) {
+  const la = att.map(() => false);
+  const ld = dfn.map(() => false);
+  for (let i = 0; i < Math.min(att.length, dfn.length); i++) {
+    if (att[i] > dfn[i]) ld[i] = true;
+    else if (att[i] < dfn[i] || !naval) la[i] = true;
+  }
+  return [la, ld];
+}
 
 export async function createBoard(root, ctx) {
   const map = await (await fetch("/static/maps/spqrisiko.json")).json();
@@ -87,21 +179,8 @@ export async function createBoard(root, ctx) {
     return msg.seat !== null && msg.status === "playing" ? msg.view.legal_actions || [] : [];
   }
 
-  function candidates(msg, prefix) {
-    return legal(msg).filter((a) => {
-      const l = locs(a);
-      return l.length > prefix.length - 1 && prefix.every((x, i) => l[i] === x);
-    });
-  }
-
   function clickable(msg) {
-    const out = new Set();
-    if (pending) return out;
-    for (const a of candidates(msg, sel)) {
-      const l = locs(a);
-      if (l.length > sel.length) out.add(l[sel.length]);
-    }
-    return out;
+    return pending ? new Set() : clickTargets(legal(msg), sel);
   }
 
   function render(msg) {
@@ -146,35 +225,20 @@ export async function createBoard(root, ctx) {
   function click(id) {
     const msg = ctx.msg;
     if (!msg || !legal(msg).length) return;
-    let next = [...sel, id];
-    let cands = candidates(msg, next);
-    if (!cands.length) {
-      next = [id];
-      cands = candidates(msg, next);
-      if (!cands.length) { reset(); ctx.rerender(); return; }
-    }
-    sel = next;
+    const step = clickStep(legal(msg), sel, id);
+    if (!step) { reset(); ctx.rerender(); return; }
+    sel = step.sel;
     pending = null;
-    const full = cands.filter((a) => locs(a).length === sel.length);
-    const longer = cands.filter((a) => locs(a).length > sel.length);
-    if (full.length && !longer.length) {
-      const a0 = full[0];
-      if (a0.type === "reinforce") {
-        const pool = msg.view.pool || 1;
-        let n = perClick === "all" ? pool : Math.min(perClick, pool);
-        ctx.setAuto((m) => {
-          n -= 1;
-          if (n <= 0) return null;
-          return (m.view.legal_actions || []).find((a) => same(a, a0)) || null;
-        });
-        ctx.send(a0);
-        reset();
-      } else if (full.length === 1 && !["attack", "sea_attack", "naval_attack"].includes(a0.type)) {
-        ctx.send(a0);
-        reset();
-      } else {
-        pending = full;
-      }
+    const a0 = step.full[0];
+    if (step.outcome === "reinforce") {
+      ctx.setAuto(repeatAction(a0, reinforceTimes(perClick, msg.view.pool)));
+      ctx.send(a0);
+      reset();
+    } else if (step.outcome === "send") {
+      ctx.send(a0);
+      reset();
+    } else if (step.outcome === "choose") {
+      pending = step.full;
     }
     ctx.rerender();
   }
@@ -201,23 +265,6 @@ export async function createBoard(root, ctx) {
     const inp = h("input", { type: "range", id, min: lo, max: hi, value, oninput: (e) => { out.textContent = e.target.value; onChange(Number(e.target.value)); },
       onkeydown: (e) => { if (e.key === "Enter" && onEnter) { e.preventDefault(); onEnter(); } } });
     return h("span", { class: "slider" }, inp, out);
-  }
-
-  function autoRoll(source, limit) {
-    return (m) => {
-      const v = m.view;
-      const acts = v.legal_actions || [];
-      if (v.phase === "land attack: roll" || v.phase === "naval combat: roll") {
-        const rolls = acts.filter((a) => a.type === "roll_dice");
-        const bt = v.battle;
-        if (bt && bt.kind === "land") {
-          const src = v.provinces.find((p) => p.id === bt.source);
-          if (src && src.armies <= limit) return acts.find((a) => a.type === "withdraw") || null;
-        }
-        return rolls.length ? rolls[rolls.length - 1] : null;
-      }
-      return null;
-    };
   }
 
   function countControls(root, msg, type, label, extraOdds) {
@@ -248,11 +295,11 @@ export async function createBoard(root, ctx) {
         root.append(h("p", { class: "sel" }, t("spqr.battle", { src: nm(a0.source), tgt: nm(a0.target) })));
         root.append(h("div", { class: "row" }, h("label", { for: "stopat" }, t("spqr.stopat")),
           slider("stopat", 1, Math.max(1, src.armies - 1), stopAt, (x) => { stopAt = x; refresh(); },
-            () => { const limit = stopAt; ctx.setAuto(autoRoll(a0.source, limit)); reset(); ctx.send(a0); })));
+            () => { const limit = stopAt; ctx.setAuto(autoRoll(limit)); reset(); ctx.send(a0); })));
         refresh();
         root.append(oddsSlot,
           h("button", { type: "button", class: "primary", id: "autoattack", onclick: () => {
-            const limit = stopAt; ctx.setAuto(autoRoll(a0.source, limit)); reset(); ctx.send(a0); } }, t("spqr.autoroll", { n: stopAt })),
+            const limit = stopAt; ctx.setAuto(autoRoll(limit)); reset(); ctx.send(a0); } }, t("spqr.autoroll", { n: stopAt })),
           h("button", { type: "button", id: "attack", onclick: () => { reset(); ctx.send(a0); } }, t("spqr.attack")),
           h("button", { type: "button", id: "cancel", onclick: () => { reset(); ctx.rerender(); } }, t("table.cancel")));
         return;
@@ -288,7 +335,7 @@ export async function createBoard(root, ctx) {
       const rolls = acts.filter((a) => a.type === "roll_dice");
       root.append(h("div", { class: "btns" },
         rolls.map((a) => h("button", { type: "button", class: "roll", "data-dice": a.dice, onclick: () => ctx.send(a) }, t("spqr.rollonce", { d: a.dice }))),
-        h("button", { type: "button", id: "autoroll", onclick: () => { ctx.setAuto(autoRoll(bt && bt.source, 1)); ctx.send(rolls[rolls.length - 1]); } }, t("spqr.autoroll", { n: 1 })),
+        h("button", { type: "button", id: "autoroll", onclick: () => { ctx.setAuto(autoRoll(1)); ctx.send(rolls[rolls.length - 1]); } }, t("spqr.autoroll", { n: 1 })),
         types.has("withdraw") ? h("button", { type: "button", id: "withdraw", onclick: () => ctx.send({ type: "withdraw" }) }, t("spqr.withdraw")) : null));
       return;
     }
@@ -384,15 +431,6 @@ export async function createBoard(root, ctx) {
   const MAIN = ["reinforcements: cards", "reinforcements: place", "reinforcements: navy", "naval movement", "naval combat",
     "sea attacks", "land attacks", "strategic move"];
   const who = (o) => (o === "neutral" ? t("spqr.neutral") : ctx.seatName(o));
-  function losses(att, dfn, naval) {
-    const la = att.map(() => false);
-    const ld = dfn.map(() => false);
-    for (let i = 0; i < Math.min(att.length, dfn.length); i++) {
-      if (att[i] > dfn[i]) ld[i] = true;
-      else if (att[i] < dfn[i] || !naval) la[i] = true;
-    }
-    return [la, ld];
-  }
   function happenings(prev, cur, entries) {
     const toasts = [];
     let dice;
@@ -465,8 +503,8 @@ export async function createBoard(root, ctx) {
     if (key === "w") { const a = find((x) => x.type === "withdraw"); if (a) { ctx.send(a); return true; } }
     if (key === "a") {
       const rs = acts.filter((x) => x.type === "roll_dice");
-      if (rs.length) { ctx.setAuto(autoRoll(msg.view.battle && msg.view.battle.source, 1)); ctx.send(rs[rs.length - 1]); return true; }
-      if (pending && pending[0].type === "attack") { const a0 = pending[0]; ctx.setAuto(autoRoll(a0.source, stopAt || 1)); reset(); ctx.send(a0); return true; }
+      if (rs.length) { ctx.setAuto(autoRoll(1)); ctx.send(rs[rs.length - 1]); return true; }
+      if (pending && pending[0].type === "attack") { const a0 = pending[0]; ctx.setAuto(autoRoll(stopAt || 1)); reset(); ctx.send(a0); return true; }
     }
     if (key === "enter" && pending && pending.length === 1) { const a = pending[0]; reset(); ctx.send(a); return true; }
     return false;
