@@ -31,6 +31,30 @@ class Phase(IntEnum):
     OVER = 20
 
 
+# the members as module constants (the same objects): `Phase.X` goes through the enum metaclass's attribute
+# hook on every use, which the rules' hot paths feel
+SETUP_ORDER = Phase.SETUP_ORDER
+SETUP_DEAL = Phase.SETUP_DEAL
+SETUP_CLAIM = Phase.SETUP_CLAIM
+SETUP_NEUTRAL = Phase.SETUP_NEUTRAL
+CARDS = Phase.CARDS
+CARD_BONUS = Phase.CARD_BONUS
+REINFORCE = Phase.REINFORCE
+CONVERT = Phase.CONVERT
+NAVAL_MOVE = Phase.NAVAL_MOVE
+NAVAL_COMBAT = Phase.NAVAL_COMBAT
+NAVAL_BATTLE = Phase.NAVAL_BATTLE
+SEA_ATTACK = Phase.SEA_ATTACK
+DECLARE = Phase.DECLARE
+SEA_BATTLE = Phase.SEA_BATTLE
+LAND_ATTACK = Phase.LAND_ATTACK
+LAND_BATTLE = Phase.LAND_BATTLE
+MOVE_IN = Phase.MOVE_IN
+STRATEGIC = Phase.STRATEGIC
+STRATEGIC_COUNT = Phase.STRATEGIC_COUNT
+DRAW = Phase.DRAW
+OVER = Phase.OVER
+
 PHASE_NAMES = (
     "setup: order of play", "setup: deal", "setup: claim", "setup: neutral group",
     "reinforcements: cards", "reinforcements: card bonus", "reinforcements: place", "reinforcements: navy",

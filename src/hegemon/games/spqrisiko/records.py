@@ -56,6 +56,13 @@ class Chance(NamedTuple):
         return [int(self.kind)]
 
 
+# the kinds as module constants (an enum attribute goes through the enum metaclass's hook on every use)
+B_NAVAL, B_LAND, B_SEA, B_STRATEGIC = BattleKind.NAVAL, BattleKind.LAND, BattleKind.SEA, BattleKind.STRATEGIC
+C_ORDER, C_DEAL, C_ROLL, C_DRAW = ChanceKind.ORDER, ChanceKind.DEAL, ChanceKind.ROLL, ChanceKind.DRAW
+
+ROLLS: tuple[tuple[Chance, ...], ...] = tuple(tuple(Chance(C_ROLL, a, d) for d in range(4)) for a in range(4))
+"""`ROLLS[a][d]`: the roll of a against d dice (the records are immutable, so shared)."""
+
 ORDER = Chance(ChanceKind.ORDER)
 DEAL = Chance(ChanceKind.DEAL)
 DRAW = Chance(ChanceKind.DRAW)

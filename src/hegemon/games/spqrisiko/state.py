@@ -17,11 +17,12 @@ from hegemon.core.actions import Action
 from hegemon.core.game import CHANCE, TERMINAL, Outcome, PlayerId
 from hegemon.core.play import weighted_choice
 from hegemon.games.spqrisiko import actions as A
+from hegemon.games.spqrisiko import phase as PH
 from hegemon.games.spqrisiko.board import SYMBOLS, Board
 from hegemon.games.spqrisiko.combat import sorted_rolls
 from hegemon.games.spqrisiko.options import SpqrOptions
 from hegemon.games.spqrisiko.phase import PHASE_NAMES, Phase
-from hegemon.games.spqrisiko.records import ORDER, Battle, Chance, ChanceKind
+from hegemon.games.spqrisiko.records import C_DEAL, C_ORDER, C_ROLL, ORDER, Battle, Chance
 from hegemon.games.spqrisiko.rules import attacks, index, navy, reinforcements, setup, turn
 from hegemon.games.spqrisiko.rules.tables import CARD_SETS, act, tables
 from hegemon.games.spqrisiko.scoring import FREE
@@ -103,7 +104,7 @@ class SpqrState:
         self.battle: Battle | None = None
         self.last_dice = 0
         self.chance: Chance | None = ORDER
-        self.phase = Phase.SETUP_ORDER
+        self.phase = PH.SETUP_ORDER
         self.pc = 0
         # the incremental index (rules/index.py): provinces per party (the neutrals at index -1), enemy land
         # neighbours per province, largest empire per party (valid where empire_ok), sea controllers (-1: none)
@@ -210,12 +211,12 @@ class SpqrState:
         if ch is None or self.terminal is not None:
             return []
         kind = ch.kind
-        if kind == ChanceKind.ORDER:
+        if kind == C_ORDER:
             perms = list(itertools.permutations(range(self.n)))
             return [(act(A.Order, p), 1.0 / len(perms)) for p in perms]
-        if kind == ChanceKind.DEAL:
+        if kind == C_DEAL:
             return setup.deal_outcomes(self)
-        if kind == ChanceKind.ROLL:
+        if kind == C_ROLL:
             na, nd = ch.attacker, ch.defender
             total = 6 ** (na + nd)
             return [
@@ -231,22 +232,24 @@ class SpqrState:
         """Sample a chance outcome with the same distribution as `chance_outcomes`, fast."""
         ch = self.chance
         assert ch is not None
-        if ch.kind == ChanceKind.ROLL:
+        if ch.kind == C_ROLL:
+            # the dice in draw order (attacker's first) as one base-6 number, looked up among the rolls of
+            # this many dice met so far
+            na, nd = ch.attacker, ch.defender
             r = rng.random
-            att = [int(r() * 6) + 1 for _ in range(ch.attacker)]
-            dfn = [int(r() * 6) + 1 for _ in range(ch.defender)]
-            att.sort(reverse=True)
-            dfn.sort(reverse=True)
-            key = (tuple(att), tuple(dfn))
-            roll = _ROLLS.get(key)
+            code = 0
+            for _ in range(na + nd):
+                code = code * 6 + int(r() * 6)
+            seen = _ROLLS[na * 4 + nd]
+            roll = seen.get(code)
             if roll is None:
-                roll = _ROLLS[key] = act(A.Roll, *key)
+                roll = seen[code] = _roll_action(na, nd, code)
             return roll
-        if ch.kind == ChanceKind.ORDER:
+        if ch.kind == C_ORDER:
             seats = list(range(self.n))
             rng.shuffle(seats)
             return act(A.Order, tuple(seats))
-        if ch.kind == ChanceKind.DEAL:
+        if ch.kind == C_DEAL:
             return setup.sample_deal(self, rng)
         return weighted_choice(self.chance_outcomes(), rng)
 
@@ -312,26 +315,36 @@ class SpqrState:
         return views(self, players)
 
 
-_ROLLS: dict[tuple[tuple[int, ...], tuple[int, ...]], Action] = {}
-"""Every roll sampled so far, by its sorted dice."""
+_ROLLS: list[dict[int, Action]] = [{} for _ in range(16)]
+"""Every roll sampled so far: `_ROLLS[4 * attacker dice + defender dice]` by the dice in draw order in base 6."""
+
+
+def _roll_action(na: int, nd: int, code: int) -> Action:
+    """The `Roll` of na attacker and nd defender dice drawn in the order `code` gives (base 6, faces - 1)."""
+    dice = []
+    for _ in range(na + nd):
+        dice.append(code % 6 + 1)
+        code //= 6
+    dice.reverse()
+    return act(A.Roll, tuple(sorted(dice[:na], reverse=True)), tuple(sorted(dice[na:], reverse=True)))
 
 _LEGAL: dict[Phase, Callable[[SpqrState, int], list[Action]]] = {
-    Phase.SETUP_CLAIM: setup.legal_claim,
-    Phase.SETUP_NEUTRAL: setup.legal_claim,
-    Phase.CARDS: reinforcements.legal_cards,
-    Phase.CARD_BONUS: reinforcements.legal_bonus,
-    Phase.REINFORCE: reinforcements.legal_reinforce,
-    Phase.CONVERT: reinforcements.legal_convert,
-    Phase.NAVAL_MOVE: navy.legal_naval_move,
-    Phase.NAVAL_COMBAT: navy.legal_naval_combat,
-    Phase.NAVAL_BATTLE: attacks.legal_battle,
-    Phase.SEA_ATTACK: attacks.legal_sea_attack,
-    Phase.DECLARE: attacks.legal_declare,
-    Phase.LAND_ATTACK: attacks.legal_land_attack,
-    Phase.LAND_BATTLE: attacks.legal_battle,
-    Phase.MOVE_IN: attacks.legal_move_in,
-    Phase.STRATEGIC: turn.legal_strategic,
-    Phase.STRATEGIC_COUNT: turn.legal_strategic_count,
+    PH.SETUP_CLAIM: setup.legal_claim,
+    PH.SETUP_NEUTRAL: setup.legal_claim,
+    PH.CARDS: reinforcements.legal_cards,
+    PH.CARD_BONUS: reinforcements.legal_bonus,
+    PH.REINFORCE: reinforcements.legal_reinforce,
+    PH.CONVERT: reinforcements.legal_convert,
+    PH.NAVAL_MOVE: navy.legal_naval_move,
+    PH.NAVAL_COMBAT: navy.legal_naval_combat,
+    PH.NAVAL_BATTLE: attacks.legal_battle,
+    PH.SEA_ATTACK: attacks.legal_sea_attack,
+    PH.DECLARE: attacks.legal_declare,
+    PH.LAND_ATTACK: attacks.legal_land_attack,
+    PH.LAND_BATTLE: attacks.legal_battle,
+    PH.MOVE_IN: attacks.legal_move_in,
+    PH.STRATEGIC: turn.legal_strategic,
+    PH.STRATEGIC_COUNT: turn.legal_strategic_count,
 }
 """The legal actions of each decision phase (the others are chance nodes or the end)."""
 _LEGAL_BY_PHASE: list[Callable[[SpqrState, int], list[Action]] | None] = [_LEGAL.get(ph) for ph in Phase]

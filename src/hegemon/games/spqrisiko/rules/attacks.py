@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING
 from hegemon.core.actions import Action
 from hegemon.core.game import Termination
 from hegemon.games.spqrisiko import actions as A
+from hegemon.games.spqrisiko import phase as PH
 from hegemon.games.spqrisiko.combat import resolve
 from hegemon.games.spqrisiko.phase import Phase
-from hegemon.games.spqrisiko.records import Battle, BattleKind, Chance, ChanceKind
+from hegemon.games.spqrisiko.records import B_LAND, B_NAVAL, B_SEA, ROLLS, Battle
 from hegemon.games.spqrisiko.rules import navy
 from hegemon.games.spqrisiko.rules.common import (
     attack_floor,
@@ -53,10 +54,12 @@ def _sea_targets(st: SpqrState, me: int, s: int, avail: int) -> list[Action]:
     hit = st.attacked_by_sea
     out = []
     for t, sea, a in st.acts.sea_attack[s]:
+        mine = mine_row[sea]
+        if not mine:
+            continue
         o = owner[t]
         if o == me or hit[t]:
             continue
-        mine = mine_row[sea]
         theirs = tri[o][sea] if o >= 0 else 0
         dd = armies[t] if armies[t] < 3 else 3
         if mine <= theirs or avail < dd or protected(st, t):
@@ -81,8 +84,8 @@ def apply_sea_attack(st: SpqrState, a: A.SeaAttack) -> None:
     pidx = st.board.province_index
     s, t = pidx[a.source], pidx[a.target]
     st.attacked_by_sea[t] = True
-    st.battle = Battle(BattleKind.SEA, s, t, st.owner[t])
-    st.phase = Phase.DECLARE
+    st.battle = Battle(B_SEA, s, t, st.owner[t])
+    st.phase = PH.DECLARE
 
 
 def declare_range(st: SpqrState, me: int) -> tuple[int, int]:
@@ -102,8 +105,8 @@ def apply_declare(st: SpqrState, a: A.Declare) -> None:
     k = a.count
     st.armies[bt.source] -= k
     bt.alive = k
-    st.phase = Phase.SEA_BATTLE
-    st.chance = Chance(ChanceKind.ROLL, min(3, k), defender_dice(st, bt.target))
+    st.phase = PH.SEA_BATTLE
+    st.chance = ROLLS[min(3, k)][defender_dice(st, bt.target)]
 
 
 # ------------------------------------------------------------------------------------ land attacks [R 13]
@@ -139,6 +142,8 @@ def _land_attacks(st: SpqrState, me: int, first: bool) -> list[Action]:
         if a < 2:
             continue
         n_enemy = ne[s]
+        if not n_enemy and nie:  # every land neighbour is its own
+            continue
         for t, act in rows[s]:
             ot = owner[t]
             if ot == me:
@@ -159,8 +164,8 @@ def _land_attacks(st: SpqrState, me: int, first: bool) -> list[Action]:
 def apply_attack(st: SpqrState, a: A.Attack) -> None:
     pidx = st.board.province_index
     s, t = pidx[a.source], pidx[a.target]
-    st.battle = Battle(BattleKind.LAND, s, t, st.owner[t])
-    st.phase = Phase.LAND_BATTLE
+    st.battle = Battle(B_LAND, s, t, st.owner[t])
+    st.phase = PH.LAND_BATTLE
 
 
 # ------------------------------------------------------------------------------ the dice of a battle [R 10]
@@ -171,7 +176,7 @@ def dice_range(st: SpqrState) -> tuple[int, int]:
     [R 10.13]."""
     bt = st.battle
     assert bt is not None
-    if bt.kind == BattleKind.NAVAL:
+    if bt.kind == B_NAVAL:
         return navy.naval_dice_range(st, bt)
     me = st.order[st.turn]
     src, tgt = bt.source, bt.target
@@ -192,10 +197,10 @@ def apply_roll_dice(st: SpqrState, a: A.RollDice) -> None:
     st.last_dice = a.dice
     bt = st.battle
     assert bt is not None
-    if bt.kind == BattleKind.NAVAL:
-        st.chance = Chance(ChanceKind.ROLL, a.dice, min(3, st.triremes[bt.opponent][bt.source]))
+    if bt.kind == B_NAVAL:
+        st.chance = ROLLS[a.dice][min(3, st.triremes[bt.opponent][bt.source])]
     else:
-        st.chance = Chance(ChanceKind.ROLL, a.dice, defender_dice(st, bt.target))
+        st.chance = ROLLS[a.dice][defender_dice(st, bt.target)]
 
 
 def apply_withdraw(st: SpqrState, a: A.Withdraw) -> Phase:
@@ -206,7 +211,11 @@ def end_battle(st: SpqrState) -> Phase:
     bt = st.battle
     assert bt is not None
     st.battle = None
-    return Phase.NAVAL_COMBAT if bt.kind == BattleKind.NAVAL else Phase.LAND_ATTACK
+    return PH.NAVAL_COMBAT if bt.kind == B_NAVAL else PH.LAND_ATTACK
+
+
+_LOSSES: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, int]] = {}
+"""The land and sea losses of each roll met so far, by its dice."""
 
 
 def apply_roll(st: SpqrState, a: A.Roll) -> Phase | None:
@@ -215,26 +224,30 @@ def apply_roll(st: SpqrState, a: A.Roll) -> Phase | None:
     bt = st.battle
     assert bt is not None
     bt.rolls += 1
-    if bt.kind == BattleKind.NAVAL:  # [R 11]
+    if bt.kind == B_NAVAL:  # [R 11]
         return end_battle(st) if navy.apply_naval_roll(st, bt, a.attacker, a.defender) else None
     me = st.order[st.turn]
-    al, dl = resolve(a.attacker, a.defender)
+    key = (a.attacker, a.defender)
+    losses = _LOSSES.get(key)
+    if losses is None:
+        losses = _LOSSES[key] = resolve(a.attacker, a.defender)
+    al, dl = losses
     t = bt.target
     armies = st.armies
     armies[t] -= dl
-    if bt.kind == BattleKind.SEA:  # fought to the end [R 12.3]
+    if bt.kind == B_SEA:  # fought to the end [R 12.3]
         bt.alive -= al
         if armies[t] == 0:
             conquer(st, me, t, bt.alive, by_sea=True)
             st.battle = None
-            return Phase.SEA_ATTACK
+            return PH.SEA_ATTACK
         alive = bt.alive
         dd = defender_dice(st, t)
         if alive == 0 or (not st.opts.sea_attack_below_defender and min(3, alive) < dd):
             armies[bt.source] += alive  # U7 off: survivors return
             st.battle = None
-            return Phase.SEA_ATTACK
-        st.chance = Chance(ChanceKind.ROLL, min(3, alive), dd)
+            return PH.SEA_ATTACK
+        st.chance = ROLLS[min(3, alive)][dd]
         return None
     s = bt.source
     armies[s] -= al
@@ -243,7 +256,7 @@ def apply_roll(st: SpqrState, a: A.Roll) -> Phase | None:
         if st.terminal is not None:
             return None
         lo, hi = move_in_range(st, me)
-        st.phase = Phase.MOVE_IN
+        st.phase = PH.MOVE_IN
         if lo == hi:
             return apply_move_in(st, A.MoveIn(lo))
         return None
@@ -300,4 +313,4 @@ def legal_move_in(st: SpqrState, me: int) -> list[Action]:
 
 def apply_move_in(st: SpqrState, a: A.MoveIn) -> Phase:
     move_after_battle(st, a.count)
-    return Phase.LAND_ATTACK
+    return PH.LAND_ATTACK

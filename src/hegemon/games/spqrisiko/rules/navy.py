@@ -7,9 +7,10 @@ from typing import TYPE_CHECKING
 
 from hegemon.core.actions import Action
 from hegemon.games.spqrisiko import actions as A
+from hegemon.games.spqrisiko import phase as PH
 from hegemon.games.spqrisiko.combat import resolve
 from hegemon.games.spqrisiko.phase import Phase
-from hegemon.games.spqrisiko.records import Battle, BattleKind
+from hegemon.games.spqrisiko.records import B_NAVAL, Battle
 from hegemon.games.spqrisiko.rules.index import sea_changed
 
 if TYPE_CHECKING:
@@ -64,7 +65,7 @@ def apply_naval_move(st: SpqrState, a: A.NavalMove) -> Phase:
     sea_changed(st, t)
     if st.opts.naval_move == "single_group":
         st.moved_group = True
-    return Phase.NAVAL_MOVE
+    return PH.NAVAL_MOVE
 
 
 # ------------------------------------------------------------------------------------- naval combat [R 11]
@@ -108,8 +109,8 @@ def has_naval_combat(st: SpqrState, me: int) -> bool:
 def apply_naval_attack(st: SpqrState, a: A.NavalAttack) -> None:
     s = st.board.sea_index[a.sea]
     st.naval_fought[s] = True
-    st.battle = Battle(BattleKind.NAVAL, s, -1, a.opponent)
-    st.phase = Phase.NAVAL_BATTLE
+    st.battle = Battle(B_NAVAL, s, -1, a.opponent)
+    st.phase = PH.NAVAL_BATTLE
 
 
 def naval_dice_range(st: SpqrState, bt: Battle) -> tuple[int, int]:

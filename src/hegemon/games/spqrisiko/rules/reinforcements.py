@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from hegemon.core.actions import Action
 from hegemon.games.spqrisiko import actions as A
+from hegemon.games.spqrisiko import phase as PH
 from hegemon.games.spqrisiko.board import SYMBOLS
 from hegemon.games.spqrisiko.phase import Phase
 from hegemon.games.spqrisiko.rules.index import sea_changed
@@ -65,12 +66,12 @@ def after_bonus(st: SpqrState, me: int) -> Phase:
     while st.bonus_triremes and not bonus_seas(st, me):
         st.bonus_triremes -= 1
     if st.bonus_triremes:
-        return Phase.CARD_BONUS
+        return PH.CARD_BONUS
     while st.bonus_pcs and not pc_sites(st, me):
         st.bonus_pcs -= 1
     if st.bonus_pcs:
-        return Phase.CARD_BONUS
-    return Phase.CARDS
+        return PH.CARD_BONUS
+    return PH.CARDS
 
 
 def bonus_seas(st: SpqrState, me: int) -> list[int]:
@@ -147,7 +148,7 @@ def legal_reinforce(st: SpqrState, me: int) -> list[Action]:
 def apply_reinforce(st: SpqrState, a: A.Reinforce) -> Phase | None:
     st.armies[st.board.province_index[a.province]] += 1
     st.pool -= 1
-    return Phase.CONVERT if st.pool == 0 else None
+    return PH.CONVERT if st.pool == 0 else None
 
 
 # -------------------------------------------------------------------------------------- navy [R 6.6], [R 7]
@@ -207,7 +208,7 @@ def apply_disband(st: SpqrState, a: A.Disband) -> Phase:
     sea_changed(st, s)
     st.armies[b.province_index[a.province]] += 2
     st.disbands += 1
-    return Phase.CONVERT
+    return PH.CONVERT
 
 
 def apply_build(st: SpqrState, a: A.Build) -> Phase:
@@ -218,4 +219,4 @@ def apply_build(st: SpqrState, a: A.Build) -> Phase:
     st.triremes[me][s] += 1
     sea_changed(st, s)
     st.built = True
-    return Phase.CONVERT
+    return PH.CONVERT

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from hegemon.core.actions import Action
 from hegemon.games.spqrisiko import actions as A
-from hegemon.games.spqrisiko.phase import Phase
+from hegemon.games.spqrisiko import phase as PH
 from hegemon.games.spqrisiko.records import DEAL
 from hegemon.games.spqrisiko.rules import turn
 from hegemon.games.spqrisiko.rules.index import set_owner
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 
 def legal_claim(st: SpqrState, me: int) -> list[Action]:
-    row = st.acts.claim if st.phase == Phase.SETUP_CLAIM else st.acts.claim_neutral
+    row = st.acts.claim if st.phase == PH.SETUP_CLAIM else st.acts.claim_neutral
     owner = st.owner
     return [row[p] for p in range(len(owner)) if owner[p] == FREE]
 
@@ -38,11 +38,11 @@ def apply_order(st: SpqrState, a: A.Order) -> None:
         st.slots[p] = free // st.n
     if st.opts.random_deal:
         st.chance = DEAL
-        st.phase = Phase.SETUP_DEAL
+        st.phase = PH.SETUP_DEAL
     else:
         st.chance = None
         st.turn = 0
-        st.phase = Phase.SETUP_CLAIM
+        st.phase = PH.SETUP_CLAIM
 
 
 def apply_deal(st: SpqrState, a: A.Deal) -> None:
@@ -65,7 +65,7 @@ def apply_claim(st: SpqrState, a: A.Claim) -> None:
     set_owner(st, p, st.order[st.turn])
     st.armies[p] = 2
     if st.neutral_groups and FREE in st.owner:
-        st.phase = Phase.SETUP_NEUTRAL
+        st.phase = PH.SETUP_NEUTRAL
     else:
         _next_placer(st)
 
@@ -83,7 +83,7 @@ def _next_placer(st: SpqrState) -> None:
         start_game(st)
         return
     st.turn = (st.turn + 1) % st.n
-    st.phase = Phase.SETUP_CLAIM
+    st.phase = PH.SETUP_CLAIM
 
 
 def start_game(st: SpqrState) -> None:

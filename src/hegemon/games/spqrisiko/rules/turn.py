@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING
 from hegemon.core.actions import Action
 from hegemon.core.game import Termination
 from hegemon.games.spqrisiko import actions as A
+from hegemon.games.spqrisiko import phase as PH
 from hegemon.games.spqrisiko.board import SYMBOLS
 from hegemon.games.spqrisiko.phase import NEXT_OPTIONAL, Phase
-from hegemon.games.spqrisiko.records import DRAW, Battle, BattleKind
+from hegemon.games.spqrisiko.records import B_STRATEGIC, DRAW, Battle
 from hegemon.games.spqrisiko.rules import attacks, index, navy, reinforcements
 from hegemon.games.spqrisiko.rules.common import competitors, finish, move_after_battle
 
@@ -49,21 +50,21 @@ def begin_turn(st: SpqrState) -> None:
     if target is not None and st.vp[me] >= target:
         finish(st, Termination.VP_TARGET, (me,))
         return
-    enter(st, Phase.CARDS)
+    enter(st, PH.CARDS)
 
 
 # whether an optional phase offers the player anything but Done
 _HAS_CHOICE: dict[Phase, Callable[[SpqrState, int], bool]] = {
-    Phase.CONVERT: reinforcements.has_convert,
-    Phase.NAVAL_MOVE: navy.has_naval_move,
-    Phase.NAVAL_COMBAT: navy.has_naval_combat,
-    Phase.SEA_ATTACK: attacks.has_sea_attack,
-    Phase.LAND_ATTACK: attacks.has_land_attack,
+    PH.CONVERT: reinforcements.has_convert,
+    PH.NAVAL_MOVE: navy.has_naval_move,
+    PH.NAVAL_COMBAT: navy.has_naval_combat,
+    PH.SEA_ATTACK: attacks.has_sea_attack,
+    PH.LAND_ATTACK: attacks.has_land_attack,
 }
 
 
 # the phases `enter` and `apply_done` test, as module constants (an enum attribute costs a lookup each time)
-_CARDS, _REINFORCE, _CONVERT, _STRATEGIC = Phase.CARDS, Phase.REINFORCE, Phase.CONVERT, Phase.STRATEGIC
+_CARDS, _REINFORCE, _CONVERT, _STRATEGIC = PH.CARDS, PH.REINFORCE, PH.CONVERT, PH.STRATEGIC
 
 
 def enter(st: SpqrState, phase: Phase) -> None:
@@ -152,8 +153,8 @@ def has_strategic(st: SpqrState, me: int) -> bool:
 def apply_fortify(st: SpqrState, a: A.Fortify) -> None:
     pidx = st.board.province_index
     me = st.order[st.turn]
-    st.battle = Battle(BattleKind.STRATEGIC, pidx[a.source], pidx[a.dest], me)
-    st.phase = Phase.STRATEGIC_COUNT
+    st.battle = Battle(B_STRATEGIC, pidx[a.source], pidx[a.dest], me)
+    st.phase = PH.STRATEGIC_COUNT
 
 
 def legal_strategic_count(st: SpqrState, me: int) -> list[Action]:
@@ -175,7 +176,7 @@ def apply_move(st: SpqrState, a: A.Move) -> None:
 def finish_turn(st: SpqrState) -> None:
     if st.terminal is not None:
         return
-    st.phase = Phase.DRAW
+    st.phase = PH.DRAW
     if st.conquered:
         if not any(st.deck) and any(st.discard):  # [R 8.9] reshuffle the discards
             st.deck = st.discard
