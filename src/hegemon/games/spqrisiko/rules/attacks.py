@@ -77,7 +77,10 @@ def legal_sea_attack(st: SpqrState, me: int) -> list[Action]:
 
 
 def has_sea_attack(st: SpqrState, me: int) -> bool:
-    return any(_sea_targets(st, me, s, avail) for s, avail in _sea_sources(st, me))
+    for s, avail in _sea_sources(st, me):
+        if _sea_targets(st, me, s, avail):
+            return True
+    return False
 
 
 def apply_sea_attack(st: SpqrState, a: A.SeaAttack) -> None:

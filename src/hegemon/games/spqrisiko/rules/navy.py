@@ -32,10 +32,13 @@ def legal_naval_move(st: SpqrState, me: int) -> list[Action]:
         t = st.acts
         mine = st.triremes[me]
         arrived = st.arrived if st.opts.naval_move == "per_trireme" else None
-        for s in t.seas:
-            k = mine[s] - arrived[s] if arrived is not None else mine[s]
+        for s, k in enumerate(mine):
             if k <= 0:
                 continue
+            if arrived is not None:
+                k -= arrived[s]
+                if k <= 0:
+                    continue
             for _, moves in t.naval_moves(s, k):
                 out.extend(moves[:k])
     out.append(A.DONE)
@@ -49,8 +52,14 @@ def has_naval_move(st: SpqrState, me: int) -> bool:
     mine = st.triremes[me]
     if st.opts.naval_move == "per_trireme":
         arrived = st.arrived
-        return any(mine[s] > arrived[s] and links[s] for s in range(len(links)))
-    return any(mine[s] > 0 and links[s] for s in range(len(links)))
+        for s, k in enumerate(mine):
+            if k > arrived[s] and links[s]:
+                return True
+        return False
+    for s, k in enumerate(mine):
+        if k > 0 and links[s]:
+            return True
+    return False
 
 
 def apply_naval_move(st: SpqrState, a: A.NavalMove) -> Phase:

@@ -35,6 +35,8 @@ def has_cards(st: SpqrState, me: int) -> bool:
     if lim is not None and st.sets_traded >= lim:
         return False
     h = st.hands[me]
+    if h[0] + h[1] + h[2] + h[3] < 3:  # every set is three cards
+        return False
     return any(_holds(h, cs) for cs, _ in st.acts.trade)
 
 
