@@ -27,6 +27,18 @@ RATE_NAMES: dict[str, tuple[str, str]] = {
     "skill": ("the stronger bot's win rate", "il tasso di vittoria del bot più forte"),
 }
 NEAR_ZERO = 0.1  # per game
+# how a game ended (`core.game.Termination`), in words
+TERMINATION_NAMES: dict[str, tuple[str, str]] = {
+    "vp_target": ("the VP target", "obiettivo di punti vittoria"),
+    "round_limit": ("the round limit", "limite di round"),
+    "action_limit": ("the action limit", "limite di azioni"),
+    "elimination": ("elimination", "eliminazione"),
+    "prestige": ("prestige", "prestigio"),
+    "conquest": ("conquest", "conquista"),
+    "end_of_rounds": ("the end of the last round", "fine dell'ultimo round"),
+    "score": ("score", "punteggio"),
+    "unfinished": ("unfinished", "non finita"),
+}
 REASON_NAMES: dict[str, tuple[str, str]] = {
     "elimination": ("elimination", "eliminazione"),
     "prestige": ("prestige", "prestigio"),
@@ -98,7 +110,7 @@ def variant_name(summary: dict[str, Any], v: int, lang: str = "en") -> str:
     opts = entry.get("options") or {}
     label = str(entry.get("label", v))
     if v == 0 and len(summary["variants"]) > 1 and label.startswith("baseline"):
-        words = [game_words()[1].get(str(x), (str(x), str(x)))[_i(lang)] for x in opts.values()]
+        words = [game_words()[1].get(str(x), (f"{k}={x}", f"{k}={x}"))[_i(lang)] for k, x in opts.items()]
         return ("baseline" if lang == "en" else "riferimento") + (f" ({', '.join(words)})" if words else "")
     if v > 0 and len(opts) > 0 and label.count("=") == 1:
         key, _, value = label.partition("=")
@@ -183,6 +195,40 @@ def _mean_change(key: str, before: float | None, c: dict[str, Any], lang: str) -
     return f"{head} ({body}){_verdict(c['p_value'], lang)}"
 
 
+def _ending_name(kind: str, lang: str) -> str:
+    word = TERMINATION_NAMES.get(kind, (kind.replace("_", " "), kind.replace("_", " ")))[_i(lang)]
+    return f"games ending by {word}" if lang == "en" else f"partite finite per {word}"
+
+
+def _first_player(summary: dict[str, Any], v: dict[str, Any], r: dict[str, Any], n_players: int, lang: str) -> str:
+    """"Baseline: the first player wins 31.0% of games (95% CI …, Wilson, 200 games); an even share is 25.0%"."""
+    where = variant_name(summary, v["variant"], lang)
+    fair = 1 / n_players
+    ci = _ci(r["low"], r["high"], lang, lambda x: _pct(x, lang))
+    even = r["low"] <= fair <= r["high"]
+    if lang == "en":
+        tail = f", consistent with an even share ({_pct(fair, lang)})." if even else f"; an even share is {_pct(fair, lang)}."
+        s = f"{where}: the first player wins {_pct(r['rate'], lang)} of games ({ci}, Wilson, {r['n']} games){tail}"
+    else:
+        tail = (f", compatibile con una quota equa ({_pct(fair, lang)})." if even
+                else f"; una quota equa è {_pct(fair, lang)}.")
+        s = f"{where}: il primo giocatore vince il {_pct(r['rate'], lang)} delle partite ({ci}, Wilson, {r['n']} partite){tail}"
+    return s[0].upper() + s[1:]
+
+
+def _endings(summary: dict[str, Any], v: dict[str, Any], lang: str) -> str:
+    """"Baseline: games end by the VP target 92.0% (95% CI …) and by the round limit 8.0% (…)"."""
+    where = variant_name(summary, v["variant"], lang)
+    ends = sorted((v.get("endings") or {}).items(), key=lambda ke: -(ke[1].get("rate") or 0))
+    word = TERMINATION_NAMES
+    items = [f"{word.get(k, (k, k))[_i(lang)]} {_pct(e['rate'], lang)} ({_ci(e['low'], e['high'], lang, lambda x: _pct(x, lang))})"
+             for k, e in ends if e.get("rate") is not None]
+    head = "games end by " if lang == "en" else "le partite finiscono per "
+    s = f"{where}: {head}{_where(items, lang)}" + (f", Wilson, {v['games']} games." if lang == "en"
+                                                   else f", Wilson, {v['games']} partite.")
+    return s[0].upper() + s[1:]
+
+
 def findings(summary: dict[str, Any], lang: str = "en") -> list[str]:
     """Plain sentences: for each variant against the baseline, every measure that changed clearly (p < 0.05)
     and the side/seat win rates whether or not they changed; for the baseline, who wins and how often."""
@@ -212,6 +258,12 @@ def findings(summary: dict[str, Any], lang: str = "en") -> list[str]:
             s += (f"; un gioco equilibrato darebbe {_pct(fair, lang)}." if not (r["low"] <= fair <= r["high"])
                   else f", compatibile con un gioco equilibrato ({_pct(fair, lang)}).")
         out.append(s[0].upper() + s[1:])
+    fp = base.get("first_player_win_rate")
+    if n_players > 2 and fp and fp.get("rate") is not None:
+        # with two sides the side's rate says it; with more seats, who moves first is its own question
+        out.append(_first_player(summary, base, fp, n_players, lang))
+    if len(base.get("endings") or {}) > 1:
+        out.append(_endings(summary, base, lang))
     for e in base.get("luck_vs_skill") or []:
         r = e["skill_rate"]
         if r.get("rate") is None or e["stronger"] == e["weaker"]:  # the same bot twice: no skill to compare
@@ -236,6 +288,14 @@ def findings(summary: dict[str, Any], lang: str = "en") -> list[str]:
         ln = c.get("length")
         if ln and ln.get("diff") is not None and ln["p_value"] < 0.05:
             parts.append(_mean_change("length", (base.get("length") or {}).get("turns_or_rounds", {}).get("mean"), ln, lang))
+        base_ends = base.get("endings") or {}
+        for kind, e in sorted((c.get("endings") or {}).items(), key=lambda ke: ke[1]["p_value"]):
+            if e["p_value"] < 0.05:
+                parts.append(_rate_change(_ending_name(kind, lang), (base_ends.get(kind) or {}).get("rate", 0.0), e, lang))
+        f = c.get("first_player_win_rate")
+        if n_players > 2 and f and f["p_value"] < 0.05:
+            parts.append(_rate_change(RATE_NAMES["first_player"][_i(lang)], (base.get("first_player_win_rate") or {}).get("rate"),
+                                      f, lang))
         seat_changes = c.get("seat_win_rate") or []
         # two sides: one seat's rate says it all (the other is its complement but for draws)
         shown = seat_changes[1:2] if n_players == 2 else seat_changes

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import base64
 import csv
-import html
 import io
 import json
 from collections import defaultdict
@@ -269,6 +268,14 @@ def compare_variants(
         if fp:
             d, lo, hi = stats.paired_diff(fp)
             entry["first_player_win_rate"] = {"diff": d, "low": lo, "high": hi, **stats.mcnemar(fp)}
+        kinds = sorted({g.termination for k in keys for g in (base[k], other[k])})
+        if len(kinds) > 1:
+            # how games end (VP target, round limit, …): each way's paired rate
+            entry["endings"] = {}
+            for kind in kinds:
+                ends = [(base[k].termination == kind, other[k].termination == kind) for k in keys]
+                d, lo, hi = stats.paired_diff(ends)
+                entry["endings"][kind] = {"diff": d, "low": lo, "high": hi, **stats.mcnemar(ends)}
         entry["length"] = stats.paired_t([(base[k].length(), other[k].length()) for k in keys])
         names = [
             k for k, x in base[keys[0]].measures.items() if k not in SKIP_MEASURES and isinstance(x, int | float)
@@ -476,12 +483,6 @@ def _fmt_mean(m: dict[str, Any] | None) -> str:
     return f"{m['mean']:.2f} [{m['low']:.2f}, {m['high']:.2f}]"
 
 
-def _table(head: list[str], rows: list[list[str]]) -> str:
-    h = "".join(f"<th>{html.escape(c)}</th>" for c in head)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in rows)
-    return f"<table><thead><tr>{h}</tr></thead><tbody>{body}</tbody></table>"
-
-
 T: dict[str, tuple[str, str]] = {
     "findings": ("Findings", "Risultati principali"),
     "warnings": ("Warnings", "Avvertenze"),
@@ -508,6 +509,7 @@ T: dict[str, tuple[str, str]] = {
     "overall": ("overall", "complessivo"), "plots": ("Plots", "Grafici"), "methods": ("Methods", "Metodo"),
     "skill_rate": ("skill rate", "tasso di abilità"), "first_rate": ("first player win rate", "vittorie del primo giocatore"),
     "json": ("Summary (JSON)", "Riepilogo (JSON)"), "show": ("show", "mostra"),
+    "ends_by": ("games ending by", "partite finite per"),
 }
 METHODS = (
     "Every variant is played on the same seeds (paired deals) and every pair of bots on both seat rotations, so "
@@ -532,102 +534,137 @@ METHODS = (
 )
 
 
-def render_html(summary: dict[str, Any], lang: str = "en") -> str:
-    """A self-contained HTML page (inline CSS, plots as data URIs): findings and warnings first, then the
-    results, then the methods."""
+def _environment() -> Any:
+    """The Jinja2 environment of the report templates (shipped in `hegemon/lab/templates`), autoescaping."""
+    import jinja2
+
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("hegemon.lab", "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+    )
+
+
+_ENV: Any = None
+
+
+def _template() -> Any:
+    global _ENV
+    if _ENV is None:
+        _ENV = _environment()
+    return _ENV.get_template("report.html.j2")
+
+
+def _diff_rate(e: dict[str, Any]) -> str:
+    return f"{e['diff']:+.1%} [{e['low']:+.1%}, {e['high']:+.1%}]"
+
+
+def _diff_mean(e: dict[str, Any]) -> str:
+    return f"{e['diff']:+.2f} [{e['low']:+.2f}, {e['high']:+.2f}]"
+
+
+def report_context(summary: dict[str, Any], lang: str = "en") -> dict[str, Any]:
+    """What the report template shows, as plain text (the template escapes it): headings in `lang`, every
+    table's head and rows, the plots. Only `methods` is markup (a constant of this module, marked safe in the
+    template)."""
     li = 1 if lang == "it" else 0
-
-    def t(key: str) -> str:
-        return T[key][li]
-
+    t = {k: v[li] for k, v in T.items()}
     game = summary["game"]
     vs = [v for v in summary["variants"] if v.get("games")]
     vname = {v["variant"]: variant_name(summary, v["variant"], lang) for v in summary["variants"]}
-    findings = summary.get("findings_it" if li else "findings") or []
-    warns = summary.get("warnings_it" if li else "warnings") or []
-    parts = [
-        f"<!doctype html><html lang='{'it' if li else 'en'}'><head><meta charset='utf-8'><title>hegemon lab — "
-        f"{html.escape(game)}</title><style>"
-        "body{font-family:system-ui,sans-serif;margin:2em;max-width:1100px;color:#222}"
-        "table{border-collapse:collapse;margin:0.5em 0 1.5em}td,th{border:1px solid #ccc;padding:3px 8px;"
-        "font-size:13px;text-align:left}th{background:#f3f3f3}img{max-width:100%}h2{margin-top:1.6em}"
-        ".note{color:#555;font-size:13px}.findings li{margin:0.3em 0}"
-        ".warnings{background:#fff6e0;border:1px solid #e0b050;padding:0.5em 1em}</style></head><body>",
-        f"<h1>hegemon lab: {html.escape(game)} ({html.escape(summary['kind'])})</h1>",
-        f"<p>{summary['games']} / {summary['games_planned']} {t('games')} · bots "
-        f"{html.escape(', '.join(summary['bots']))} · seed {summary['seed']} · {summary['players']} players · "
-        f"{summary['cpu_seconds']:.0f} s</p>",
-        f"<h2 id='findings'>{t('findings')}</h2><ul class='findings'>"
-        + "".join(f"<li>{html.escape(f)}</li>" for f in findings) + "</ul>",
-        f"<h2 id='warnings'>{t('warnings')}</h2>",
-        ("<ul class='warnings'>" + "".join(f"<li>{html.escape(w)}</li>" for w in warns) + "</ul>") if warns
-        else f"<p>{t('no_warnings')}</p>",
-    ]
+    ctx: dict[str, Any] = {
+        "lang": "it" if li else "en",
+        "t": t,
+        "game": game,
+        "kind": summary["kind"],
+        "games": summary["games"],
+        "games_planned": summary["games_planned"],
+        "bots": ", ".join(summary["bots"]),
+        "seed": summary["seed"],
+        "players": summary["players"],
+        "cpu_seconds": f"{summary['cpu_seconds']:.0f}",
+        "findings": summary.get("findings_it" if li else "findings") or [],
+        "warnings": summary.get("warnings_it" if li else "warnings") or [],
+        "needed": None,
+        "measures": None,
+        "against": None,
+        "tournament": None,
+    }
     need = summary.get("games_needed") or []
     if need:
         n_now = min((v["games"] for v in vs), default=0)
-        parts.append(f"<h2>{t('needed')}</h2><p class='note'>{html.escape(t('needed_note').format(n=n_now))}</p>")
-        parts.append(_table([t("rate"), t("now"), t("games")],
-                            [[x["name_it" if li else "name"], f"{x['value']:.1%}", str(x["games"])] for x in need]))
-    parts.append(f"<h2>{t('variants')}</h2>")
+        ctx["needed"] = {
+            "note": t["needed_note"].format(n=n_now),
+            "head": [t["rate"], t["now"], t["games"]],
+            "rows": [[x["name_it" if li else "name"], f"{x['value']:.1%}", str(x["games"])] for x in need],
+        }
     seats = len(vs[0]["seat_win_rate"]) if vs else 0
-    rows = []
-    for v in vs:
-        rows.append(
+    ctx["variants"] = {
+        "head": [t["variant"], t["games"]] + [f"{seat_name(game, j, lang)} {t['wins']}" for j in range(seats)]
+        + [t["first"], t["length"], t["actions"], t["endings"]],
+        "rows": [
             [vname[v["variant"]], str(v["games"])]
             + [_fmt_rate(v["seat_win_rate"][j]) for j in range(seats)]
             + [_fmt_rate(v.get("first_player_win_rate")), _fmt_mean(v["length"]["turns_or_rounds"]),
                _fmt_mean(v["length"]["actions"]),
                ", ".join(f"{k} {e['rate']:.0%}" for k, e in v["endings"].items())]
-        )
-    parts.append(_table([t("variant"), t("games")] + [f"{seat_name(game, j, lang)} {t('wins')}" for j in range(seats)]
-                        + [t("first"), t("length"), t("actions"), t("endings")], rows))
-    parts.append(f"<h2>{t('luck')}</h2>")
-    rows = []
-    for v in vs:
-        for e in v["luck_vs_skill"]:
-            ds = e["dice_share"]["icc"]
-            rows.append([vname[v["variant"]], f"{e['stronger']} vs {e['weaker']}", str(e["rank_gap"]),
-                         _fmt_rate(e["skill_rate"]), "–" if ds is None else f"{ds:.2f}"])
-    parts.append(_table([t("variant"), t("pair"), t("gap"), t("stronger"), t("dice")], rows))
-    parts.append(f"<h2>{t('bots')}</h2>")
-    rows = [[vname[v["variant"]], b["bot"], _fmt_rate(b)] for v in vs for b in v["bot_win_rate"]]
-    parts.append(_table([t("variant"), t("bot"), t("win_rate")], rows))
+            for v in vs
+        ],
+    }
+    ctx["luck"] = {
+        "head": [t["variant"], t["pair"], t["gap"], t["stronger"], t["dice"]],
+        "rows": [
+            [vname[v["variant"]], f"{e['stronger']} vs {e['weaker']}", str(e["rank_gap"]), _fmt_rate(e["skill_rate"]),
+             "–" if e["dice_share"]["icc"] is None else f"{e['dice_share']['icc']:.2f}"]
+            for v in vs for e in v["luck_vs_skill"]
+        ],
+    }
+    ctx["bot_rates"] = {
+        "head": [t["variant"], t["bot"], t["win_rate"]],
+        "rows": [[vname[v["variant"]], b["bot"], _fmt_rate(b)] for v in vs for b in v["bot_win_rate"]],
+    }
     if vs and vs[0].get("measures"):
-        parts.append(f"<h2>{t('measures')}</h2>")
         names = list(vs[0]["measures"])
-        rows = [[vname[v["variant"]]] + [_fmt_mean(v["measures"].get(k)) for k in names] for v in vs]
-        parts.append(_table([t("variant"), *(measure_name(k, lang) for k in names)], rows))
+        ctx["measures"] = {
+            "head": [t["variant"], *(measure_name(k, lang) for k in names)],
+            "rows": [[vname[v["variant"]]] + [_fmt_mean(v["measures"].get(k)) for k in names] for v in vs],
+        }
     if summary["comparisons"]:
-        parts.append(f"<h2>{t('against')} ({html.escape(vname[0])})</h2>")
         rows = []
         for c in summary["comparisons"]:
             label = vname[c["variant"]]
             for e in c["skill_rate"]:
-                rows.append([label, f"{t('skill_rate')} ({e['stronger']})", f"{e['diff']:+.1%} [{e['low']:+.1%}, {e['high']:+.1%}]", f"{e['p_value']:.3g}", e["test"]])
+                rows.append([label, f"{t['skill_rate']} ({e['stronger']})", _diff_rate(e), f"{e['p_value']:.3g}", e["test"]])
             for e in c["seat_win_rate"]:
-                rows.append([label, f"{seat_name(game, e['seat'], lang)}: {t('win_rate')}", f"{e['diff']:+.1%} [{e['low']:+.1%}, {e['high']:+.1%}]", f"{e['p_value']:.3g}", e["test"]])
+                rows.append([label, f"{seat_name(game, e['seat'], lang)}: {t['win_rate']}", _diff_rate(e),
+                             f"{e['p_value']:.3g}", e["test"]])
             f = c.get("first_player_win_rate")
             if f:
-                rows.append([label, t("first_rate"), f"{f['diff']:+.1%} [{f['low']:+.1%}, {f['high']:+.1%}]", f"{f['p_value']:.3g}", f["test"]])
+                rows.append([label, t["first_rate"], _diff_rate(f), f"{f['p_value']:.3g}", f["test"]])
+            for kind, e in (c.get("endings") or {}).items():
+                rows.append([label, f"{t['ends_by']}: {kind}", _diff_rate(e), f"{e['p_value']:.3g}", e["test"]])
             ln = c["length"]
-            rows.append([label, measure_name("length", lang), f"{ln['diff']:+.2f} [{ln['low']:+.2f}, {ln['high']:+.2f}]", f"{ln['p_value']:.3g}", ln["test"]])
+            rows.append([label, measure_name("length", lang), _diff_mean(ln), f"{ln['p_value']:.3g}", ln["test"]])
             for k, m in c["measures"].items():
                 if m["diff"] is not None:
-                    rows.append([label, measure_name(k, lang), f"{m['diff']:+.2f} [{m['low']:+.2f}, {m['high']:+.2f}]", f"{m['p_value']:.3g}", m["test"]])
-        parts.append(_table([t("variant"), t("measure"), t("diff"), "p", t("test")], rows))
+                    rows.append([label, measure_name(k, lang), _diff_mean(m), f"{m['p_value']:.3g}", m["test"]])
+        ctx["against"] = {"baseline": vname[0], "head": [t["variant"], t["measure"], t["diff"], "p", t["test"]],
+                          "rows": rows}
     tour = summary.get("tournament")
     if tour:
-        parts.append(f"<h2>{t('tournament')}</h2>")
-        rows = []
-        for i, b in enumerate(tour["bots"]):
-            rows.append([b] + [_fmt_rate(c) if c else "–" for c in tour["cross"][i]] + [_fmt_rate(tour["overall"][i])])
-        parts.append(_table([t("row_beats"), *tour["bots"], t("overall")], rows))
-    parts.append(f"<h2>{t('plots')}</h2>")
-    for title, uri in plots(summary):
-        parts.append(f"<h3>{html.escape(title)}</h3><img src='{uri}' alt='{html.escape(title)}'>")
-    parts.append(f"<h2 id='methods'>{t('methods')}</h2><p class='note'>{METHODS[li]}</p>")
-    parts.append(f"<h2>{t('json')}</h2><details><summary>{t('show')}</summary><pre>"
-                 f"{html.escape(json.dumps(summary, indent=1, default=str)[:200000])}</pre></details>")
-    parts.append("</body></html>")
-    return "".join(parts)
+        ctx["tournament"] = {
+            "head": [t["row_beats"], *tour["bots"], t["overall"]],
+            "rows": [[b] + [_fmt_rate(c) if c else "–" for c in tour["cross"][i]] + [_fmt_rate(tour["overall"][i])]
+                     for i, b in enumerate(tour["bots"])],
+        }
+    ctx["plots"] = plots(summary)
+    ctx["methods"] = METHODS[li]  # a constant of this module with <b> and &lt; markup: the template marks it safe
+    ctx["summary_json"] = json.dumps(summary, indent=1, default=str)[:200000]
+    return ctx
+
+
+def render_html(summary: dict[str, Any], lang: str = "en") -> str:
+    """A self-contained HTML page (inline CSS, plots as data URIs) from the `report.html.j2` template:
+    findings and warnings first, then the results, then the methods."""
+    return str(_template().render(report_context(summary, lang)))

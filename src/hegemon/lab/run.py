@@ -44,9 +44,18 @@ def parse_switches(options: list[str], board: str | None = None) -> tuple[dict[s
     return fixed, switches
 
 
-def plan_variants(switches: list[tuple[str, list[str]]]) -> tuple[list[dict[str, Any]], list[str]]:
+def plan_variants(
+    switches: list[tuple[str, list[str]]],
+    preset_field: str | None = None,
+    presets: dict[str, dict[str, Any]] | None = None,
+) -> tuple[list[dict[str, Any]], list[str]]:
     """One switch: each of its values. Several: the baseline (every switch's first value), then one switch
-    changed at a time — so each variant differs from the baseline in exactly one switch."""
+    changed at a time — so each variant differs from the baseline in exactly one switch.
+
+    A variant that changes the game's preset option (`preset_field`, S.P.Q.RisiKo!'s `rules`) leaves the
+    switches that preset sets to the preset: `--option rules=house-1.2,official --option naval_move=
+    per_trireme,single_group` plays `rules=official` as the official rule set, not as the official set with
+    the baseline's house naval move (which explicit options would override)."""
     if not switches:
         return [{}], ["default"]
     if len(switches) == 1:
@@ -57,7 +66,11 @@ def plan_variants(switches: list[tuple[str, list[str]]]) -> tuple[list[dict[str,
     labels = ["baseline (" + ", ".join(f"{k}={v}" for k, v in base.items()) + ")"]
     for k, vs in switches:
         for v in vs[1:]:
-            variants.append({**base, k: v})
+            variant = {**base, k: v}
+            if k == preset_field:
+                for name in (presets or {}).get(v, {}):
+                    variant.pop(name, None)
+            variants.append(variant)
             labels.append(f"{k}={v}")
     return variants, labels
 
@@ -83,7 +96,7 @@ def make_sweep(
     fixed, switches = parse_switches(options or [], board)
     if kind == "tournament" and switches:
         raise ConfigError("option", "a tournament plays one rule set: give single values (use `lab compare` to vary)")
-    variants, labels = plan_variants(switches)
+    variants, labels = plan_variants(switches, g.options_type.PRESET_FIELD, g.options_type.PRESETS)
     sweep = Sweep(game=g.name, kind=kind, bots=bots, pairs=[list(p) for p in itertools.combinations(range(len(bots)), 2)],
                   variants=variants, labels=labels, deals=1, seed=seed, base=fixed, players=players)
     for v in range(len(variants)):

@@ -90,6 +90,13 @@ NAMES: dict[str, tuple[str, str]] = {
 VALUE_NAMES: dict[str, tuple[str, str]] = {
     "house-1.2": ("House rules 1.2", "Regole della casa 1.2"),
     "official": ("Official rules", "Regolamento ufficiale"),
+    "single_group": ("One naval group move per turn", "Un solo spostamento navale di gruppo"),
+    "per_trireme": ("Each trireme moves once", "Ogni trireme si muove una volta"),
+    "move_in_first": ("Move in first after a conquest", "Prima lo spostamento dopo la conquista"),
+    "garrison_stop": ("Frontier garrison of 2 (attack stops at 2)", "Guarnigione di confine di 2 (l'attacco si ferma a 2)"),
+    "garrison_first": ("Frontier garrison of 2, strict (fewer dice)", "Guarnigione di confine di 2, rigorosa (meno dadi)"),
+    "per_unused_colour": ("27 neutrals per unused colour", "27 neutrali per colore non usato"),
+    "total_27": ("27 neutrals in all", "27 neutrali in tutto"),
 }
 SWITCH_MEASURES: dict[str, tuple[str, ...]] = {
     "naval_move": ("naval_moves", "sea_attacks"),
