@@ -228,3 +228,44 @@ def test_phone_map_and_controls_together_in_a_bottom_sheet(browser: Browser, ser
     expect(page.locator("#tapname")).to_have_text("Sparti")
     page.screenshot(path=str(DOCS / "show-phone-polis-it.png"))
     ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_polis_end_of_round_steps_taken_without_a_choice_are_announced(browser: Browser, server: Server, lang: str) -> None:
+    """Supply paid in full, no growth, storage halved, no phoros…: announced over the map and kept in the side
+    panel, with who and how much (issue 12 item 5). The person passes until the round ends."""
+    ctx = browser.new_context(viewport={"width": 1400, "height": 900}, locale="en-US")
+    ctx.add_init_script(f"localStorage.setItem('hegemon.lang', '{lang}')")
+    page = ctx.new_page()
+    create_table(page, server, "polis")
+    page.click("#go")
+    page.wait_for_selector("#map")
+    for _ in range(60):
+        if page.locator("#roundend").count() or not wait_turn(page):
+            break
+        v = version(page)
+        if page.locator("#confirm-yes").count():
+            page.click("#confirm-yes")
+        elif page.locator("#actions button[data-type=pass]").count():
+            page.click("#actions button[data-type=pass]")
+        else:
+            page.locator("#actions button.act, #actions button.confirm").first.click()
+        if page.locator("#confirm-yes").count():
+            page.click("#confirm-yes")
+        wait_moved(page, v)
+    toast = page.locator("#toasts .toast.auto").first
+    end = "Fine del round 1" if lang == "it" else "End of round 1"
+    expect(toast).to_contain_text(end)
+    expect(toast).to_contain_text(re.compile("Atene|Sparta" if lang == "it" else "Athens|Sparta"))
+    panel = page.locator("#roundend")
+    expect(panel.locator("summary")).to_contain_text(end)
+    tid = page.url.rstrip("/").split("/")[-1]
+    rep = httpx.get(f"{server.url}/api/tables/{tid}").json()["view"]["round_end"]
+    assert rep["round_number"] == 1 and rep["steps"]
+    # the panel names every side the report names, with its numbers
+    expect(panel.locator("li")).to_have_count(len({s["side"] for s in rep["steps"]}))
+    for s in rep["steps"]:
+        if s["step"] == "supply":
+            expect(panel.locator(f"li[data-side='{s['side']}']")).to_contain_text(str(s["wheat"]))
+    page.screenshot(path=str(DOCS / f"show-polis-roundend-{lang}.png"))
+    ctx.close()

@@ -76,6 +76,7 @@ _FIELDS: tuple[tuple[str, int, str], ...] = (
     ("draw_queue", 1, "queue"), ("played", 0, "played"), ("retreat_stage", 0, "r_stage"),
     ("round_end_stage", 0, "eor"), ("starved", 1, "starved"), ("grown", 1, "grown"), ("growth_from", 0, "grow_min"),
     ("projects_to_draw", 0, "to_draw"), ("end_reason", 0, "end_reason"),
+    ("round_notes", 0, "round_notes"),
 )
 
 
@@ -150,6 +151,7 @@ class PolisState:
         self.growth_from = 0
         self.projects_to_draw = 0
         self.end_reason = ""
+        self.round_notes: tuple[tuple[Any, ...], ...] = ()  # what the last end of round did by itself (view)
         flow.begin_round(self)
 
     # ------------------------------------------------------------------ protocol
@@ -288,6 +290,8 @@ class PolisState:
         """The full state (hidden parts included) as JSON-ready data, for digests and debugging."""
         out: dict[str, Any] = {"siege": self.options.siege, "board": self.options.board}
         for name, _, key in _FIELDS:
+            if name == "round_notes":  # a report of the last end of round, not part of the position
+                continue
             v = getattr(self, name)
             out[key] = [list(x) if isinstance(x, tuple) else x for x in v] if isinstance(v, list) else v
         if isinstance(out["played"], tuple):

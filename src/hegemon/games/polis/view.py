@@ -20,6 +20,34 @@ def _hand(st: PolisState, s: int) -> list[str]:
     return out
 
 
+def round_report(st: PolisState) -> dict[str, Any] | None:
+    """What the last end of round did without asking anyone (§8: projects completed, supply paid in full, no
+    growth possible, megalopolis prestige, storage halved, no phoros): the table announces it. None before the
+    first end of round."""
+    notes = st.round_notes
+    if not notes:
+        return None
+    b = st.board
+    steps: list[dict[str, Any]] = []
+    for n in notes[1:]:
+        kind, side = n[0], SIDES[n[1]]
+        if kind == "project":
+            steps.append({"step": kind, "side": side, "project": b.project_ids[n[2]], "prestige": n[3]})
+        elif kind == "supply":
+            steps.append({"step": kind, "side": side, "wheat": n[2]})
+        elif kind == "starved":
+            steps.append({"step": kind, "side": side, "wheat_needed": n[2], "wheat": n[3]})
+        elif kind == "no_growth":
+            steps.append({"step": kind, "side": side, "why": n[2]})
+        elif kind == "megalopolis":
+            steps.append({"step": kind, "side": side, "poleis": n[2], "prestige": n[3]})
+        elif kind == "storage":
+            steps.append({"step": kind, "side": side, "halved": {RESOURCES[r]: [a, c] for r, a, c in n[2]}})
+        else:
+            steps.append({"step": kind, "side": side})
+    return {"round_number": notes[0][1] + 1, "round": b.round_names[notes[0][1]], "steps": steps}
+
+
 def public(st: PolisState) -> dict[str, Any]:
     """The public part of the position (a spectator's view without legal actions)."""
     b = st.board
@@ -89,6 +117,7 @@ def public(st: PolisState) -> dict[str, Any]:
         "event": b.event_ids[st.event] if st.event >= 0 else None,
         "event_pile": len(st.piles[b.round_pile[st.round]]),
         "battle": None,
+        "round_end": round_report(st),
     }
     if st.battle_at >= 0:
         out["battle"] = {

@@ -241,6 +241,7 @@ def proceed(st: PolisState) -> None:
                 st.active = s
                 st.phase = GROWTH
                 return
+            round_end.no_growth(st, s)
         elif stage == S_MEGA:
             round_end.megalopolis_and_storage(st)
         elif stage in (S_PHOROS_A, S_PHOROS_B):
@@ -249,6 +250,7 @@ def proceed(st: PolisState) -> None:
                 st.active = s
                 st.phase = PHOROS
                 return
+            round_end.note(st, "no_phoros", s)  # no prestige: no phoros to choose
         else:
             if st.pp[0] == 0 or st.pp[1] == 0:
                 _game_over(st, "ostracism")

@@ -15,9 +15,16 @@ if TYPE_CHECKING:
     from hegemon.games.polis.state import PolisState
 
 
+def note(st: PolisState, *what: Any) -> None:
+    """Record a step the end of round took without asking anyone (the view's `round_end`, which the table
+    announces): a new tuple each time, so clones share the old one safely."""
+    st.round_notes = (*st.round_notes, what)
+
+
 def complete_projects(st: PolisState) -> None:
     """The action phase is over: diceless discs go (§7.3.9), projects under construction complete (§8.1)."""
     b = st.board
+    st.round_notes = (("end", st.round),)
     if st.siege_rule == DICELESS:
         for s in (0, 1):
             st.discs[s] = [0] * b.n_poleis
@@ -25,6 +32,7 @@ def complete_projects(st: PolisState) -> None:
         for q in range(b.n_poleis):
             if p in st.slots[q] and st.owner[q] >= 0:
                 st.pp[st.owner[q]] += b.pr_immediate[p]
+                note(st, "project", st.owner[q], p, b.pr_immediate[p])
     st.started = []
 
 
@@ -36,8 +44,10 @@ def supply(st: PolisState, s: int) -> bool:
     wheat = st.res[s][WHEAT]
     if wheat >= need:
         st.res[s][WHEAT] -= need
+        note(st, "supply", s, need)
     elif st.pop[b.capital[s]] * b.supply_wheat > wheat + st.pp[s]:
         st.starved[s] = True
+        note(st, "starved", s, need, wheat)
     else:
         return False
     return True
@@ -47,10 +57,18 @@ def megalopolis_and_storage(st: PolisState) -> None:
     """§8.4-§8.5: PP for every polis above its base population; the stored resources halved."""
     b = st.board
     for s in (0, 1):
-        st.pp[s] += b.mega_pp * sum(1 for q in range(b.n_poleis) if st.owner[q] == s and st.pop[q] > b.p_base[q])
+        big = sum(1 for q in range(b.n_poleis) if st.owner[q] == s and st.pop[q] > b.p_base[q])
+        st.pp[s] += b.mega_pp * big
+        if big:
+            note(st, "megalopolis", s, big, b.mega_pp * big)
         res = st.res[s]
+        halved = []
         for r in b.storage_halved:
+            if res[r] > 1:
+                halved.append((r, res[r], (res[r] + 1) // 2))
             res[r] = (res[r] + 1) // 2
+        if halved:
+            note(st, "storage", s, tuple(halved))
 
 
 def legal_supply(st: PolisState, out: list[Any]) -> None:
@@ -86,6 +104,13 @@ def apply_pay_supply(st: PolisState) -> None:
 def begin_growth(st: PolisState) -> None:
     st.grown = [0] * st.board.n_poleis
     st.growth_from = 0
+
+
+def no_growth(st: PolisState, s: int) -> None:
+    """Side `s` has nothing to grow (§8.3): noted with the reason."""
+    b = st.board
+    why = "wheat" if st.res[s][WHEAT] < b.growth_wheat else "cubes" if common.pool(st, s) < 1 else "full"
+    note(st, "no_growth", s, why)
 
 
 def growable(st: PolisState, s: int) -> list[int]:

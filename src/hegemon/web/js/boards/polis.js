@@ -468,10 +468,43 @@ export async function createBoard(root, ctx) {
     }
     if (v.hand) root.append(h("p", { id: "hand", "data-tip": `cards:${v.hand.join(",")}` }, t("polis.yourhand", { h: handText(v.hand) || "—" })));
     if (v.event) root.append(h("p", { class: "hint", id: "event", "data-tip": `event:${v.event}` }, t("polis.event", { e: eventName(v.event) })));
+    roundEndPanel(root, v);
     if (v.project_offer && v.project_offer.length) root.append(h("p", { class: "hint", id: "offer", "data-tip": `projects:${v.project_offer.join(",")}` }, t("polis.offer", { p: v.project_offer.map(projectName).join(", ") })));
   }
 
   // ------------------------------------------------------------------ what happened (announced to everyone)
+  /** The steps the last end of round took by itself (view.round_end), one line each, grouped by side:
+   * [[side, [lines]]]. */
+  function roundEndLines(rep) {
+    const by = new Map();
+    for (const st of (rep && rep.steps) || []) {
+      const vars = { n: st.prestige ?? st.wheat ?? 0 };
+      let line;
+      if (st.step === "project") line = t("rep.project", { ...vars, project: projectName(st.project) });
+      else if (st.step === "starved") line = t("rep.starved", { ...vars, need: st.wheat_needed, n: st.wheat });
+      else if (st.step === "no_growth") line = t(`rep.no_growth.${st.why}`, vars);
+      else if (st.step === "megalopolis") line = t("rep.megalopolis", { ...vars, k: st.poleis });
+      else if (st.step === "storage") {
+        line = t("rep.storage", { ...vars, list: Object.entries(st.halved).map(([r, [a, b]]) => `${t(`res.${r}`)} ${a}\u2192${b}`).join(", ") });
+      } else line = t(`rep.${st.step}`, vars);
+      if (!by.has(st.side)) by.set(st.side, []);
+      by.get(st.side).push(line);
+    }
+    return [...by.entries()];
+  }
+
+  /** The last end of round's automatic steps, kept in the side panel until the next one. */
+  function roundEndPanel(root, v) {
+    const rep = v.round_end;
+    if (!rep) return;
+    const groups = roundEndLines(rep);
+    root.append(h("details", { class: "roundend", id: "roundend", open: true },
+      h("summary", {}, t("rep.title", { n: rep.round_number })),
+      groups.length ? h("ul", {}, groups.map(([side, lines]) => h("li", { "data-side": side },
+        h("strong", { style: `color:${SIDE_COLOUR[side]}` }, t(`polis.${side}`)), `: ${lines.join(" · ")}`)))
+        : h("p", { class: "hint" }, t("rep.none"))));
+  }
+
   const unitsAt = (v, terr) => v.sides.map((sd) => (sd.hoplites[terr] || 0) + (sd.galleys[terr] || 0));
   function happenings(prev, cur, entries) {
     const toasts = [];
@@ -485,6 +518,11 @@ export async function createBoard(root, ctx) {
       if (o === undefined || o === p.owner) continue;
       toasts.push({ kind: "big", text: p.owner === "neutral" ? t("toast.polisneutral", { polis: nm(p.id) })
         : t("toast.polis", { polis: nm(p.id), who: t(`polis.${p.owner}`) }) });
+    }
+    const rep = v.round_end;
+    if (rep && (!pv.round_end || pv.round_end.round_number !== rep.round_number)) {
+      // what the end of round did by itself: one announcement per side
+      for (const [side, lines] of roundEndLines(rep)) toasts.push({ kind: "auto", text: `${t("rep.toast", { n: rep.round_number, who: t(`polis.${side}`) })} ${lines.join(" · ")}` });
     }
     if (v.round !== pv.round) toasts.push({ text: t("toast.round", { n: v.round_number || v.round }) });
     if (v.event && v.event !== pv.event) toasts.push({ text: t("toast.event", { e: eventName(v.event) }) });
