@@ -51,7 +51,8 @@ export function toast(text, kind = "") {
   el.addEventListener("click", () => el.remove());
   box.append(el);
   const most = window.matchMedia("(max-width: 820px)").matches ? 2 : 4; // a phone keeps the map in view
-  while (box.childElementCount > most) box.firstElementChild.remove();
+  // too many at once: the plain news go first, the big ones (a polis taken, the end of a round) stay longest
+  while (box.childElementCount > most) (box.querySelector(".toast:not(.big):not(.auto)") || box.firstElementChild).remove();
   setTimeout(() => el.classList.add("going"), 5200);
   setTimeout(() => el.remove(), 6000);
 }
