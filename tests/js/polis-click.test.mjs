@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
 
-import { actionsAt, cheapest, countField, groups, places, sortActions, toggleSelection } from "../../src/hegemon/web/js/boards/polis.js";
+import { actionsAt, cheapest, countField, groups, keyAction, places, sortActions, toggleSelection } from "../../src/hegemon/web/js/boards/polis.js";
 import { map, realPositions } from "./helpers.mjs";
 
 const terrOf = Object.fromEntries(map("polis").poleis.map((p) => [p.id, p.territory]));
@@ -61,6 +61,14 @@ describe("hand-made action lists", () => {
     const list = [hoplites("athinae", 2, 2), hoplites("athinae", 2, 0), hoplites("athinae", 2, 1), hoplites("athinae", 1, 1)];
     assert.deepEqual(cheapest(list, 2), hoplites("athinae", 2, 0));
     assert.deepEqual(cheapest(list, 1), hoplites("athinae", 1, 1));
+  });
+
+  test("the D key ends the step when an action does, and does nothing otherwise", () => {
+    const grow = { type: "grow", polis: "athinae" };
+    assert.deepEqual(keyAction("d", [grow, { type: "end_growth" }]), { type: "end_growth" });
+    assert.deepEqual(keyAction("d", [{ type: "move_from", source: "attika", count: 1 }, { type: "end_move" }]), { type: "end_move" });
+    assert.equal(keyAction("d", [{ type: "pass" }, grow]), null); // "pass" ends no step: no key plays it
+    assert.equal(keyAction("x", [{ type: "end_growth" }]), null);
   });
 });
 

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
 
-import { autoRoll, clickStep, clickTargets, locs, losses, reinforceTimes, repeatAction } from "../../src/hegemon/web/js/boards/spqrisiko.js";
+import { autoRoll, clickStep, clickTargets, keyAction, locs, losses, reinforceTimes, repeatAction } from "../../src/hegemon/web/js/boards/spqrisiko.js";
 import { realPositions } from "./helpers.mjs";
 
 const attack = (source, target) => ({ type: "attack", source, target });
@@ -113,6 +113,18 @@ describe("hand-made action lists", () => {
     assert.equal(next(view(5, [{ type: "move_in", count: 3 }], "land attack: move in")), null);
     const naval = { view: { phase: "naval combat: roll", legal_actions: rolls.slice(0, 2), battle: { kind: "naval", sea: "tyrrenum" }, provinces: [] } };
     assert.deepEqual(autoRoll(1)(naval), { type: "roll_dice", dice: 2 });
+  });
+
+  test("keys: D ends the phase, R rolls the most dice (A too, and goes on), W withdraws, others nothing", () => {
+    const rolls = [1, 2, 3].map((dice) => ({ type: "roll_dice", dice }));
+    const battle = [...rolls, { type: "withdraw" }];
+    assert.deepEqual(keyAction("r", battle), { type: "roll_dice", dice: 3 });
+    assert.deepEqual(keyAction("a", battle), { type: "roll_dice", dice: 3 });
+    assert.deepEqual(keyAction("w", battle), { type: "withdraw" });
+    assert.equal(keyAction("d", battle), null);
+    const attacks = [attack("italia", "dacia"), DONE];
+    assert.deepEqual(keyAction("d", attacks), DONE);
+    for (const k of ["r", "a", "w", "x", "enter"]) assert.equal(keyAction(k, attacks), null, k);
   });
 
   test("the dice tray's losses: a tie loses the attacker's die on land and nobody's at sea", () => {

@@ -1,5 +1,6 @@
 """The client's JavaScript unit tests (tests/js/*.test.mjs: click logic, texts, plurals, refusal reasons) run by
-`node --test tests/js/`, as shipped (no bundler, no npm). A failing one fails here with node's report."""
+`node --test tests/js/` as shipped (no bundler, no npm), with the TAP report. A failing one fails here with
+node's report."""
 
 from __future__ import annotations
 
@@ -22,7 +23,12 @@ def test_the_javascript_unit_tests_pass() -> None:
     path = os.pathsep.join(p for p in (str(ROOT / "src"), os.environ.get("PYTHONPATH", "")) if p)
     env = {**os.environ, "PYTHON": sys.executable, "PYTHONPATH": path, "NO_COLOR": "1"}
     out = subprocess.run(
-        [NODE, "--test", "tests/js/"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600
+        [NODE, "--test", "--test-reporter=tap", "tests/js/"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     report = out.stdout + out.stderr
     assert out.returncode == 0, report

@@ -54,6 +54,14 @@ export function countField(list) {
   return field && list.every((a) => NUMERIC.every((k) => k === field || a[k] === a0[k])) ? field : null;
 }
 
+// the actions that end a step (the primary buttons, and the D key)
+const END_STEP = ["end_move", "end_growth", "stand", "pay_supply", "stop_forcing"];
+
+/** The action a key plays (d: end the step), or null. */
+export function keyAction(key, acts) {
+  return key === "d" ? acts.find((x) => END_STEP.includes(x.type)) || null : null;
+}
+
 /** Creating `count` units: the way with the least silver (the player may then pay more of it in silver). */
 export function cheapest(list, count) {
   return list.filter((a) => a.count === count).reduce((x, y) => (y.silver < x.silver ? y : x));
@@ -435,8 +443,7 @@ export async function createBoard(root, ctx) {
     if (other.length) {
       const gs = groups(other);
       root.append(h("h3", {}, t(v.phase === "action" ? "polis.other" : "polis.choose")));
-      const end = ["end_move", "end_growth", "stand", "pay_supply", "stop_forcing"];
-      root.append(h("div", { class: "btns" }, gs.filter((g) => g.length === 1).map((g) => actButton(g[0], end.includes(g[0].type)))));
+      root.append(h("div", { class: "btns" }, gs.filter((g) => g.length === 1).map((g) => actButton(g[0], END_STEP.includes(g[0].type)))));
       for (const g of gs.filter((x) => x.length > 1)) root.append(groupControl(g));
     }
     if (v.phase === "action") marketPanel(root, v, trades);
@@ -548,11 +555,8 @@ export async function createBoard(root, ctx) {
   }
 
   function onKey(key, msg) {
-    const acts = legal(msg);
-    if (key === "d") {
-      const a = acts.find((x) => ["end_move", "end_growth", "stand", "pay_supply", "stop_forcing"].includes(x.type));
-      if (a) { ctx.send(a); return true; }
-    }
+    const a = keyAction(key, legal(msg));
+    if (a) { ctx.send(a); return true; }
     return false;
   }
 

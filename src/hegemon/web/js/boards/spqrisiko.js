@@ -106,6 +106,15 @@ export function autoRoll(limit) {
   };
 }
 
+/** The action a key plays (d: done, r: the most dice, a: the same and the rolls go on, w: withdraw), or null. */
+export function keyAction(key, acts) {
+  const rolls = acts.filter((x) => x.type === "roll_dice");
+  if (key === "d") return acts.find((x) => x.type === "done") || null;
+  if (key === "r" || key === "a") return rolls.length ? rolls[rolls.length - 1] : null;
+  if (key === "w") return acts.find((x) => x.type === "withdraw") || null;
+  return null;
+}
+
 /** Which dice lose, pair by pair (highest against highest): ties go to the defender on land, to nobody at sea. */
 export function losses(att, dfn, naval) {
   const la = att.map(() => false);
@@ -496,17 +505,15 @@ export async function createBoard(root, ctx) {
   }
 
   function onKey(key, msg) {
-    const acts = legal(msg);
-    const find = (p) => acts.find(p);
-    if (key === "d") { const a = find((x) => x.type === "done"); if (a) { reset(); ctx.send(a); return true; } }
-    if (key === "r") { const rs = acts.filter((x) => x.type === "roll_dice"); if (rs.length) { ctx.send(rs[rs.length - 1]); return true; } }
-    if (key === "w") { const a = find((x) => x.type === "withdraw"); if (a) { ctx.send(a); return true; } }
-    if (key === "a") {
-      const rs = acts.filter((x) => x.type === "roll_dice");
-      if (rs.length) { ctx.setAuto(autoRoll(1)); ctx.send(rs[rs.length - 1]); return true; }
-      if (pending && pending[0].type === "attack") { const a0 = pending[0]; ctx.setAuto(autoRoll(stopAt || 1)); reset(); ctx.send(a0); return true; }
+    const a = keyAction(key, legal(msg));
+    if (a) {
+      if (key === "d") reset();
+      if (key === "a") ctx.setAuto(autoRoll(1));
+      ctx.send(a);
+      return true;
     }
-    if (key === "enter" && pending && pending.length === 1) { const a = pending[0]; reset(); ctx.send(a); return true; }
+    if (key === "a" && pending && pending[0].type === "attack") { const a0 = pending[0]; ctx.setAuto(autoRoll(stopAt || 1)); reset(); ctx.send(a0); return true; }
+    if (key === "enter" && pending && pending.length === 1) { const only = pending[0]; reset(); ctx.send(only); return true; }
     return false;
   }
 
