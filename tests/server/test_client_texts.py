@@ -37,6 +37,20 @@ def test_every_action_kind_has_a_log_line(game: str, codec: object) -> None:
         assert f"act.{game}.{kind}" in EN, kind
 
 
+def test_no_key_is_written_twice() -> None:
+    """A JSON object may repeat a key and the last one silently wins: each dictionary writes each key once."""
+
+    def once(pairs: list[tuple[str, object]]) -> dict[str, object]:
+        keys = [k for k, _ in pairs]
+        twice = sorted({k for k in keys if keys.count(k) > 1})
+        assert not twice, twice
+        return dict(pairs)
+
+    for lang in ("en", "it"):
+        d = json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"), object_pairs_hook=once)
+        assert all(isinstance(v, str) and v for v in d.values()), lang
+
+
 def test_every_phase_and_option_has_a_label() -> None:
     for p in SPQR_PHASES:
         assert f"phase.{p}" in EN
