@@ -4,18 +4,15 @@ from __future__ import annotations
 
 import importlib
 import json
-import statistics
 import sys
 from collections.abc import Callable
-from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.cells import cell_len
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
@@ -26,6 +23,11 @@ from hegemon.core.play import derive_seed, play, sample_chance
 from hegemon.core.record import GameRecord, read_records, run_game, state_digest, verify
 from hegemon.games import game_cli_modules, game_names, get_game
 from hegemon.lab.cli import lab_app
+
+if TYPE_CHECKING:  # imported where used: `hegemon --help` and the odds start fast
+    from fractions import Fraction
+
+    from rich.progress import Progress
 
 app = typer.Typer(
     help="hegemon — play and study Polis: Fight for the Hegemony and S.P.Q.RisiKo!",
@@ -416,6 +418,8 @@ def show_odds(txt: Any, state: State, action: Action) -> None:
 
 
 def progress() -> Progress:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
     return Progress(
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
@@ -477,6 +481,7 @@ def selfplay(
         if st.current_player() >= 0:
             chosen[0] += 1
 
+    import statistics
     import time
 
     t0 = time.perf_counter()

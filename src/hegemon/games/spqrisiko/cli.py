@@ -45,66 +45,34 @@ def odds_spqr(
     attacker number is the legionaries ON the province (the last one never rolls; with the house garrison
     rule and --frontier the attack needs 3 and stops at 2, with --garrison garrison_first two never roll); for a
     sea attack the declared force rolls, fought to the end."""
-    from hegemon.games.spqrisiko import odds as O
-    from hegemon.games.spqrisiko.rules.common import frontier_garrison
+    # the options alone (not the engine): an odds query starts fast
+    from hegemon.core.options import parse_options
+    from hegemon.games.spqrisiko import oddscmd
+    from hegemon.games.spqrisiko.options import SpqrOptions
 
     try:
         raw_opts: dict[str, Any] = {"rules": rules_}
         if garrison is not None:
             raw_opts["garrison"] = garrison
-        # the options alone (not the engine): an odds query starts fast
-        from hegemon.core.options import parse_options
-        from hegemon.games.spqrisiko.options import SpqrOptions
-
         opts = parse_options(SpqrOptions, raw_opts)
-        if table_size is not None:
-            _odds_table(table_size, opts.garrison, sea, naval, stop_at, frontier, below_defender, as_json, as_csv)
-            return
-        if attacker is None or defender is None:
-            fail("give the attacker and the defender (or --table AxD)")
-            return
-        if as_csv:
-            fail("--csv prints a --table")
-        notes: list[str] = []
-        if naval:
-            res = O.naval_combat(attacker, defender)
-        elif sea:
-            keep = frontier_garrison(frontier)  # the engine's own rule for what a declared sea attack leaves
-            force = declared if declared is not None else attacker - keep
-            if force < 1 or force > attacker - keep:
-                fail(f"--declared must be from 1 to {attacker - keep} (the province keeps {keep}) [R 12.3], [R 14.3]")
-            res = O.sea_attack(force, defender, continue_below_defender=below_defender)
-            if stop_at != 1:
-                notes.append("sea attacks are fought to the end [R 12.3]: --stop-at does not apply")
-        else:
-            keep, floor = O.land_rule(opts.garrison, frontier)
-            res = O.land_battle(attacker, defender, stop_at=max(stop_at, floor), keep=keep)
     except HegemonError as e:
         fail(str(e))
         return
-    data = res.to_json()
-    data["rules"] = rules_
-    data["notes"] = notes
-    if as_json:
-        print(json.dumps(data))
+    if table_size is not None:
+        _odds_table(table_size, opts.garrison, sea, naval, stop_at, frontier, below_defender, as_json, as_csv)
         return
-    kind = "naval combat" if naval else ("sea attack" if sea else "land attack")
-    out.print(f"[bold]{kind}[/bold] · {escape(data.get('counts', ''))}")
-    table = Table(title="final outcomes")
-    table.add_column("attacker left", justify="right")
-    table.add_column("defender left", justify="right")
-    table.add_column("probability", justify="right")
-    table.add_column("exact", justify="right")
-    for row in data["outcomes"]:
-        table.add_row(str(row["attacker_left"]), str(row["defender_left"]), f"{row['probability']:.4%}", row["fraction"])
-    out.print(table)
-    out.print(
-        f"attacker wins: [bold]{data['p_win']['decimal']:.4%}[/bold] ({data['p_win']['fraction']})  ·  "
-        f"expected losses: attacker {data['expected_attacker_losses']['decimal']:.3f}, "
-        f"defender {data['expected_defender_losses']['decimal']:.3f}"
-    )
-    for n_ in notes:
-        out.print(f"[yellow]note:[/yellow] {escape(n_)}")
+    if attacker is None or defender is None:
+        fail("give the attacker and the defender (or --table AxD)")
+        return
+    if as_csv:
+        fail("--csv prints a --table")
+    try:
+        data, notes = oddscmd.compute(attacker, defender, rules_, sea, naval, declared, stop_at, frontier, garrison,
+                                      below_defender)  # fmt: skip
+    except (HegemonError, oddscmd.OddsInputError) as e:
+        fail(str(e))
+        return
+    oddscmd.show(data, notes, sea, naval, as_json)
 
 
 def _odds_table(
