@@ -55,11 +55,11 @@ def odds_spqr(
         if garrison is not None:
             raw_opts["garrison"] = garrison
         opts = parse_options(SpqrOptions, raw_opts)
+        if table_size is not None:
+            _odds_table(table_size, opts.garrison, sea, naval, stop_at, frontier, below_defender, as_json, as_csv)
+            return
     except HegemonError as e:
         fail(str(e))
-        return
-    if table_size is not None:
-        _odds_table(table_size, opts.garrison, sea, naval, stop_at, frontier, below_defender, as_json, as_csv)
         return
     if attacker is None or defender is None:
         fail("give the attacker and the defender (or --table AxD)")
