@@ -1,0 +1,40 @@
+// Small helpers the table's buttons and links use (common.js, rules.js, happen.js): a refusal's rule tag links
+// to its paragraph in the player's language, bot names and signed changes read right in both languages.
+import assert from "node:assert/strict";
+import { afterEach, test } from "node:test";
+
+import { botLabel, pct } from "../../src/hegemon/web/js/common.js";
+import { signed } from "../../src/hegemon/web/js/happen.js";
+import { DICTS, setLang } from "../../src/hegemon/web/js/i18n.js";
+import { rulesHref, tagId } from "../../src/hegemon/web/js/rules.js";
+
+afterEach(() => setLang("en"));
+
+test("a rule tag's anchor: R 13.6 -> R13.6, section 4.3 -> S4.3", () => {
+  assert.equal(tagId("R 13.6"), "R13.6");
+  assert.equal(tagId(" R 12 "), "R12");
+  assert.equal(tagId("\u00a74.3"), "S4.3");
+});
+
+test("a tag links to the rules page of its game, in the player's language, with this table's options", () => {
+  assert.equal(rulesHref("spqrisiko", "R 13.6"), "/rules/spqrisiko?lang=en#R13.6");
+  setLang("it");
+  assert.equal(rulesHref("polis", "\u00a74.3", "abc_12"), "/rules/polis?lang=it&table=abc_12#S4.3");
+  assert.equal(rulesHref("polis", null), "/rules/polis?lang=it"); // the rules button: the top of the page
+});
+
+test("bots by name and strength in both languages; an unknown kind as it is", () => {
+  assert.equal(botLabel("mcts:hard"), `${DICTS.en["bot.mcts"]} (${DICTS.en["level.hard"]})`);
+  assert.equal(botLabel("random"), DICTS.en["bot.random"]);
+  setLang("it");
+  assert.equal(botLabel("mcts:hard"), `${DICTS.it["bot.mcts"]} (${DICTS.it["level.hard"]})`);
+  assert.notEqual(botLabel("mcts:hard"), `${DICTS.en["bot.mcts"]} (${DICTS.en["level.hard"]})`);
+  assert.equal(botLabel("oracle:ultra"), "oracle (ultra)");
+});
+
+test("signed changes use the minus sign, and odds one decimal", () => {
+  assert.equal(signed(2), "+2");
+  assert.equal(signed(-3), "\u22123");
+  assert.equal(pct(0.3333), "33.3%");
+  assert.equal(pct(1), "100.0%");
+});
