@@ -278,3 +278,40 @@ def test_phone_in_italian_learn_rules_and_guide(browser: Browser, server: Server
     page.tap("#rulesclose")
     expect(drawer).to_be_hidden()
     ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_server_refusals_are_said_in_the_players_language(browser: Browser, server: Server, lang: str) -> None:
+    """Not only rule refusals: a spectator's move, a malformed move and a refused board file are said in the
+    page's language, by the server's error case (issue 12 item 11)."""
+    it = lang == "it"
+    ctx = browser.new_context(viewport={"width": 1400, "height": 900}, locale="en-US")
+    ctx.add_init_script(f"localStorage.setItem('hegemon.lang', '{lang}')")
+    page = ctx.new_page()
+    page.add_init_script(SOCKETS)
+    table, token = new_table(server, "polis")
+    # a spectator (no token) tries to move
+    page.goto(f"{server.url}/t/{table}")
+    page.wait_for_selector("#map")
+    page.evaluate("() => window.__sockets.at(-1).send(JSON.stringify({version: Number(document.body.dataset.version), action: {type: 'pass'}}))")
+    expect(page.locator("#errortext")).to_have_text(
+        "Gli spettatori non possono giocare: prendi un posto per giocare." if it else "Spectators cannot play: take a seat to play.")
+    # the seat sends a malformed move
+    open_table(page, server, table, token, lang)
+    page.wait_for_selector("#map")
+    page.evaluate("() => window.__sockets.at(-1).send(JSON.stringify({version: 'x', action: {type: 'pass'}}))")
+    expect(page.locator("#errortext")).to_have_text(
+        "La mossa non era ben formata. Ricarica la pagina." if it else "The move was malformed. Reload the page.")
+    # the lobby refuses a broken board file, saying why in the page's language (the file's own words quoted)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#createbtn")
+    page.select_option("#game", "polis")
+    page.eval_on_selector("#boardfile", "el => { const d = el.closest('details'); if (d) d.open = true; }")
+    page.set_input_files("#boardfile", files=[{"name": "board.toml", "mimeType": "text/plain", "buffer": b"not = [a board"}])
+    page.click("#createbtn")
+    err = page.locator("#createerror")
+    expect(err).to_be_visible()
+    expect(err).to_contain_text("Il file del tabellone è stato rifiutato:" if it else "The board file was refused:")
+    if it:
+        expect(err).not_to_contain_text("Could not")
+    ctx.close()

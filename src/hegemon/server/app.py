@@ -229,7 +229,11 @@ def create_app(
         errs = e.errors()
         where = ".".join(str(x) for x in errs[0].get("loc", ())) if errs else "request"
         msg = errs[0].get("msg", "invalid") if errs else "invalid"
-        return SafeJSON({"type": "error", "code": "bad_request", "message": f"{where}: {msg}"}, status_code=400)
+        return SafeJSON(
+            {"type": "error", "code": "bad_request", "message": f"{where}: {msg}", "detail": "invalid",
+             "args": {"where": where[:80], "msg": str(msg)[:200]}},
+            status_code=400,
+        )  # fmt: skip
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_req: Request, e: StarletteHTTPException) -> JSONResponse:
@@ -459,7 +463,9 @@ def create_app(
     async def rules_page(game: str) -> FileResponse:
         """The rules of a game for players (`?lang=en|it`, `?table=ID` for that table's options)."""
         if game not in game_names():
-            raise ServerError("unknown_table", f"no game {game[:40]!r}; games: {', '.join(game_names())}")
+            raise ServerError(
+                "unknown_table", f"no game {game[:40]!r}; games: {', '.join(game_names())}", detail="no_game"
+            )
         return FileResponse(WEB / "rules.html")
 
     @app.get("/r/{table_id}", include_in_schema=False)

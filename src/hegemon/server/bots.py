@@ -128,9 +128,13 @@ async def durable(manager: TableManager, table: Table | None = None) -> None:
         if fut.done():
             return
         if reason == CONFLICT:  # another process moved the table on first: this move was on an old position
-            fut.set_exception(ServerError("stale_version", f"not stored: {reason}", version=table.version if table else None))
+            fut.set_exception(
+                ServerError(
+                    "stale_version", f"not stored: {reason}", version=table.version if table else None, detail="stale"
+                )
+            )
         else:
-            fut.set_exception(ServerError("unavailable", f"not stored: {reason}; nothing was changed"))
+            fut.set_exception(ServerError("unavailable", f"not stored: {reason}; nothing was changed", detail="not_stored"))
 
     manager.storage.after_commit(done, table.id if table is not None else None, fail)
     await fut

@@ -163,11 +163,11 @@ class Guard:
             await self.app(scope, receive, send)
             return
         if not self._allowed(who, scope["path"] == "/api/tables" and scope["method"] == "POST"):
-            await _error(send, 429, "too many requests: slow down")
+            await _error(send, 429, "too many requests: slow down", "rate_limit")
             return
         length = _header(scope, b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.max_body):
-            await _error(send, 400, f"request too large (at most {self.max_body} bytes)")
+            await _error(send, 400, f"request too large (at most {self.max_body} bytes)", "too_large")
             return
         body = bytearray()
         while True:
@@ -176,7 +176,7 @@ class Guard:
                 return
             body += message.get("body", b"")
             if len(body) > self.max_body:
-                await _error(send, 400, f"request too large (at most {self.max_body} bytes)")
+                await _error(send, 400, f"request too large (at most {self.max_body} bytes)", "too_large")
                 return
             if not message.get("more_body", False):
                 break
@@ -184,7 +184,7 @@ class Guard:
             try:
                 parse_client_json(bytes(body))
             except ServerError as e:
-                await _error(send, 400, e.message)
+                await _error(send, 400, e.message, e.detail)
                 return
         await self.app(scope, _replay(bytes(body), receive), send)
 
@@ -230,8 +230,11 @@ def _replay(body: bytes, receive: Receive) -> Receive:
     return replay
 
 
-async def _error(send: Send, status: int, message: str) -> None:
-    body = json.dumps({"type": "error", "code": "bad_request", "message": message}).encode()
+async def _error(send: Send, status: int, message: str, detail: str | None = None) -> None:
+    err: dict[str, str] = {"type": "error", "code": "bad_request", "message": message}
+    if detail:
+        err["detail"] = detail  # the client says it in its language (err.<detail>)
+    body = json.dumps(err).encode()
     await send(
         {
             "type": "http.response.start",

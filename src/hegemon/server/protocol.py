@@ -46,17 +46,28 @@ RATE_BURST = 40.0
 
 
 class ServerError(Exception):
-    """A refusal with a typed code; `extra` goes to the client with it (e.g. the legal actions)."""
+    """A refusal with a typed code; `extra` goes to the client with it (e.g. the legal actions). `detail` names
+    the case within the code and `args` its variable parts, so a client can say it in its own language
+    (the web client's dictionaries have `err.<detail>`); `message` is the same in English."""
 
-    def __init__(self, code: str, message: str, **extra: Any) -> None:
+    def __init__(
+        self, code: str, message: str, *, detail: str | None = None, args: dict[str, Any] | None = None, **extra: Any
+    ) -> None:
         assert code in ERROR_CODES, code
         self.code = code
         self.message = message
+        self.detail = detail
+        self.args_ = args or {}
         self.extra = extra
         super().__init__(f"{code}: {message}")
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": "error", "code": self.code, "message": self.message, **self.extra}
+        out = {"type": "error", "code": self.code, "message": self.message, **self.extra}
+        if self.detail:
+            out["detail"] = self.detail
+            if self.args_:
+                out["args"] = self.args_
+        return out
 
 
 def parse_client_json(data: str | bytes) -> Any:
@@ -66,7 +77,7 @@ def parse_client_json(data: str | bytes) -> Any:
     try:
         value = orjson.loads(data)
     except orjson.JSONDecodeError as e:
-        raise ServerError("bad_request", f"not valid JSON: {e}") from None
+        raise ServerError("bad_request", f"not valid JSON: {e}", detail="json") from None
     check_depth(value)
     return value
 
@@ -83,7 +94,7 @@ def check_depth(value: Any, limit: int = MAX_JSON_DEPTH) -> None:
         else:
             continue
         if d > limit:
-            raise ServerError("bad_request", f"JSON nested deeper than {limit} levels")
+            raise ServerError("bad_request", f"JSON nested deeper than {limit} levels", detail="json_depth")
         stack.extend((x, d + 1) for x in items if isinstance(x, (dict, list)))
 
 
@@ -220,11 +231,14 @@ class Joined(BaseModel):
 class ErrorBody(BaseModel):
     """A refusal. `illegal_action` also carries the phase, the rule the action breaks (e.g. "R 13.6", "§4.3";
     empty when the game cannot name one) and the legal actions of the seat; `stale_version` the table's
-    version."""
+    version. `detail` names the case within the code (e.g. "turn_of", "rate_limit", "board") and `args` its
+    variable parts, so a client can say it in its own language; `message` says it in English."""
 
     type: Literal["error"] = "error"
     code: ErrorCode
     message: str
+    detail: str | None = None
+    args: dict[str, Any] | None = None
     phase: str | None = None
     rule: str | None = None
     legal_actions: list[dict[str, Any]] | None = None

@@ -137,13 +137,13 @@ def check_board(game: str, text: str) -> UploadedBoard:
     try:
         data = text.encode("utf-8")
     except UnicodeEncodeError:
-        raise ServerError("bad_request", "board_data: not valid Unicode text") from None
+        raise ServerError("bad_request", "board_data: not valid Unicode text", detail="board_unicode") from None
     try:
         game = get_game(game).name
         boardfile.decode(data, "board")
         board = board_module(game).board_from_text(text, "board")
     except HegemonError as e:  # RulesDataError naming the entry; ConfigError for an unknown game
-        raise ServerError("bad_request", str(e)) from None
+        raise ServerError("bad_request", str(e), detail="board", args={"msg": str(e)[:300]}) from None
     return UploadedBoard(game, boardfile.board_name(data), data, board)
 
 
@@ -317,9 +317,9 @@ class TableManager:
     @staticmethod
     def _check_open(table: Table) -> None:
         if table.stopped:
-            raise ServerError("game_over", "the table was stopped by its creator")
+            raise ServerError("game_over", "the table was stopped by its creator", detail="stopped")
         if table.finished:
-            raise ServerError("game_over", "the game is over")
+            raise ServerError("game_over", "the game is over", detail="over")
 
     def _storage_status(self, down: str | None) -> None:
         """The database stopped or resumed taking writes: tell every connection, wake the bots."""
@@ -345,7 +345,7 @@ class TableManager:
             if not t.stored:
                 del self.tables[table_id]
                 for c in t.connections:
-                    c.errors.append(ServerError("unavailable", f"this table could not be stored: {reason}").to_json())
+                    c.errors.append(ServerError("unavailable", f"this table could not be stored: {reason}", detail="not_created").to_json())
                     c.wake()
             else:
                 state = self.state_at(t, t.durable)
@@ -389,7 +389,7 @@ class TableManager:
         game = get_game(req.game)
         raw = dict(req.options)
         if "board" in raw:
-            raise ServerError("bad_request", "option 'board': send the corrected board file as board_data")
+            raise ServerError("bad_request", "option 'board': send the corrected board file as board_data", detail="board_data")
         fields = {o["name"] for o in game.describe_options()}
         n = req.players or (len(req.seats) if req.seats else None)
         if n is None and "players" in raw:
@@ -398,7 +398,10 @@ class TableManager:
             n = game.players(game.parse_options(None))  # the game's default table
         if not game.min_players <= n <= game.max_players:
             raise ServerError(
-                "bad_request", f"{req.game} is for {game.min_players}-{game.max_players} players, not {n}"
+                "bad_request",
+                f"{req.game} is for {game.min_players}-{game.max_players} players, not {n}",
+                detail="players",
+                args={"lo": game.min_players, "hi": game.max_players, "n": n},
             )
         if "players" in fields:
             raw["players"] = n
@@ -407,10 +410,12 @@ class TableManager:
         try:
             options = game.parse_options(raw)
         except HegemonError as e:
-            raise ServerError("bad_request", str(e)) from None
+            raise ServerError("bad_request", str(e), detail="options", args={"msg": str(e)[:300]}) from None
         specs: list[SeatSpec | None] = list(req.seats) if req.seats else [None] * n
         if len(specs) != n:
-            raise ServerError("bad_request", f"{n} players need {n} seats, got {len(specs)}")
+            raise ServerError(
+                "bad_request", f"{n} players need {n} seats, got {len(specs)}", detail="seat_count", args={"n": n, "got": len(specs)}
+            )
         seats: list[Seat] = []
         for i, spec in enumerate(specs):
             if spec is None:
@@ -418,7 +423,7 @@ class TableManager:
                 name = None
             else:
                 if spec.bot is not None and spec.human:
-                    raise ServerError("bad_request", f"seat {i}: a seat is a bot or a person, not both")
+                    raise ServerError("bad_request", f"seat {i}: a seat is a bot or a person, not both", detail="seat_both", args={"seat": i + 1})
                 spec_bot = spec.bot
                 name = spec.name
             if spec_bot is not None:
@@ -431,7 +436,7 @@ class TableManager:
                 try:
                     make_bot(spec_bot, 0)
                 except HegemonError as e:
-                    raise ServerError("bad_request", f"seat {i}: {e}") from None
+                    raise ServerError("bad_request", f"seat {i}: {e}", detail="seat_bad", args={"seat": i + 1, "msg": str(e)[:200]}) from None
                 seats.append(Seat(i, "bot", spec_bot, secrets.token_urlsafe(18), clean_name(name, spec_bot), True))
             else:
                 shown = unique_name(clean_name(name, f"Player {i + 1}"), [x.name for x in seats if x.kind == "human"])
@@ -439,7 +444,7 @@ class TableManager:
                 seats.append(Seat(i, "human", None, secrets.token_urlsafe(18), shown, False, open=is_open))
         if req.claim is not None:
             if req.claim >= n or seats[req.claim].kind != "human":
-                raise ServerError("bad_request", f"claim: seat {req.claim} is not an open seat")
+                raise ServerError("bad_request", f"claim: seat {req.claim} is not an open seat", detail="claim", args={"seat": req.claim + 1})
             seats[req.claim].claimed = True
         seed = req.seed if req.seed is not None else secrets.randbits(62)
         tid = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
@@ -460,7 +465,7 @@ class TableManager:
         """Validate an upload (unless done already) and make it usable by name while the table is built; the
         options hold its content-hash name, never a server path."""
         if self.board_dir is None:
-            raise ServerError("bad_request", "this server does not accept board files")
+            raise ServerError("bad_request", "this server does not accept board files", detail="no_boards")
         up = board if board is not None and board.game == game else check_board(game, text)
         mod = board_module(game)
         self._pending_board = up
@@ -609,7 +614,7 @@ class TableManager:
         """Drop a table from memory (deleted by another process): its connections are told and closed."""
         self.tables.pop(table.id, None)
         for c in list(table.connections):
-            c.errors.append(ServerError("unknown_table", reason).to_json())
+            c.errors.append(ServerError("unknown_table", reason, detail="deleted").to_json())
             c.wake()
 
     # ------------------------------------------------------------------ lookups
@@ -617,7 +622,7 @@ class TableManager:
     def get(self, table_id: str) -> Table:
         t = self.tables.get(table_id)
         if t is None:
-            raise ServerError("unknown_table", f"no table {table_id!r}")
+            raise ServerError("unknown_table", f"no table {table_id!r}", detail="no_table")
         return t
 
     def seat_of(self, table: Table, token: str | None) -> int:
@@ -628,7 +633,7 @@ class TableManager:
                     if s.kind != "human":
                         break
                     return s.index
-        raise ServerError("unauthorized", "this token holds no seat at this table")
+        raise ServerError("unauthorized", "this token holds no seat at this table", detail="no_seat")
 
     def join(self, table: Table, name: str | None = None) -> Seat:
         """Give the first free seat that is open to anyone to a newcomer, with a token minted now for the
@@ -643,7 +648,11 @@ class TableManager:
                 s.token = secrets.token_urlsafe(18)
                 self.claim(table, s.index)
                 return s
-        raise ServerError("bad_request", "no seat open to anyone is free at this table (a private seat is taken through its link)")
+        raise ServerError(
+            "bad_request",
+            "no seat open to anyone is free at this table (a private seat is taken through its link)",
+            detail="no_open_seat",
+        )
 
     def take(self, table: Table, token: str | None, name: str | None = None) -> Seat:
         """The holder of a private seat's link takes the seat, under `name` (the seat's name is kept when
@@ -694,25 +703,29 @@ class TableManager:
         """`seat`'s action on `table` at `version` (see `submit`)."""
         self._check_storage()
         if isinstance(version, bool) or not isinstance(version, int):
-            raise ServerError("bad_request", "version must be an integer")
+            raise ServerError("bad_request", "version must be an integer", detail="version")
         self._check_open(table)
         try:
             action = table.game.decode_action(raw)
         except HegemonError as e:
-            raise ServerError("bad_request", str(e)) from None
+            raise ServerError("bad_request", str(e), detail="bad_action") from None
         if version != table.version:
             raise ServerError(
-                "stale_version", f"the table is at version {table.version}, not {version}", version=table.version
+                "stale_version", f"the table is at version {table.version}, not {version}", version=table.version, detail="stale"
             )
         if not table.seats[seat].claimed:
             # a refusal changes nothing: acting never takes a seat (nor starts the game)
-            raise ServerError("not_your_turn", "take your seat first: the table is waiting for every player to join")
+            raise ServerError(
+                "not_your_turn", "take your seat first: the table is waiting for every player to join", detail="take_seat"
+            )
         cur = table.state.current_player()
         if cur != seat:
             who = "the dice" if cur == CHANCE else f"seat {cur}"
-            raise ServerError("not_your_turn", f"it is the turn of {who}, not of seat {seat}")
+            raise ServerError(
+                "not_your_turn", f"it is the turn of {who}, not of seat {seat}", detail="turn_of", args={"seat": cur}
+            )
         if table.status == "waiting":
-            raise ServerError("not_your_turn", "the table is waiting for every player to join")
+            raise ServerError("not_your_turn", "the table is waiting for every player to join", detail="waiting")
         try:
             self._apply(table, action, seat, note)
         except IllegalActionError as e:
@@ -797,7 +810,9 @@ class TableManager:
     def check_creator(self, table: Table, token: str | None) -> None:
         """ServerError unauthorized unless `token` is the table's creator token (compared in constant time)."""
         if not (token and table.creator and secrets.compare_digest(table.creator.encode(), token.encode())):
-            raise ServerError("unauthorized", "only the table's creator (with the creator token) may do this")
+            raise ServerError(
+                "unauthorized", "only the table's creator (with the creator token) may do this", detail="creator_only"
+            )
 
     def stop(self, table: Table, token: str | None) -> None:
         """The creator stops the table: no more moves, bots and the turn timer stop; it stays readable (and
@@ -806,7 +821,7 @@ class TableManager:
         if table.stopped:
             return
         if table.finished:
-            raise ServerError("game_over", "the game is over")
+            raise ServerError("game_over", "the game is over", detail="over")
         self._check_storage()
         table.stopped = True
         table.ended = time.time()
@@ -828,7 +843,7 @@ class TableManager:
         del self.tables[table.id]
         self.storage.delete_table(table.id)
         for c in list(table.connections):
-            c.errors.append(ServerError("unknown_table", why).to_json())
+            c.errors.append(ServerError("unknown_table", why, detail="deleted").to_json())
             c.wake()
         if table.on_change is not None:
             table.on_change(table)  # its bot task sees it gone and ends

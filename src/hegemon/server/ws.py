@@ -63,12 +63,12 @@ def dumps(msg: dict[str, Any]) -> str:
 def handle_message(manager: TableManager, table_id: str, token: str | None, text: str | bytes) -> None:
     """Validate one client message and submit it; ServerError on any refusal."""
     if len(text) > MAX_MESSAGE_BYTES:
-        raise ServerError("bad_request", f"message larger than {MAX_MESSAGE_BYTES} bytes")
+        raise ServerError("bad_request", f"message larger than {MAX_MESSAGE_BYTES} bytes", detail="too_large")
     msg = parse_client_json(text)
     if not isinstance(msg, dict) or "action" not in msg or "version" not in msg:
-        raise ServerError("bad_request", 'a message is {"version": n, "action": {...}}')
+        raise ServerError("bad_request", 'a message is {"version": n, "action": {...}}', detail="message_form")
     if token is None:
-        raise ServerError("unauthorized", "spectators cannot act")
+        raise ServerError("unauthorized", "spectators cannot act", detail="spectator")
     manager.submit(table_id, token, msg["version"], msg["action"])
 
 
@@ -143,14 +143,14 @@ def router(
                     text = data.get("bytes") or b""
                 try:
                     if not limit.allow() or not refusals.available():
-                        raise ServerError("bad_request", "too many messages: slow down")
+                        raise ServerError("bad_request", "too many messages: slow down", detail="rate_limit")
                     try:
                         handle_message(manager, table_id, token if seat is not None else None, text)
                     except (ServerError, WebSocketDisconnect):
                         raise
                     except Exception:  # a bug must not cost the client its connection: refuse and log it
                         log.exception("unexpected error on a message for table %s", table_id)
-                        raise ServerError("bad_request", "this message could not be handled") from None
+                        raise ServerError("bad_request", "this message could not be handled", detail="not_handled") from None
                 except ServerError as e:
                     refusals.allow()  # every refusal, stale_version too: a flood of any kind is slowed down
                     if len(conn.errors) < 50:

@@ -1,5 +1,6 @@
 // Small helpers shared by the lobby and the table. Text is always set with textContent (never as HTML),
 // so names and any other text from the server cannot inject markup.
+import { errorText } from "./errors.js";
 import { has, lang, setLang, t } from "./i18n.js";
 
 export function h(tag, attrs = {}, ...children) {
@@ -38,8 +39,12 @@ export async function api(path, opts = {}) {
   const ct = r.headers.get("content-type") || "";
   const data = ct.includes("json") ? await r.json() : await r.text();
   if (!r.ok) {
-    const err = new Error((data && data.message) || r.statusText);
+    // the message in the player's language (errors.js); the server's own words stay in `serverMessage`
+    const err = new Error(data && data.code ? errorText(data) : r.statusText);
     err.code = data && data.code;
+    err.detail = data && data.detail;
+    err.status = r.status;
+    err.serverMessage = data && data.message;
     throw err;
   }
   return data;

@@ -4,6 +4,7 @@
 import { api, botLabel, clear, COLOURS, h, icon, langButton } from "./common.js";
 import { initLang, t } from "./i18n.js";
 import { renderWaiting, takeSeatFirst } from "./invite.js";
+import { errorText } from "./errors.js";
 import { reasonText } from "./reasons.js";
 import { tableRules } from "./rules.js";
 import { confirmMove, showDice, toast } from "./happen.js";
@@ -152,7 +153,7 @@ function showError(e) {
   box.hidden = false;
   // a refused move: the engine's reason in the player's language, with its rule tag (a link to the rules)
   const text = e.reason ? `${t("table.notallowed", { reason: reasonText(msg ? msg.game : "", e.reason) })}${e.rule ? ` [${e.rule}]` : ""}`
-    : t("table.refused", { code: t(`code.${e.code}`), msg: e.message });
+    : errorText(e, seatName);
   box.append(h("p", { id: "errortext" }, rules ? rules.link(text) : text));
   if (e.legal_actions && e.legal_actions.length && board) {
     const list = e.legal_actions.slice(0, 12).map((a) => board.label(a)).join(" · ");
@@ -409,7 +410,7 @@ async function stepReplay(step) {
       try {
         r = await api(`/api/tables/${ID}/replay?${q}`);
       } catch (e) {
-        if (!String(e.message).startsWith("too many requests")) throw e;
+        if (e.detail !== "rate_limit") throw e;
         await new Promise((ok) => setTimeout(ok, 1000)); // too many requests: wait, then ask again
         continue;
       }
