@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from hegemon.core.actions import Action
 from hegemon.core.game import CHANCE, TERMINAL, Outcome
 from hegemon.games.polis import actions as A
@@ -80,6 +82,7 @@ _FIELDS: tuple[tuple[str, int, str], ...] = (
 )
 
 
+@mypyc_attr(serializable=True)  # compiled (mypyc): clone() may call __new__ without __init__
 class PolisState:
     """A position of Polis. Player 0 is Athens, 1 is Sparta."""
 

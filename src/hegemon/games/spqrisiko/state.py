@@ -13,6 +13,8 @@ import random
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from hegemon.core.actions import Action
 from hegemon.core.game import CHANCE, TERMINAL, Outcome, PlayerId
 from hegemon.core.play import weighted_choice
@@ -41,6 +43,7 @@ _SETS = CARD_SETS
 __all__ = ["PHASE_NAMES", "SYMBOLS", "Phase", "SpqrState"]
 
 
+@mypyc_attr(serializable=True)  # compiled (mypyc): clone() may call __new__ without __init__
 class SpqrState:
     """A S.P.Q.RisiKo! position. Players are seats 0..n-1; `order` is the turn order."""
 
