@@ -4,10 +4,15 @@ guided first game, and screenshots at laptop and phone sizes to look at."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import Error as PlaywrightError
+
+from hegemon.games.spqrisiko import board as spqr_board
 
 from .conftest import DOCS, Server
 
@@ -315,3 +320,24 @@ def test_server_refusals_are_said_in_the_players_language(browser: Browser, serv
     if it:
         expect(err).not_to_contain_text("Could not")
     ctx.close()
+
+
+def test_tooltips_show_the_tables_own_corrected_board(page: Page, server: Server) -> None:
+    """A table created with a corrected board file shows that file's numbers in its tooltips (issue 12 item 4)."""
+    text = (Path(spqr_board.__file__).with_name("data") / "board.toml").read_text(encoding="utf-8")
+    text = re.sub(r"(?m)^legionary = 25$", "legionary = 31", text)
+    body = {"game": "spqrisiko", "players": 3, "seed": 7, "options": {"random_deal": True}, "claim": 0, "board_data": text,
+            "seats": [{"human": True, "name": "Ada"}, {"bot": "random"}, {"bot": "random"}]}  # fmt: skip
+    r = httpx.post(f"{server.url}/api/tables", json=body, timeout=20)
+    assert r.status_code == 201, r.text
+    open_table(page, server, r.json()["id"], r.json()["seats"][0]["token"])
+    page.wait_for_selector("#hand[data-tip]")
+    page.hover("#hand")
+    tip = page.locator("#tooltip")
+    expect(tip).to_contain_text("Legionary (31 in the deck)")
+    # another table, on the shipped board, keeps its numbers
+    table, token = new_table(server, "spqrisiko", {"random_deal": True})
+    open_table(page, server, table, token)
+    page.wait_for_selector("#hand[data-tip]")
+    page.hover("#hand")
+    expect(tip).to_contain_text("Legionary (25 in the deck)")

@@ -3,9 +3,14 @@ centre of S.P.Q.RisiKo!, with the numbers the engine uses; each has a name in bo
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 from fastapi.testclient import TestClient
 
+from hegemon.games.polis.board import DEFAULT_BOARD
 from hegemon.games.polis.board import load_board as polis_board
+from hegemon.games.spqrisiko import board as spqr_board
 from hegemon.server.app import create_app
 
 from .test_client_texts import EN, IT
@@ -44,3 +49,28 @@ def test_every_effect_and_symbol_has_words_in_both_languages() -> None:
         assert f"tip.cards.{sym}" in EN and f"tip.cards.{sym}" in IT
     for p in po["projects"].values():
         assert f"tip.symbol.{p['symbol']}" in EN and f"tip.symbol.{p['symbol']}" in IT
+
+
+def test_a_table_with_a_corrected_board_has_that_boards_numbers(tmp_path: Path) -> None:
+    """The tooltips of a table created with a corrected board file show that file's numbers (issue 12 item 4);
+    other tables, and the game's own glossary, keep the shipped board's."""
+    polis = Path(DEFAULT_BOARD).read_text(encoding="utf-8")
+    # the Parthenon gives 5 prestige at once instead of 3
+    at = polis.index('id = "parthenon"')
+    end = polis.index("[[", at)
+    block = re.sub(r"immediate_prestige = \d+", "immediate_prestige = 5", polis[at:end])
+    polis = polis[:at] + block + polis[end:]
+    spqr = (Path(spqr_board.__file__).with_name("data") / "board.toml").read_text(encoding="utf-8")
+    spqr = re.sub(r"(?m)^legionary = 25$", "legionary = 31", spqr)
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'h.db'}")) as c:
+        t1 = c.post("/api/tables", json={"game": "polis", "board_data": polis, "seed": 1,
+                                         "seats": [{"human": True}, {"bot": "random"}]}).json()  # fmt: skip
+        t2 = c.post("/api/tables", json={"game": "polis", "seed": 1, "seats": [{"human": True}, {"bot": "random"}]}).json()
+        t3 = c.post("/api/tables", json={"game": "spqrisiko", "players": 3, "board_data": spqr, "seed": 1,
+                                         "seats": [{"human": True}, {"bot": "random"}, {"bot": "random"}]}).json()  # fmt: skip
+        assert c.get(f"/api/tables/{t1['id']}/glossary").json()["projects"]["parthenon"]["immediate"] == 5
+        assert c.get(f"/api/tables/{t2['id']}/glossary").json()["projects"]["parthenon"]["immediate"] == 3
+        assert c.get("/api/games/polis/glossary").json()["projects"]["parthenon"]["immediate"] == 3
+        assert c.get(f"/api/tables/{t3['id']}/glossary").json()["cards"]["legionary"] == 31
+        assert c.get("/api/games/spqrisiko/glossary").json()["cards"]["legionary"] == 25
+        assert c.get("/api/tables/nosuch/glossary").status_code == 404

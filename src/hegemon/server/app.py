@@ -421,6 +421,14 @@ def create_app(
             who = seat
         return mgr.replay_view(t, step, who, log)
 
+    @app.get("/api/tables/{table_id}/glossary", responses=ERRORS, tags=["tables"])
+    async def table_glossary(table_id: str) -> dict[str, Any]:
+        """The glossary of this table's board (the tooltips' numbers): a table created with a corrected board
+        file has that file's cards, events and projects. Public data only (the board, never a deck's order)."""
+        await have(table_id)
+        t = mgr.get(table_id)
+        return glossary.for_table(t.name, getattr(t.options, "board", None), t.state)
+
     @app.get("/api/tables/{table_id}/odds", responses=ERRORS, tags=["tables"])
     async def odds(
         table_id: str,

@@ -17,6 +17,25 @@ def glossary(game: str) -> dict[str, Any]:
     return get_game(game).glossary()
 
 
+_BY_BOARD: dict[tuple[str, str], dict[str, Any]] = {}
+_MOST = 64
+
+
+def for_table(game: str, board_name: str | None, state: Any) -> dict[str, Any]:
+    """The glossary of a table: the shipped board's, or that of the corrected board file the table was created
+    with (read from the board its game plays on), kept per board name (content-addressed: a name is one file)."""
+    if board_name is None:
+        return glossary(game)
+    key = (game, str(board_name))
+    hit = _BY_BOARD.get(key)
+    if hit is None:
+        hit = get_game(game).glossary(state.board)
+        if len(_BY_BOARD) >= _MOST:
+            _BY_BOARD.pop(next(iter(_BY_BOARD)))
+        _BY_BOARD[key] = hit
+    return hit
+
+
 def router() -> APIRouter:
     r = APIRouter()
 

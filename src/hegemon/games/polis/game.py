@@ -56,11 +56,12 @@ class PolisGame:
 
         return position_odds(state, query)
 
-    def glossary(self) -> dict[str, Any]:
-        """What each event, project and combat card does, for the client's tooltips."""
-        from hegemon.games.polis.glossary import glossary
+    def glossary(self, board: Any = None) -> dict[str, Any]:
+        """What each event, project and combat card does, for the client's tooltips: of the shipped board, or of `board`
+        (a table's corrected board file)."""
+        from hegemon.games.polis.glossary import board_glossary, glossary
 
-        return glossary()
+        return glossary() if board is None else board_glossary(board)
 
     def game_length(self, state: Any) -> tuple[int, int | None]:
         """How long `state`'s game has gone: rounds played (the state counts them from 0), and no game-long

@@ -12,8 +12,18 @@ from typing import Any
 
 @functools.cache
 def glossary() -> dict[str, Any]:
-    """The glossary (computed once)."""
+    """The glossary of the shipped board (computed once)."""
     raw = tomllib.loads((resources.files("hegemon.games.polis") / "data" / "board.toml").read_text(encoding="utf-8"))
+    return glossary_of(raw)
+
+
+def board_glossary(board: Any) -> dict[str, Any]:
+    """The glossary of a board the engine loaded (a corrected board file: its own numbers)."""
+    return glossary_of(board.raw)
+
+
+def glossary_of(raw: dict[str, Any]) -> dict[str, Any]:
+    """The glossary of a board file's data (validated by the board loader)."""
     game = "polis"
     names: dict[str, str] = {}
     for table in ("territories", "poleis", "markets"):

@@ -54,11 +54,12 @@ class SpqrGame:
 
         return position_odds(state, query)
 
-    def glossary(self) -> dict[str, Any]:
-        """What each card and power centre does, for the client's tooltips."""
-        from hegemon.games.spqrisiko.glossary import glossary
+    def glossary(self, board: Any = None) -> dict[str, Any]:
+        """What each card and power centre does, for the client's tooltips: of the shipped board, or of `board`
+        (a table's corrected board file)."""
+        from hegemon.games.spqrisiko.glossary import board_glossary, glossary
 
-        return glossary()
+        return glossary() if board is None else board_glossary(board)
 
     def game_length(self, state: Any) -> tuple[int, int | None]:
         """How long `state`'s game has gone: (rounds played, counted from 1; turns over the game)."""

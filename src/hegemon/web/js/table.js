@@ -166,7 +166,7 @@ async function loadBoard(game) {
   const mod = await import(`./boards/${game}.js`);
   board = await mod.createBoard(el("board"), ctx);
   if (!rules) rules = tableRules(game, ID);
-  initTooltips(game).catch(console.error);
+  initTooltips(game, ID).catch(console.error);
   if (MODE === "t") maybeTutorial(game, ID, ctx);
   // phones: the map pans at a readable scale (centred at first); a button shows it whole
   const b = el("board");

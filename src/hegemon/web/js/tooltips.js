@@ -1,7 +1,8 @@
 // Tooltips for every card, event, project, combat card and power centre: what it does and its numbers, in the
 // player's language. An element says what it shows with data-tip ("event:holy_war", "project:parthenon",
 // "projects:a,b", "card:phalanx:2", "cards:phalanx:2,flank:0", "combat", "pc", "spqrcard:banner", "spqrhand:…",
-// "set:legionary,banner,trireme"); the numbers come from the game's data (GET /api/games/<game>/glossary).
+// "set:legionary,banner,trireme"); the numbers come from the table's board (GET /api/tables/<id>/glossary: a
+// corrected board file's own numbers), or the game's shipped board (GET /api/games/<game>/glossary).
 // Hover or keyboard focus shows it; a tap shows it on a phone (a second tap, or a tap elsewhere, hides it).
 import { api, h } from "./common.js";
 import { has, t } from "./i18n.js";
@@ -161,10 +162,12 @@ const interactive = (el) => el.matches("button, a, input, select, [role=button]"
 /** Load the glossary of `game` and watch the whole page for tipped elements. */
 let loading = null;
 
-export async function initTooltips(gameName) {
+export async function initTooltips(gameName, tableId = null) {
   if (game === gameName) return;
   game = gameName;
-  loading = api(`/api/games/${gameName}/glossary`).then((g) => { G = g; });
+  // a table's own board (a corrected board file has its own numbers); the game's shipped board elsewhere
+  const own = `/api/games/${gameName}/glossary`;
+  loading = (tableId ? api(`/api/tables/${encodeURIComponent(tableId)}/glossary`).catch(() => api(own)) : api(own)).then((g) => { G = g; });
   document.addEventListener("pointerover", (e) => {
     if (e.pointerType === "touch") return;
     const el = tipped(e.target);
