@@ -11,7 +11,7 @@ from hegemon.core import CHANCE, TERMINAL, sample_chance
 from hegemon.games import get_game
 from hegemon.games.spqrisiko.rules import index
 from hegemon.games.spqrisiko.rules.common import competitors
-from hegemon.games.spqrisiko.scoring import empire_sizes, score_turn
+from hegemon.games.spqrisiko.scoring import empire_sizes, next_scores, score_turn
 from hegemon.games.spqrisiko.state import SpqrState
 
 GAME = get_game("spqrisiko")
@@ -26,6 +26,11 @@ def check(st: SpqrState) -> None:
     assert st.seas_held == fresh.seas_held
     assert index.empire_sizes(st) == empire_sizes(st.board, st.owner)
     comp = competitors(st)
+    alive = [p for p in range(st.n) if not st.eliminated[p]]
+    sizes = empire_sizes(st.board, st.owner)
+    expected = next_scores(st.board, st.owner, st.triremes, st.power_centre, alive, comp, sizes)
+    assert index.next_scores(st, alive, comp) == expected
+    assert index.next_vp(st, alive, comp) == {p: sum(v.values()) for p, v in expected.items()}
     for who in range(st.n):
         assert index.score(st, who, comp) == score_turn(st.board, st.owner, st.triremes, st.power_centre, who, comp)
 

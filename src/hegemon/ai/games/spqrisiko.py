@@ -12,8 +12,8 @@ from hegemon.core.actions import Action
 from hegemon.core.game import PlayerId
 from hegemon.games.spqrisiko import actions as A
 from hegemon.games.spqrisiko import state as S
+from hegemon.games.spqrisiko.rules import index
 from hegemon.games.spqrisiko.rules.common import competitors
-from hegemon.games.spqrisiko.scoring import empire_sizes, next_scores
 
 NEUTRAL = -1
 
@@ -30,47 +30,45 @@ TEMPERATURE = 1.6
 
 
 def strengths(st: Any) -> list[float]:
-    """A strength per player (higher is better); eliminated players get -inf."""
+    """A strength per player (higher is better); eliminated players get -inf. Provinces, empires, seas and the
+    next scoring come from the engine's incremental index (rules/index.py), kept up to date by the rules."""
     n = st.n
-    b = st.board
     owner = st.owner
     armies = st.armies
-    land = b.land
-    provinces = [0] * n
+    land = st.board.land
+    ne = st.ne
+    provs = st.provs
     legions = [0] * n
     exposed = [0] * n
-    pc = st.power_centre
-    for p, o in enumerate(owner):
-        if o < 0:
-            continue
-        provinces[o] += 1
-        a = armies[p]
-        legions[o] += a
-        for q in land[p]:  # exposed: a player's neighbour holds more legionaries
-            oq = owner[q]
-            if oq >= 0 and oq != o and armies[q] > a:
-                exposed[o] += 1
-                break
-    # largest land-connected empire of every player, one pass [R 5.6.1]
-    sizes = empire_sizes(b, owner)
-    empire = [sizes.get(p, 0) for p in range(n)]
+    for o in range(n):
+        total = 0
+        for p in provs[o]:
+            a = armies[p]
+            total += a
+            if ne[p]:  # exposed: a player's neighbour holds more legionaries (only a frontier province can be)
+                for q in land[p]:
+                    oq = owner[q]
+                    if oq >= 0 and oq != o and armies[q] > a:
+                        exposed[o] += 1
+                        break
+        legions[o] = total
     tri = st.triremes
     fleet = [sum(row) for row in tri]
     alive = [p for p in range(n) if not st.eliminated[p]]
     # the VP the next scoring would give, by the engine's own rule (neutrals compete when the options say so)
-    nxt = next_scores(b, owner, tri, pc, alive, competitors(st), sizes)
+    nxt = index.next_vp(st, alive, competitors(st))
     out = [-math.inf] * n
     active = st.order[st.turn] if st.order else -1
     for p in alive:
         armies_p = legions[p] + (st.pool if p == active else 0)
         out[p] = (
             W_VP * st.vp[p]
-            + W_NEXT * sum(nxt[p].values())
-            + W_PROVINCE * provinces[p]
+            + W_NEXT * nxt[p]
+            + W_PROVINCE * len(provs[p])
             + W_ARMY * armies_p
             + W_TRIREME * fleet[p]
             + W_CARD * sum(st.hands[p])
-            + W_EMPIRE * empire[p]
+            + W_EMPIRE * index.empire(st, p)
             - W_EXPOSED * exposed[p]
         )
     return out

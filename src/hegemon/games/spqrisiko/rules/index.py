@@ -10,7 +10,7 @@ from __future__ import annotations
 from bisect import insort
 from typing import TYPE_CHECKING
 
-from hegemon.games.spqrisiko.scoring import NEUTRAL
+from hegemon.games.spqrisiko.scoring import NEUTRAL, _best_other, _top_two
 
 if TYPE_CHECKING:
     from hegemon.games.spqrisiko.state import SpqrState
@@ -163,3 +163,85 @@ def score(st: SpqrState, who: int, competitors: list[int]) -> dict[str, int]:
         if pc[p]:
             pcs += 1
     return {"empire": emp, "provinces": provinces, "seas": sea_vp, "power_centres": pcs}
+
+
+def next_scores(st: SpqrState, players: list[int], competitors: list[int]) -> dict[int, dict[str, int]]:
+    """`scoring.next_scores` of the position (each of `players`' next scoring), from the index: provinces, seas
+    and empires are read, not counted."""
+    provs = st.provs
+    held = st.seas_held
+    pc = st.power_centre
+    counts: dict[int, int] = {}
+    seas: dict[int, int] = {}
+    empires: dict[int, int] = {}
+    for c in competitors:
+        counts[c] = len(provs[c])
+        seas[c] = held[c] if c >= 0 else 0
+        empires[c] = empire(st, c)
+    top_counts = _top_two(counts)
+    top_seas = _top_two(seas)
+    top_empires = _top_two(empires)
+    out: dict[int, dict[str, int]] = {}
+    for who in players:
+        pcs = 0
+        for p in provs[who]:
+            if pc[p]:
+                pcs += 1
+        if who in empires:
+            mine_empire = empires[who]
+            emp = int(mine_empire >= 4 and mine_empire > _best_other(top_empires, who))
+            provinces = int(counts[who] > _best_other(top_counts, who))
+            mine_seas = seas[who]
+            sea_vp = int(mine_seas > 0 and mine_seas > _best_other(top_seas, who))
+        else:  # not compared: only a rule every other party fails could score
+            emp = sea_vp = 0
+            provinces = int(top_counts[0] < 0)
+        out[who] = {"empire": emp, "provinces": provinces, "seas": sea_vp, "power_centres": pcs}
+    return out
+
+
+def next_vp(st: SpqrState, players: list[int], competitors: list[int]) -> dict[int, int]:
+    """The total of `next_scores` for each of `players` (what a bot's evaluation adds up), without the
+    per-source dictionaries."""
+    provs = st.provs
+    held = st.seas_held
+    pc = st.power_centre
+    best_c = second_c = best_s = second_s = best_e = second_e = -1
+    party_c = party_s = party_e = -2
+    member: set[int] = set()
+    for c in competitors:  # the best two of each, as `_top_two` finds them (same order, same ties)
+        member.add(c)
+        v = len(provs[c])
+        if v > best_c:
+            best_c, party_c, second_c = v, c, best_c
+        elif v > second_c:
+            second_c = v
+        v = held[c] if c >= 0 else 0
+        if v > best_s:
+            best_s, party_s, second_s = v, c, best_s
+        elif v > second_s:
+            second_s = v
+        v = empire(st, c)
+        if v > best_e:
+            best_e, party_e, second_e = v, c, best_e
+        elif v > second_e:
+            second_e = v
+    out: dict[int, int] = {}
+    for who in players:
+        total = 0
+        for p in provs[who]:
+            if pc[p]:
+                total += 1
+        if who in member:
+            mine = empire(st, who)
+            if mine >= 4 and mine > (second_e if party_e == who else best_e):
+                total += 1
+            if len(provs[who]) > (second_c if party_c == who else best_c):
+                total += 1
+            mine = held[who]
+            if mine > 0 and mine > (second_s if party_s == who else best_s):
+                total += 1
+        elif best_c < 0:
+            total += 1
+        out[who] = total
+    return out
