@@ -104,6 +104,10 @@ def test_processes_and_dask_equal_serial(tmp_path: Path) -> None:
     assert a == strip(read_jsonl(tmp_path / "procs" / GAMES_FILE))
     assert a == strip(read_jsonl(tmp_path / "dask" / GAMES_FILE))
     assert serial["variants"][0]["seat_win_rate"] == dask["variants"][0]["seat_win_rate"] == procs["variants"][0]["seat_win_rate"]
+    # a LocalCluster's start is timed apart from play (the games/s figure is play only); local backends start at once
+    assert dask["backend_start_seconds"] > 0 and serial["backend_start_seconds"] < dask["backend_start_seconds"]
+    for s in (serial, procs, dask):
+        assert s["wall_seconds"] > 0 and s["games_per_second"] == pytest.approx(s["computed"] / s["wall_seconds"], rel=0.01)
 
 
 def test_one_switch_at_a_time() -> None:

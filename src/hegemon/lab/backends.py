@@ -91,18 +91,23 @@ def _dask_tasks(client: Any, sweep: Sweep, units: list[Unit], size: int, parts: 
             yield Batch(f.result(), written=False)
 
 
-def run_dask(sweep: Sweep, units: list[Unit], address: str, size: int, workers: int, parts: Path) -> Iterator[Batch]:
+def run_dask(sweep: Sweep, units: list[Unit], address: str, size: int, workers: int, parts: Path,
+             on_ready: Callable[[], None] | None = None) -> Iterator[Batch]:
     """Tasks on a Dask cluster: `address` is a scheduler (tcp://host:8786) or `local` (a LocalCluster of
     `workers` processes, closed at the end). LocalCluster workers share the disk and write their own part
-    files; a remote cluster's workers send their records back."""
+    files; a remote cluster's workers send their records back. `on_ready` is called once the cluster's
+    workers are up (a LocalCluster takes seconds to start: not play)."""
     from dask.distributed import Client, LocalCluster
 
     cluster = None
     if address == "local":
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
         client = Client(cluster)
+        client.wait_for_workers(workers)
     else:
         client = Client(address)
+    if on_ready is not None:
+        on_ready()
     try:
         yield from _dask_tasks(client, sweep, units, size, parts if cluster is not None else None)
     finally:
@@ -119,19 +124,27 @@ def execute(
     dask: str | None = None,
     size: int | None = None,
     client_factory: Callable[[], Any] | None = None,
+    on_ready: Callable[[], None] | None = None,
 ) -> Iterator[Batch]:
     """Run `units` on the chosen backend, yielding each task's batch as it completes. Serial tasks append to
-    `games_file` directly; parallel local tasks write part files beside it (in `parts/`)."""
+    `games_file` directly; parallel local tasks write part files beside it (in `parts/`). `on_ready` is called
+    when the backend can take work (at once, except for a Dask cluster, once it is up)."""
     workers = jobs if jobs > 0 else 1
     size = task_size(len(units), workers, size)
     parts = games_file.parent / PARTS_DIR
     if client_factory is not None:
-        yield from _dask_tasks(client_factory(), sweep, units, size, None)
+        client = client_factory()
+        if on_ready is not None:
+            on_ready()
+        yield from _dask_tasks(client, sweep, units, size, None)
         return
     if dask:
         parts.mkdir(exist_ok=True)
-        yield from run_dask(sweep, units, dask, size, workers, parts)
-    elif workers == 1:
+        yield from run_dask(sweep, units, dask, size, workers, parts, on_ready)
+        return
+    if on_ready is not None:
+        on_ready()
+    if workers == 1:
         yield from run_serial(sweep, units, size, games_file)
     else:
         parts.mkdir(exist_ok=True)
