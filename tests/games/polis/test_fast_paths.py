@@ -76,3 +76,29 @@ def test_action_tables_hold_the_same_actions_as_fresh_ones():
     assert tb.trade[1] == (A.Trade(st.board.market_ids[1], False), A.Trade(st.board.market_ids[1], True))
     assert tb.move_from[2][3] == A.MoveFrom(st.board.terr_ids[2], 3)
     assert st.clone().tables is tb
+
+
+def test_clone_copies_every_field_and_shares_no_mutable_list() -> None:
+    """clone() is written out field by field: it must cover every slot, copy every list and keep the values."""
+    from hegemon.games.polis.state import _FIELDS, PolisState
+
+    st = next(positions(1))
+    twin = st.clone()
+    assert {name for name, _, _ in _FIELDS} | {"board", "tables", "options", "siege_rule"} == set(PolisState.__slots__)
+    for name, how, _ in _FIELDS:
+        a, b = getattr(st, name), getattr(twin, name)
+        assert a == b, name
+        if how:
+            assert a is not b, name
+        if how == 2:
+            assert all(x is not y for x, y in zip(a, b, strict=True)), name
+    assert twin.to_json() == st.to_json()
+
+
+def test_new_games_are_independent_copies_of_one_start() -> None:
+    a, b = GAME.new_game({"siege": "diceless"}), GAME.new_game({"siege": "diceless"})
+    a.res[0][0] += 5
+    a.units[1][3] += 1
+    a.stack.pop()
+    assert b.to_json() == GAME.new_game({"siege": "diceless"}).to_json() != a.to_json()
+    assert GAME.new_game({"siege": "classic"}).siege_rule != b.siege_rule

@@ -779,11 +779,11 @@ def _union_tables(masks: list[int]) -> list[list[int]]:
     return tables
 
 
-BITS = [tuple(8 * k + i for i in range(8) if v >> i & 1) for k in range(4) for v in range(256)]
+BITS = [tuple(8 * k + i for i in range(8) if v >> i & 1) for k in range(8) for v in range(256)]
 
 
 def bits(m: int) -> list[int]:
-    """The indices of the set bits of `m` (< 2**32), in increasing order."""
+    """The indices of the set bits of `m` (< 2**64), in increasing order."""
     out: list[int] = []
     k = 0
     while m:

@@ -83,7 +83,12 @@ class PolisGame:
             opts = self.parse_options(options)
         else:
             raise ConfigError("options", f"expected PolisOptions or a mapping, got {type(options).__name__}")
-        return PolisState(load_board(opts.board), opts)
+        board = load_board(opts.board)
+        key = f"start:{opts!r}"  # every new game of a board and options starts identical: build it once
+        start: PolisState | None = board.cache.get(key)
+        if start is None:
+            start = board.cache[key] = PolisState(board, opts)
+        return start.clone()
 
     def decode_action(self, obj: Any) -> Action:
         """An action from its JSON form; InvalidActionError if malformed."""

@@ -57,13 +57,15 @@ from hegemon.games.polis.rules.common import (
     T_TRADE,
     TRADE_ROLL,
 )
-from hegemon.games.polis.rules.tables import Tables, tables
+from hegemon.games.polis.rules.tables import Tables, tables, unit_view
 
 _PASS = A.intern(A.Pass)
+_B_COLLECT, _B_TRADE = 1 << T_COLLECT, 1 << T_TRADE
 
-# the position's fields: (attribute, how clone() copies it, key in to_json()). How: 0 immutable or shared,
-# 1 flat list, 2 list of lists. The keys are the record format of state digests (stored games and golden
-# transcripts carry them): they keep their historical short names.
+# the position's fields: (attribute, how it is copied, key in to_json()). How: 0 immutable or shared, 1 flat list,
+# 2 list of lists (clone() is written out field by field; a test checks it against this table). The keys are the
+# record format of state digests (stored games and golden transcripts carry them): they keep their historical
+# short names.
 _FIELDS: tuple[tuple[str, int, str], ...] = (
     ("round", 0, "round"), ("phase", 0, "phase"), ("active", 0, "cur"), ("first", 0, "first"),
     ("passed", 1, "passed"), ("n_actions", 0, "n_actions"), ("tokens", 1, "tokens"), ("turns", 0, "turns"),
@@ -180,18 +182,60 @@ class PolisState:
         return scoring.outcome(self) if self.phase == OVER else None
 
     def clone(self) -> PolisState:
+        """A copy sharing the board, its tables, the options and every immutable value (one line per field: no
+        reflection, fast and checked by mypy)."""
         new = PolisState.__new__(PolisState)
         new.board = self.board
         new.tables = self.tables
         new.options = self.options
         new.siege_rule = self.siege_rule
-        for name, how, _ in _FIELDS:
-            v = getattr(self, name)
-            if how == 1 and v is not None:
-                v = v[:]
-            elif how == 2:
-                v = [x[:] for x in v]
-            setattr(new, name, v)
+        new.round = self.round
+        new.phase = self.phase
+        new.active = self.active
+        new.first = self.first
+        new.passed = self.passed[:]
+        new.n_actions = self.n_actions
+        new.tokens = self.tokens[:]
+        new.turns = self.turns
+        new.capped = self.capped
+        new.turn_ender = self.turn_ender
+        new.fought = self.fought[:]
+        new.res = [x[:] for x in self.res]
+        new.pp = self.pp[:]
+        new.owner = self.owner[:]
+        new.pop = self.pop[:]
+        new.units = [x[:] for x in self.units]
+        new.merchants_in_port = self.merchants_in_port[:]
+        new.merchants = self.merchants[:]
+        new.shiploads_taken = self.shiploads_taken[:]
+        new.market_closed = self.market_closed[:]
+        new.market_markers = self.market_markers[:]
+        new.exhausted = self.exhausted[:]
+        new.proxenos = self.proxenos[:]
+        new.proxenos_captured = self.proxenos_captured[:]
+        new.slots = self.slots[:]
+        new.started = self.started[:]
+        new.offer = self.offer[:]
+        new.stack = self.stack[:]
+        new.piles = [x[:] for x in self.piles]
+        new.event = self.event
+        new.event_step = self.event_step
+        new.event_first = self.event_first
+        new.discs = [x[:] for x in self.discs]
+        new.pending = self.pending
+        new.battle_at = self.battle_at
+        new.attacker = self.attacker
+        new.hands = [x[:] for x in self.hands]
+        new.deck = self.deck[:]
+        new.draw_queue = self.draw_queue[:]
+        new.played = self.played
+        new.retreat_stage = self.retreat_stage
+        new.round_end_stage = self.round_end_stage
+        new.starved = self.starved[:]
+        new.grown = self.grown[:]
+        new.growth_from = self.growth_from
+        new.projects_to_draw = self.projects_to_draw
+        new.end_reason = self.end_reason
         return new
 
     def legal_actions(self) -> list[Action]:
@@ -231,20 +275,25 @@ class PolisState:
         return out
 
     def _legal_main(self) -> list[Any]:
+        """The action menu (§4.3, §5), in one pass: what every subsystem needs is computed once here (the action
+        types used this turn as a bitmask, the own poleis, the unit bitmasks of the position)."""
         s = self.active
-        used = {tok for tok, _ in self.tokens}
+        used = 0
+        for tok, _ in self.tokens:
+            used |= 1 << tok
         extra = self.passed[1 - s]
         owner = self.owner
         own = [q for q in range(len(owner)) if owner[q] == s]
+        view = unit_view(self.tables, self.units[s], self.units[1 - s])
         out: list[Any] = [_PASS]
         development.legal(self, out, used, own, extra)
-        movement.legal(self, out, used, extra)
-        sieges.legal(self, out, extra)
-        if T_COLLECT not in used:
-            economy.legal_collect(self, out, own, extra)
-        if T_TRADE not in used:
-            economy.legal_trade(self, out, extra)
-        proxenos.legal(self, out, used, extra)
+        movement.legal(self, out, used, extra, view)
+        sieges.legal(self, out, extra, view)
+        if not used & _B_COLLECT:
+            economy.legal_collect(self, out, own, extra, view.open & view.mine)
+        if not used & _B_TRADE:
+            economy.legal_trade(self, out, extra, view.open)
+        proxenos.legal(self, out, used, extra, view.theirs)
         return out
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:

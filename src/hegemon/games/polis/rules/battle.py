@@ -7,8 +7,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from hegemon.games.polis.actions import ChooseBattle, DrawCard, Match, PlayCards, Retreat, Stand, intern
+from hegemon.games.polis.board import bits
 from hegemon.games.polis.rules import common
 from hegemon.games.polis.rules.common import BATTLE_DRAW, MATCH, PLAY, RETREAT
+from hegemon.games.polis.rules.tables import unit_view
 
 if TYPE_CHECKING:
     from hegemon.games.polis.state import PolisState
@@ -16,11 +18,16 @@ if TYPE_CHECKING:
 
 def candidates(st: PolisState) -> list[int]:
     """Territories with 8+ units of both sides together not yet fought after this turn (§6.1, R47)."""
-    b = st.board
     u0, u1 = st.units
-    thr = b.battle_threshold
+    view = unit_view(st.tables, u0, u1)
+    both = view.battles
+    if both is None:
+        thr = st.board.battle_threshold
+        both = view.battles = tuple(t for t in bits(view.mine & view.theirs) if u0[t] + u1[t] >= thr)
+    if not both:
+        return []
     fought = st.fought
-    return [t for t in range(b.n_terr) if u0[t] + u1[t] >= thr and u0[t] and u1[t] and t not in fought]
+    return [t for t in both if t not in fought]
 
 
 def legal_choose(st: PolisState, out: list[Any]) -> None:

@@ -10,6 +10,8 @@ from hegemon.games.polis.rules import flow
 from hegemon.games.polis.rules.common import T_GALLEYS, T_HOPLITES, T_MERCHANTS, T_PROJECT
 from hegemon.games.polis.rules.tables import CACHE_LIMIT
 
+_B_HOPLITES, _B_GALLEYS, _B_MERCHANTS, _B_PROJECT = 1 << T_HOPLITES, 1 << T_GALLEYS, 1 << T_MERCHANTS, 1 << T_PROJECT
+
 if TYPE_CHECKING:
     from hegemon.games.polis.state import PolisState
 
@@ -24,63 +26,78 @@ def _menu(cls: Any, name: str, kmax: int, have_main: int, have_silver: int) -> t
 
 
 def _units(
-    st: PolisState, out: list[Any], token: int, cls: Any, own: list[int], where: list[int] | None, room: int,
+    st: PolisState, out: list[Any], token: int, cls: Any, cands: list[int], where: list[int] | None, room: int,
     main: int, xcap: int,
 ) -> None:  # fmt: skip
-    """Menus for each polis of `own` with more than the minimum population: at most `room` units (minus those
+    """Menus for each polis of `cands` (own, above the minimum population): at most `room` units (minus those
     already in `where[q]` if given), paid with `main` and/or silver, and at most `xcap` (extra resource)."""
-    b = st.board
     res = st.res[st.active]
     have_main = res[main]
     have_silver = res[SILVER]
     avail = have_main + have_silver
+    cap = avail if avail < xcap else xcap
+    if cap < 1:
+        return
     units = st.units[st.active]
     pops = st.pop
-    mn = b.min_pop
-    menus = st.tables.units_menu
-    ids = b.polis_ids
-    for q in own:
-        pop = pops[q]
-        if pop <= mn:
-            continue
-        kmax = pop - mn
+    mn = st.board.min_pop
+    tb = st.tables
+    side = tb.menu_side
+    tables = tb.unit_menus[token]
+    for q in cands:
+        kmax = pops[q] - mn
         r = room - units[where[q]] if where is not None else room
         if r < kmax:
             kmax = r
-        if avail < kmax:
-            kmax = avail
-        if xcap < kmax:
-            kmax = xcap
+        if cap < kmax:
+            kmax = cap
         if kmax < 1:
             continue
-        key = (token, q, kmax, min(have_main, kmax), min(have_silver, kmax))
-        menu = menus.get(key)
-        if menu is None:
-            if len(menus) > CACHE_LIMIT:
-                menus.clear()
-            menu = menus[key] = _menu(cls, ids[q], kmax, have_main, have_silver)
+        hm = have_main if have_main < kmax else kmax
+        hs = have_silver if have_silver < kmax else kmax
+        if kmax < side:
+            table = tables[q]
+            i = (kmax * side + hm) * side + hs
+            menu = table[i]
+            if menu is None:
+                menu = table[i] = _menu(cls, st.board.polis_ids[q], kmax, have_main, have_silver)
+        else:  # beyond the board's largest population (never on a valid board): the bounded cache
+            key = (token, q, kmax, hm, hs)
+            got = tb.units_menu.get(key)
+            if got is None:
+                if len(tb.units_menu) > CACHE_LIMIT:
+                    tb.units_menu.clear()
+                got = tb.units_menu[key] = _menu(cls, st.board.polis_ids[q], kmax, have_main, have_silver)
+            menu = got
         out.extend(menu)
 
 
-def legal(st: PolisState, out: list[Any], used: set[int], own: list[int], extra: bool) -> None:
+def legal(st: PolisState, out: list[Any], used: int, own: list[int], extra: bool) -> None:
+    """Actions 1-4 for the side to move; `used`: the bitmask of the action types already taken this turn."""
     b = st.board
     s = st.active
     lim = b.round_limit[st.round]
     res = st.res[s]
-    total = sum(res)
+    total = res[0] + res[1] + res[2] + res[3] + res[4] + res[5]
     xcap = total - b.extra_cost if extra else 1 << 30
-    hop_res, gal_res, mer_res = b.unit_res
-    if T_HOPLITES not in used:
-        _units(st, out, T_HOPLITES, CreateHoplites, own, b.p_terr, lim, hop_res, xcap)
-    if T_GALLEYS not in used:
-        gal = [q for q in own if b.p_galley_sea[q] >= 0]
-        _units(st, out, T_GALLEYS, CreateGalleys, gal, b.p_galley_sea, lim, gal_res, xcap)
-    if T_MERCHANTS not in used:
-        com = [q for q in own if b.p_commercial[q]]
-        left = b.max_merchants - st.merchants[s]
-        if left > 0:
-            _units(st, out, T_MERCHANTS, CreateMerchants, com, None, left, mer_res, xcap)
-    if T_PROJECT not in used and st.offer:
+    pops = st.pop
+    mn = b.min_pop
+    cands = [q for q in own if pops[q] > mn]  # poleis that can give cubes
+    if cands:
+        hop_res, gal_res, mer_res = b.unit_res
+        if not used & _B_HOPLITES:
+            _units(st, out, T_HOPLITES, CreateHoplites, cands, b.p_terr, lim, hop_res, xcap)
+        if not used & _B_GALLEYS:
+            sea = b.p_galley_sea
+            gal = [q for q in cands if sea[q] >= 0]
+            if gal:
+                _units(st, out, T_GALLEYS, CreateGalleys, gal, sea, lim, gal_res, xcap)
+        if not used & _B_MERCHANTS:
+            left = b.max_merchants - st.merchants[s]
+            if left > 0:
+                com = b.p_commercial
+                _units(st, out, T_MERCHANTS, CreateMerchants, [q for q in cands if com[q]], None, left, mer_res, xcap)
+    if not used & _B_PROJECT and st.offer:
         tb = st.tables
         filled_all = st.slots
         for p in st.offer:
@@ -92,15 +109,16 @@ def legal(st: PolisState, out: list[Any], used: set[int], own: list[int], extra:
                 continue
             if extra and total - cost_sum < b.extra_cost:
                 continue
-            sym = b.pr_symbol[p]
+            sym_slots = tb.symbol_slots[b.pr_symbol[p]]
             acts = tb.start_project[p]
             for q in own:
-                slots = b.p_slots[q]
-                filled = filled_all[q]
-                for i in range(len(slots)):
-                    if slots[i] == sym and filled[i] < 0:
-                        out.append(acts[q])
-                        break
+                idx = sym_slots[q]
+                if idx:
+                    filled = filled_all[q]
+                    for i in idx:
+                        if filled[i] < 0:
+                            out.append(acts[q])
+                            break
 
 
 def apply_create(st: PolisState, token: int, polis: str, count: int, silver: int) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from hegemon.games.polis.actions import MarketRoll, intern
-from hegemon.games.polis.board import SILVER
+from hegemon.games.polis.board import SILVER, bits
 from hegemon.games.polis.pending import MarketRollDue
 from hegemon.games.polis.rules import common, flow
 from hegemon.games.polis.rules.common import T_COLLECT, T_TRADE, TRADE_ROLL
@@ -18,22 +18,27 @@ EXCHANGE_ROLLS = tuple((intern(MarketRoll, r), 0.25) for r in (1, 2, 3, 4))
 PURCHASE_ROLLS = tuple((intern(MarketRoll, r), (2 * r - 1) / 16) for r in (1, 2, 3, 4))
 
 
-def legal_collect(st: PolisState, out: list[Any], own: list[int], extra: bool) -> None:
+def legal_collect(st: PolisState, out: list[Any], own: list[int], extra: bool, held: int) -> None:
     """§5.8: an own polis and ≥ 1 own hoplite in T, box not exhausted, T not controlled by the opponent;
-    1 PP (the military cost) unless T is the home region (`home_collection_prestige`, 0)."""
+    1 PP (the military cost) unless T is the home region (`home_collection_prestige`, 0). `held`: the bitmask
+    of the territories with own units that the opponent does not control."""
     b = st.board
     s = st.active
     if extra and sum(st.res[s]) < b.extra_cost:
         return
-    us = st.units[s]
-    them = st.units[1 - s]
+    tbit = st.tables.polis_terr_bit
+    m = 0
+    for q in own:
+        m |= tbit[q]
+    m &= held
+    if not m:
+        return
     exhausted = st.exhausted
     home = b.home[s]
     pp = st.pp[s]
     acts = st.tables.collect
-    terr = b.p_terr
-    for t in sorted({terr[q] for q in own}):
-        if us[t] < 1 or exhausted[t] or them[t] > us[t]:
+    for t in bits(m):
+        if exhausted[t]:
             continue
         if pp < (b.home_collect_pp if t == home else b.military_pp):
             continue
@@ -60,7 +65,9 @@ def route_free(st: PolisState, s: int, m: int) -> bool:
     return all(them[x] <= us[x] for x in st.board.routes[s][m])
 
 
-def legal_trade(st: PolisState, out: list[Any], extra: bool) -> None:
+def legal_trade(st: PolisState, out: list[Any], extra: bool, om: int) -> None:
+    """§5.9: a merchant in port, a market open with a shipload left, a route free (`om`: the territories the
+    opponent does not control), the price paid in the good or in silver."""
     b = st.board
     s = st.active
     if st.merchants_in_port[s] < 1:
@@ -68,23 +75,16 @@ def legal_trade(st: PolisState, out: list[Any], extra: bool) -> None:
     res = st.res[s]
     total = sum(res)
     x = b.extra_cost
-    us = st.units[s]
-    them = st.units[1 - s]
-    routes = b.routes[s]
+    tb = st.tables
+    routes = tb.route_mask[s]
     taken = st.shiploads_taken
     closed = st.market_closed
-    acts = st.tables.trade
-    for m in range(len(b.market_ids)):
+    acts = tb.trade
+    blocked = ~om
+    for m in range(len(routes)):
         j = taken[m]
         loads = b.shiploads[m]
-        if closed[m] or j >= len(loads):
-            continue
-        free = True
-        for sea in routes[m]:  # no sea of the route controlled by the opponent (route_free)
-            if them[sea] > us[sea]:
-                free = False
-                break
-        if not free:
+        if closed[m] or j >= len(loads) or routes[m] & blocked:  # a sea of the route is the opponent's
             continue
         good, _gives, _amount, price = loads[j]
         cost = b.track_cost[st.market_markers[b.track_of[good]] - 1]

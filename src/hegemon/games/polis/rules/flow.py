@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from hegemon.games.polis.actions import PayExtra, intern
 from hegemon.games.polis.board import RESOURCES
 from hegemon.games.polis.pending import ExtraDue
 from hegemon.games.polis.rules import battle, common, events, round_end
@@ -134,9 +133,10 @@ def _after_action(st: PolisState) -> None:
 
 def legal_extra(st: PolisState, out: list[Any]) -> None:
     res = st.res[st.active]
+    acts = st.tables.pay_extra
     for i in range(6):
         if res[i] > 0:
-            out.append(intern(PayExtra, RESOURCES[i]))
+            out.append(acts[i])
 
 
 def apply_extra(st: PolisState, resource: str) -> None:

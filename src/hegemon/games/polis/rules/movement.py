@@ -12,9 +12,11 @@ from hegemon.games.polis.rules import common, flow
 from hegemon.games.polis.rules.common import MOVE, T_MOVE_G, T_MOVE_H
 from hegemon.games.polis.rules.tables import CACHE_LIMIT, full_mask, unit_masks
 
+_B_MOVE_H, _B_MOVE_G = 1 << T_MOVE_H, 1 << T_MOVE_G
+
 if TYPE_CHECKING:
     from hegemon.games.polis.board import Board
-    from hegemon.games.polis.rules.tables import Tables
+    from hegemon.games.polis.rules.tables import Tables, UnitView
     from hegemon.games.polis.state import PolisState
 
 
@@ -134,36 +136,50 @@ def _one_source(tb: Tables, galleys: bool, src: int, om: int) -> int:
     return land & ~src
 
 
-def legal(st: PolisState, out: list[Any], used: set[int], extra: bool) -> None:
+def legal(st: PolisState, out: list[Any], used: int, extra: bool, view: UnitView) -> None:
+    """Actions 5-6: a destination for each kind of unit not yet moved this turn (`used`: the bitmask of the
+    action types taken); the menus are kept in the position's `UnitView` for the round's stacking limit."""
     b = st.board
     s = st.active
-    if st.pp[s] < b.military_pp or (extra and sum(st.res[s]) < b.extra_cost):
+    if st.pp[s] < b.military_pp:
         return
-    hop = T_MOVE_H not in used
-    gal = T_MOVE_G not in used
+    if extra:
+        res = st.res[s]
+        if res[0] + res[1] + res[2] + res[3] + res[4] + res[5] < b.extra_cost:
+            return
+    hop = not used & _B_MOVE_H
+    gal = not used & _B_MOVE_G
     if not (hop or gal):
         return
-    tb = st.tables
     lim = b.round_limit[st.round]
-    us = st.units[s]
-    them = st.units[1 - s]
-    om, srcs, _ = unit_masks(tb, us, them)
-    room = ~full_mask(tb, us, lim)  # destinations below the stacking limit
-    menus = tb.move_menu
+    if view.move_limit != lim:
+        _move_menus(st, view, lim)
     if hop:
-        dests = _dest_union(st, False, srcs & tb.land_mask, om) & room
-        menu = menus.get((False, dests))
-        if menu is None:
-            acts = tb.move_h
-            menu = menus[(False, dests)] = tuple(acts[d] for d in bits(dests))
-        out.extend(menu)
+        out.extend(view.hop_menu)
     if gal:
-        dests = _dest_union(st, True, srcs & tb.sea_mask, om) & room
-        menu = menus.get((True, dests))
-        if menu is None:
-            acts = tb.move_g
-            menu = menus[(True, dests)] = tuple(acts[d] for d in bits(dests))
-        out.extend(menu)
+        out.extend(view.gal_menu)
+
+
+def _move_menus(st: PolisState, view: UnitView, lim: int) -> None:
+    """Both movement menus of the side to move: every destination below the stacking limit `lim` that some
+    own unit can reach (§4.1, §4.6)."""
+    tb = st.tables
+    room = ~full_mask(tb, st.units[st.active], lim)
+    menus = tb.move_menu
+    om, mine = view.open, view.mine
+    dests = _dest_union(st, False, mine & tb.land_mask, om) & room
+    menu = menus.get((False, dests))
+    if menu is None:
+        acts = tb.move_h
+        menu = menus[(False, dests)] = tuple(acts[d] for d in bits(dests))
+    view.hop_menu = menu
+    dests = _dest_union(st, True, mine & tb.sea_mask, om) & room
+    menu = menus.get((True, dests))
+    if menu is None:
+        acts = tb.move_g
+        menu = menus[(True, dests)] = tuple(acts[d] for d in bits(dests))
+    view.gal_menu = menu
+    view.move_limit = lim
     if len(menus) > CACHE_LIMIT:
         menus.clear()
 

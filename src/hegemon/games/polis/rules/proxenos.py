@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from hegemon.games.polis.board import SILVER
+from hegemon.games.polis.board import SILVER, bits
 from hegemon.games.polis.rules import common, flow
 from hegemon.games.polis.rules.common import T_CIVIL_WAR, T_PROXENOS, T_REDEEM
 from hegemon.games.polis.rules.tables import CACHE_LIMIT, counts_key, unit_masks
+
+_B_PROXENOS, _B_REDEEM, _B_CIVIL_WAR = 1 << T_PROXENOS, 1 << T_REDEEM, 1 << T_CIVIL_WAR
 
 if TYPE_CHECKING:
     from hegemon.games.polis.state import PolisState
@@ -41,16 +43,20 @@ def bribe_costs(st: PolisState, s: int, src: int, cap: int | None = None) -> lis
     return dist
 
 
-def _levels(st: PolisState, s: int, src: int) -> tuple[tuple[int, int], ...]:
+_ALL = 1 << 30  # a cost above every bribe
+
+
+def _levels(st: PolisState, s: int, src: int, cap: int) -> tuple[tuple[int, int], ...]:
     """The cheapest-bribe search from `src` over bitmasks (Dial's buckets of territory sets; a cost level
     spreads through every opponent-free territory at once): (cost, territories reached at that cost or less)
-    for each cost level, cached by the start and the opponent's units."""
+    for each cost level up to `cap` at least, cached by the start and the opponent's units with the cost
+    explored (the search stops above `cap`: the usual question is what the side's silver reaches)."""
     tb = st.tables
     w = st.units[1 - s]
     key = (src, counts_key(tb, w))
     got = tb.bribes.get(key)
-    if got is not None:
-        return got
+    if got is not None and got[0] >= cap:
+        return got[1]
     k = st.board.bribe_per_unit
     heavy = unit_masks(tb, st.units[s], w)[2] if k else 0
     zero = tb.all_mask & ~heavy
@@ -58,8 +64,12 @@ def _levels(st: PolisState, s: int, src: int) -> tuple[tuple[int, int], ...]:
     done = 0
     buckets = {0: tb.bit[src]}
     levels = []
+    explored = _ALL
     while buckets:
         c = min(buckets)
+        if c > cap:
+            explored = cap
+            break
         m = buckets.pop(c) & ~done
         if not m:
             continue
@@ -77,15 +87,21 @@ def _levels(st: PolisState, s: int, src: int) -> tuple[tuple[int, int], ...]:
             buckets[cv] = buckets.get(cv, 0) | low
     if len(tb.bribes) > CACHE_LIMIT:
         tb.bribes.clear()
-    got = tb.bribes[key] = tuple(levels)
-    return got
+    found = tuple(levels)
+    tb.bribes[key] = (explored, found)
+    return found
 
 
-def _free_reach(st: PolisState, s: int, src: int) -> int:
+def _free_reach(st: PolisState, s: int, src: int, theirs: int = -1) -> int:
     """The territories a bribe of 0 reaches (the first level of `_levels`): they depend only on where the
-    opponent has units, so they are cached by that pattern."""
+    opponent has units (`theirs`, when the caller has it), so they are cached by that pattern."""
     tb = st.tables
-    heavy = unit_masks(tb, st.units[s], st.units[1 - s])[2] if st.board.bribe_per_unit else 0
+    if not st.board.bribe_per_unit:
+        heavy = 0
+    elif theirs >= 0:
+        heavy = theirs
+    else:
+        heavy = unit_masks(tb, st.units[s], st.units[1 - s])[2]
     key = (src, heavy)
     got = tb.free_reach.get(key)
     if got is None:
@@ -105,7 +121,7 @@ def bribe_reach(st: PolisState, s: int, src: int, cap: int | None = None, target
     """The same answers as `bribe_costs`, from the cached levels: the bitmask of the territories whose cheapest
     bribe is at most `cap`, or, with `target` ≥ 0, that territory's cheapest bribe (-1 if above `cap`)."""
     reach = 0
-    for c, cum in _levels(st, s, src):
+    for c, cum in _levels(st, s, src, _ALL if cap is None else cap):
         if cap is not None and c > cap:
             break
         if target >= 0 and cum >> target & 1:
@@ -120,16 +136,18 @@ def civil_war_cost(st: PolisState, s: int, q: int) -> int:
     return b.cw_neutral * b.p_base[q] if st.owner[q] < 0 else b.cw_opponent * st.pop[q]
 
 
-def legal(st: PolisState, out: list[Any], used: set[int], extra: bool) -> None:
+def legal(st: PolisState, out: list[Any], used: int, extra: bool, theirs: int) -> None:
+    """Actions 10-12 for the side to move; `used`: the bitmask of the action types taken this turn; `theirs`:
+    the territories with opponent units."""
     b = st.board
     s = st.active
     silver = st.res[s][SILVER]
     total = sum(st.res[s])
     here = st.proxenos[s]
     captured = st.proxenos_captured[s]
-    if T_PROXENOS not in used and not captured:
+    if not used & _B_PROXENOS and not captured:
         cap = min(silver, total - b.extra_cost) if extra else silver
-        reach = _free_reach(st, s, b.p_terr[here]) if cap == 0 else bribe_reach(st, s, b.p_terr[here], cap)
+        reach = _free_reach(st, s, b.p_terr[here], theirs) if cap == 0 else bribe_reach(st, s, b.p_terr[here], cap)
         if reach:
             tb = st.tables
             menu = tb.prox_menu.get((reach, here))
@@ -137,19 +155,20 @@ def legal(st: PolisState, out: list[Any], used: set[int], extra: bool) -> None:
                 if len(tb.prox_menu) > CACHE_LIMIT:
                     tb.prox_menu.clear()
                 acts = tb.move_proxenos
-                terr = b.p_terr
-                menu = tb.prox_menu[(reach, here)] = tuple(
-                    acts[q] for q in range(b.n_poleis) if q != here and reach >> terr[q] & 1
-                )
+                pm = 0  # the poleis of the territories reached, but the one the proxenos stands on
+                tp = tb.terr_poleis_mask
+                for t in bits(reach):
+                    pm |= tp[t]
+                menu = tb.prox_menu[(reach, here)] = tuple(acts[q] for q in bits(pm & ~(1 << here)))
             out.extend(menu)
     if (
-        T_REDEEM not in used
+        not used & _B_REDEEM
         and (captured or here != b.capital[s])
         and silver >= b.redeem_silver
         and (not extra or total - b.redeem_silver >= b.extra_cost)
     ):
         out.append(st.tables.redeem)
-    if T_CIVIL_WAR not in used and not captured and st.owner[here] != s and not b.p_capital[here]:
+    if not used & _B_CIVIL_WAR and not captured and st.owner[here] != s and not b.p_capital[here]:
         c = civil_war_cost(st, s, here)
         if silver >= c and (not extra or total - c >= b.extra_cost) and common.pool(st, s) >= b.min_pop:
             out.append(st.tables.civil_war[here])
@@ -160,7 +179,9 @@ def apply_move(st: PolisState, polis: str) -> None:
     s = st.active
     q = b.polis_index[polis]
     flow.begin_action(st, T_PROXENOS)
-    st.res[s][SILVER] -= bribe_reach(st, s, b.p_terr[st.proxenos[s]], None, b.p_terr[q])
+    src, dest = b.p_terr[st.proxenos[s]], b.p_terr[q]
+    if not _free_reach(st, s, src) >> dest & 1:  # a free move (the usual case) needs no cheapest-bribe search
+        st.res[s][SILVER] -= bribe_reach(st, s, src, st.res[s][SILVER], dest)  # legal: within the silver
     st.proxenos[s] = q
     flow.finish_action(st)
 

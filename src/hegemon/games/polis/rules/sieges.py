@@ -26,6 +26,7 @@ from hegemon.games.polis.rules.common import (
 )
 
 if TYPE_CHECKING:
+    from hegemon.games.polis.rules.tables import UnitView
     from hegemon.games.polis.state import PolisState
 
 D4 = tuple((intern(SiegeRoll, r), 0.25) for r in (1, 2, 3, 4))
@@ -45,7 +46,7 @@ def _target_ok(st: PolisState, s: int, q: int) -> bool:
     return st.owner[q] != s and not st.board.p_capital[q]
 
 
-def legal(st: PolisState, out: list[Any], extra: bool) -> None:
+def legal(st: PolisState, out: list[Any], extra: bool, view: UnitView) -> None:
     """Siege actions for the side to move (the caller has checked the general conditions)."""
     b = st.board
     s = st.active
@@ -53,21 +54,23 @@ def legal(st: PolisState, out: list[Any], extra: bool) -> None:
     mode = st.siege_rule
     if extra and sum(st.res[s]) < b.extra_cost:
         return
+    if mode <= SACRIFICE and (st.pp[s] < b.military_pp or any(tok == T_SIEGE for tok, _ in st.tokens)):
+        return  # one dice siege a turn, for the military cost (§7.1)
     us = st.units[s]
     owner = st.owner
-    capital = b.p_capital
     # poleis with at least F own hoplites in their territory, neutral or the opponent's, not a capital
-    cands = [(q, t) for q, t, f in st.tables.sieges if us[t] >= f and owner[q] != s and not capital[q]]
+    reach = view.in_reach
+    if reach is None:  # (polis, territory, F) of the poleis other than capitals with F own hoplites there
+        reach = view.in_reach = tuple(x for x in st.tables.siege_targets if us[x[1]] >= x[2])
+    cands = [x for x in reach if owner[x[0]] != s]
     if not cands:
         return
     if common.pool(st, s) < b.min_pop:  # a taken polis needs at least one cube (§4.7, R26, R38)
         return
     them = st.units[o]
     if mode <= SACRIFICE:
-        if st.pp[s] < b.military_pp or any(tok == T_SIEGE for tok, _ in st.tokens):
-            return
         acts = st.tables.besiege
-        for q, t in cands:
+        for q, t, _f in cands:
             if us[t] > them[t]:
                 out.append(acts[q])
         return
@@ -82,7 +85,7 @@ def legal(st: PolisState, out: list[Any], extra: bool) -> None:
     my = st.discs[s]
     their = st.discs[o]
     tb = st.tables
-    for q, _t in cands:
+    for q, _t, _f in cands:
         if q in targeted:
             continue
         if my[q]:
