@@ -236,6 +236,7 @@ class PolisState:
         new.growth_from = self.growth_from
         new.projects_to_draw = self.projects_to_draw
         new.end_reason = self.end_reason
+        new.round_notes = self.round_notes
         return new
 
     def legal_actions(self) -> list[Action]:
