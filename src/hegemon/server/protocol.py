@@ -142,6 +142,11 @@ class CreateTable(Strict):
         None, max_length=MAX_BOARD_BYTES, description="A corrected board file (TOML text) for this table"
     )
     claim: int | None = Field(None, ge=0, le=4, description="Seat the creator takes at once (not offered to others)")
+    tutorial: bool = Field(
+        False,
+        description="A lesson: with a seed, the dice and the bots play the same story every time (no secret salt: "
+        "its future is foreseeable, so it is for learning, not for a real game)",
+    )
 
 
 class SeatInfo(BaseModel):

@@ -449,7 +449,8 @@ class TableManager:
         seed = req.seed if req.seed is not None else secrets.randbits(62)
         tid = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
         table = Table(tid, game, options, seed, seats, time.time(), req.turn_timer, game.new_game(options, seed))
-        table.salt = self.new_salt()
+        # a lesson (with a seed) tells the same story every time: its dice and bots have no secret salt
+        table.salt = TUTORIAL_SALT if req.tutorial and req.seed is not None else self.new_salt()
         table.creator = secrets.token_urlsafe(18)
         self._check_storage()
         table.stored = False
@@ -1111,6 +1112,10 @@ class TableManager:
         start = max(0, upto - max(0, min(log_lines, MAX_REPLAY_LOG)))
         log = self.log_json(t, seat, start, upto)
         return {"step": upto, "steps": steps, "view": view, "log": log, "log_start": start}
+
+
+TUTORIAL_SALT = "tutorial"
+"""The public salt of a lesson table (`CreateTable.tutorial`): the same seed plays the same story."""
 
 
 def derive_rng(seed: int, salt: str, version: int) -> random.Random:

@@ -1,16 +1,17 @@
-// The lobby's "Learn to play": the rules of each game (in the lobby's language) and a guided first game, which
-// creates a short table against an easy bot and opens it with the tutorial (tutorial.js) switched on.
+// The lobby's "Learn to play": the rules of each game (in the lobby's language) and a lesson, which creates a
+// lesson table (a fixed seed and no secret salt: the same story every time) against easy bots and opens it with
+// the tutorial's script (tutorial.js) switched on.
 import { api, clear, h } from "./common.js";
 import { initLang, lang, t } from "./i18n.js";
 
-/** The tables of the guided first games: a fixed seed (the same story for everyone) and a short game. */
+/** The lesson tables: the scripts of tutorial.js are written for these seeds, options and seats. */
 export const TUTORIALS = {
   spqrisiko: {
     title: "S.P.Q.RisiKo!",
     body: {
       game: "spqrisiko", players: 3, seed: 20051,
       options: { random_deal: true, vp_target: 10 },
-      seats: [{ human: true }, { bot: "random" }, { bot: "random" }], claim: 0,
+      seats: [{ human: true }, { bot: "random" }, { bot: "random" }], claim: 0, tutorial: true,
     },
   },
   polis: {
@@ -18,7 +19,7 @@ export const TUTORIALS = {
     body: {
       game: "polis", players: 2, seed: 4780,
       options: {},
-      seats: [{ human: true }, { bot: "random" }], claim: 0,
+      seats: [{ human: true }, { bot: "random" }], claim: 0, tutorial: true,
     },
   },
 };

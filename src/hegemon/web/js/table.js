@@ -68,6 +68,7 @@ function myTurn() {
 
 function send(action) {
   if (!ws || ws.readyState !== 1 || !msg) return false;
+  if (ctx.guard && !ctx.guard(action)) return false; // a lesson lets through only the move it teaches (tutorial.js)
   if (sentVersion === msg.version) return false;
   // a move that loses the game, spends the last prestige or gives up a polis asks first (the game says which)
   const danger = board && board.danger ? board.danger(action, msg) : null;

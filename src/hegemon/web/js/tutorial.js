@@ -1,91 +1,120 @@
-// The guided first game (started from the lobby's "Learn to play", learn.js): a real table against an easy bot
-// where a box walks the new player through their first turn step by step, highlighting the real controls to
-// click and saying why; the player makes every move. When the first turn is over the box says so and the game
-// goes on against the bot. The steps follow the table's phase, so a skipped phase never leaves the box behind.
-import { h } from "./common.js";
+// The tutorial (the lobby's "Learn to play", learn.js): a lesson table with a fixed seed and no secret salt
+// (CreateTable.tutorial), so the dice and the easy bots tell the same story every time, and a script of steps.
+// Each step says what to click and why, highlights the real control, and lets through only the move it teaches
+// (any other click is answered with a hint): the lesson advances when the player makes that move. At the end it
+// offers a real game against an easy bot (a new table with its own secret dice) or to play this one on.
+import { api, h } from "./common.js";
 import { t } from "./i18n.js";
 
+const phase = (msg) => String(msg.view.phase);
+const maxOf = (msg, type, field) => Math.max(...(msg.view.legal_actions || []).filter((a) => a.type === type).map((a) => a[field]));
+
+/** S.P.Q.RisiKo!, seed 20051: you hold Italia; 4 reinforcements, the conquest of Cisalpina in two rolls. */
 const SPQR = [
-  { id: "welcome", hl: ["#rulesbtn"] },
-  { id: "wait" },
-  { id: "reinforce", phase: /^reinforcements: place$/, hl: ["#map .area.clickable", "#actions [data-per]"] },
-  { id: "cards", phase: /^reinforcements: (cards|card bonus)$/, hl: ["#actions .trade", "#actions .btns button", "#done", "#forgo"] },
-  { id: "navy", phase: /^reinforcements: navy$|^naval |^sea attack/, hl: ["#done"] },
-  { id: "attack", phase: /^land attacks$/, first: true, hl: ["#map .area.clickable", "#autoattack", "#attack"] },
-  { id: "roll", phase: /^land attack: roll$/, hl: ["#actions .roll", "#autoroll", "#withdraw"] },
-  { id: "movein", phase: /^land attack: move in$/, hl: ["#actions .count-btn", "#count", "#confirm"] },
-  { id: "attack_more", phase: /^land attacks$/, hl: ["#map .area.clickable", "#done"] },
-  { id: "strategic", phase: /^strategic move/, hl: ["#map .area.clickable", "#actions .count-btn", "#confirm", "#done"] },
-  { id: "finish" },
+  { id: "welcome" },
+  { id: "wait", until: (msg, mine) => mine },
+  { id: "reinforce", hl: ["#a-italia", "#actions [data-per=all]"], allow: (a) => a.type === "reinforce" && a.province === "italia",
+    until: (msg) => phase(msg) !== "reinforcements: place" },
+  { id: "navy", hl: ["#done"], allow: (a) => a.type === "done", until: (msg) => !phase(msg).startsWith("reinforcements") },
+  { id: "attack", hl: ["#a-italia", "#a-cisalpina", "#attack"], allow: (a) => a.type === "attack" && a.source === "italia" && a.target === "cisalpina",
+    until: (msg) => phase(msg) === "land attack: roll" },
+  { id: "roll", hl: (msg) => [`#actions .roll[data-dice="${maxOf(msg, "roll_dice", "dice")}"]`],
+    allow: (a, msg) => a.type === "roll_dice" && a.dice === maxOf(msg, "roll_dice", "dice"), until: (msg) => phase(msg) !== "land attack: roll" },
+  { id: "movein", hl: (msg) => [`#actions .count-btn[data-count="${maxOf(msg, "move_in", "count")}"]`, "#confirm"],
+    allow: (a, msg) => a.type === "move_in" && a.count === maxOf(msg, "move_in", "count"), until: (msg) => phase(msg) !== "land attack: move in" },
+  { id: "endattacks", hl: ["#done"], allow: (a) => a.type === "done", until: (msg) => phase(msg) !== "land attacks" },
+  { id: "strategic", hl: ["#a-cisalpina", "#a-italia", "#done"], allow: () => true, until: (msg, mine) => !mine },
+  { id: "finish", hl: ["#dicetray", "#log"] },
 ];
 
+/** Polis, seed 4780: you are Athens and start the round. */
 const POLIS = [
-  { id: "welcome", hl: ["#rulesbtn"] },
-  { id: "wait" },
-  { id: "p_first", phase: /^action$/, test: (v) => v.actions_this_turn === 0, hl: ["#a-attika", "#actions [data-type=collect]"] },
-  { id: "p_second", phase: /^action$/, test: (v) => v.actions_this_turn >= 1, hl: ["#p-chalkis", "#actions [data-type=create_hoplites]", "#actions [data-type=pass]"] },
-  { id: "p_other", phase: /./, hl: ["#actions button.act", "#actions button.confirm"] },
-  { id: "finish" },
+  { id: "welcome" },
+  { id: "wait", until: (msg, mine) => mine && phase(msg) === "action" },
+  { id: "collect", hl: ["#a-attika", "#actions [data-type=collect]"], allow: (a) => a.type === "collect" && a.territory === "attika",
+    until: (msg) => msg.view.actions_this_turn >= 1 },
+  { id: "hoplite", hl: ["#p-chalkis", "#actions [data-type=create_hoplites]"],
+    allow: (a) => a.type === "create_hoplites" && a.polis === "chalkis" && a.count === 1 && a.silver === 0, until: (msg, mine) => !mine },
+  { id: "watch", until: (msg, mine) => mine && phase(msg) === "action" },
+  { id: "trade", hl: ["#markets button[data-market=persia]"], allow: (a) => a.type === "trade" && a.market === "persia" && !a.purchase,
+    until: (msg) => msg.view.actions_this_turn >= 1 },
+  { id: "project", hl: ["#p-athinae", "#actions [data-type=start_project]"],
+    allow: (a) => a.type === "start_project" && a.polis === "athinae" && a.project === "shipyards", until: (msg, mine) => !mine },
+  { id: "watch", until: (msg, mine) => mine && phase(msg) === "action" },
+  { id: "pass", hl: ["#actions [data-type=pass]"], allow: (a) => a.type === "pass", until: (msg, mine) => !mine || phase(msg) !== "action" },
+  { id: "endround", until: (msg, mine) => mine && phase(msg) !== "action" },
+  { id: "supply", hl: ["#actions [data-type=pay_supply]"], allow: (a) => a.type === "pay_supply",
+    until: (msg, mine) => phase(msg) === "phoros" || (phase(msg) !== "supply" && !mine) },
+  { id: "phoros", hl: ["#actions .count-btn[data-count=\"0\"]"], allow: (a) => a.type === "phoros" && a.amount === 0,
+    until: (msg) => phase(msg) !== "phoros" },
+  { id: "finish", hl: ["#roundend"] },
 ];
 
-const CORE = { spqrisiko: ["reinforce", "attack", "strategic"], polis: ["p_first", "p_second"] };
+const SCRIPTS = { spqrisiko: SPQR, polis: POLIS };
 
 let ctx = null;
 let game = "";
 let tableId = "";
 let steps = [];
-let started = false;
-let seen = new Set(); // steps of the player's own turn shown so far
-let current = null;
+let at = 0; // the current step
 let box = null;
 let closed = false;
+let lastVersion = -1;
 
 function key() { return `hegemon.tutorial.${tableId}`; }
 
 function myTurn(msg) {
-  return msg && msg.status === "playing" && msg.seat !== null && (msg.view.legal_actions || []).length > 0;
+  return !!(msg && msg.status === "playing" && msg.seat !== null && (msg.view.legal_actions || []).length > 0);
 }
 
-/** The step for the table as it is now. */
-function stepNow() {
+const current = () => steps[at] || steps[steps.length - 1];
+
+/** Advance past every step whose goal the table has reached (a move can complete one and skip none). */
+function advance() {
   const msg = ctx.msg;
-  if (!started) return "welcome";
-  if (current === "finish") return "finish"; // the guide is over: it stays until closed
-  if (!msg) return "wait";
-  if (msg.status === "finished") return "finish";
-  // the guide ends with the player's first real turn (a choice forced by an event is not one)
-  if (!myTurn(msg)) return CORE[game].some((x) => seen.has(x)) ? "finish" : "wait";
-  const v = msg.view;
-  for (const s of steps) {
-    if (!s.phase || !s.phase.test(String(v.phase))) continue;
-    if (s.test && !s.test(v)) continue;
-    if (s.first && seen.has(s.id)) continue; // the first attack is explained once, then "attack again or end"
-    if (s.id === "attack_more" && !seen.has("attack")) continue;
-    return s.id;
-  }
-  return game === "polis" ? "p_other" : "navy";
+  if (!msg || current().id === "welcome") return;
+  if (msg.status === "finished" && current().id !== "finish") { at = steps.length - 1; return; }
+  while (at < steps.length - 1 && current().until && current().until(msg, myTurn(msg))) at += 1;
+}
+
+/** The table asks before sending a move: during a step that teaches a move, only that move goes. */
+function guard(action) {
+  if (closed) return true;
+  const s = current();
+  if (s.id === "welcome") { hint(); return false; }
+  if (!s.allow || s.allow(action, ctx.msg)) return true;
+  hint();
+  return false;
+}
+
+function hint() {
+  if (!box) return;
+  let p = box.querySelector(".tut-hint");
+  if (!p) { p = h("p", { class: "tut-hint", role: "alert" }); box.append(p); }
+  p.textContent = t(current().id === "welcome" ? "tut.hint.start" : "tut.hint");
+  p.classList.remove("flash");
+  void p.offsetWidth;
+  p.classList.add("flash");
 }
 
 const watching = []; // [observer, element]: redraws of the controls and the map
 
 function highlight() {
-  // our own class changes must not wake the observers that call us
   for (const [o] of watching) o.disconnect();
   document.querySelectorAll(".tut-hl").forEach((el) => el.classList.remove("tut-hl"));
-  if (current && !closed) {
-    const s = steps.find((x) => x.id === current);
-    for (const sel of (s && s.hl) || []) document.querySelectorAll(sel).forEach((el) => el.classList.add("tut-hl"));
+  if (!closed && ctx.msg) {
+    const s = current();
+    const sels = typeof s.hl === "function" ? s.hl(ctx.msg) : s.hl || [];
+    for (const sel of sels) document.querySelectorAll(sel).forEach((el) => el.classList.add("tut-hl"));
   }
   if (!closed) for (const [o, el] of watching) o.observe(el, { childList: true, subtree: true, attributes: true, attributeFilter: ["class"] });
 }
 
 function render() {
   if (closed) return;
-  const id = stepNow();
-  if (id !== current) {
-    current = id;
-    if (!["welcome", "wait", "finish"].includes(id)) seen.add(id);
-  }
+  const msg = ctx.msg;
+  if (msg && msg.version !== lastVersion) { lastVersion = msg.version; advance(); }
+  const s = current();
   if (!box) {
     // in the side panel, above the controls it points at: the map stays free
     const side = document.getElementById("side");
@@ -94,25 +123,44 @@ function render() {
     else document.body.append(box);
   }
   // rebuild the box only when the step or the language changes (the bots' moves redraw the table often)
-  const stamp = `${id}|${document.documentElement.lang}`;
+  const stamp = `${s.id}|${document.documentElement.lang}`;
   if (box.dataset.stamp === stamp) { highlight(); return; }
   box.dataset.stamp = stamp;
-  const order = steps.filter((s) => s.phase || s.id === "finish").map((s) => s.id);
-  const n = order.indexOf(id);
-  box.dataset.step = id;
-  document.body.dataset.tutorial = id === "finish" ? "done" : id;
-  const why = t(`tut.${game}.${id}.why`);
+  box.dataset.step = s.id;
+  document.body.dataset.tutorial = s.id === "finish" ? "done" : s.id;
+  const n = steps.length - 1; // the welcome is not counted
+  const why = `tut.${game}.${s.id}.why`;
   box.replaceChildren(...[
-    h("p", { class: "tut-step" }, t("tut.title"), n >= 0 ? ` · ${t("tut.stepof", { i: n + 1, n: order.length })}` : ""),
-    h("h3", {}, t(`tut.${game}.${id}.title`)),
-    h("p", { class: "tut-do" }, t(`tut.${game}.${id}.do`)),
-    why && why !== `tut.${game}.${id}.why` ? h("p", { class: "tut-why" }, why) : null,
-    id === "welcome" ? h("button", { type: "button", class: "primary", id: "tut-start", onclick: () => { started = true; render(); } }, t("tut.start")) : null,
-    id === "finish" ? h("button", { type: "button", class: "primary", id: "tut-close", onclick: close }, t("tut.keepplaying")) : null,
-    id === "finish" ? h("a", { class: "button", id: "tut-rules", href: `/rules/${game}`, target: "_blank", rel: "noopener" }, t("learn.read")) : null,
-    id !== "finish" ? h("button", { type: "button", id: "tut-skip", onclick: close }, t("tut.skip")) : null,
+    h("p", { class: "tut-step" }, t("tut.title"), at > 0 ? ` · ${t("tut.stepof", { i: at, n })}` : ""),
+    h("h3", {}, t(`tut.${game}.${s.id}.title`)),
+    h("p", { class: "tut-do" }, t(`tut.${game}.${s.id}.do`)),
+    t(why) !== why ? h("p", { class: "tut-why" }, t(why)) : null,
+    s.id === "welcome" ? h("button", { type: "button", class: "primary", id: "tut-start", onclick: () => { at = 1; lastVersion = -1; render(); } }, t("tut.start")) : null,
+    s.id === "finish" ? h("button", { type: "button", class: "primary", id: "tut-real", onclick: realGame }, t("tut.realgame")) : null,
+    s.id === "finish" ? h("button", { type: "button", id: "tut-close", onclick: close }, t(msg && msg.status === "finished" ? "tut.closebox" : "tut.keepplaying")) : null,
+    s.id === "finish" ? h("a", { class: "button", id: "tut-rules", href: `/rules/${game}`, target: "_blank", rel: "noopener" }, t("learn.read")) : null,
+    s.id !== "finish" ? h("button", { type: "button", id: "tut-skip", onclick: close }, t("tut.skip")) : null,
   ].filter(Boolean));
   highlight();
+}
+
+/** A real game against an easy bot: a new table (its own secret dice), the person in seat 0. */
+async function realGame(e) {
+  e.target.disabled = true;
+  const body = game === "polis"
+    ? { game: "polis", players: 2, options: {}, seats: [{ human: true }, { bot: "random" }], claim: 0 }
+    : { game: "spqrisiko", players: 3, options: { random_deal: true }, seats: [{ human: true }, { bot: "random" }, { bot: "random" }], claim: 0 };
+  const name = localStorage.getItem("hegemon.name");
+  if (name) body.seats[0].name = name;
+  try {
+    const res = await api("/api/tables", { method: "POST", body });
+    localStorage.setItem(`hegemon.seat.${res.id}`, res.seats[0].token);
+    localStorage.removeItem(key());
+    location.href = `/t/${res.id}`;
+  } catch (err) {
+    e.target.disabled = false;
+    e.target.textContent = `${t("tut.realgame")} — ${err.message}`;
+  }
 }
 
 function close() {
@@ -125,19 +173,20 @@ function close() {
   document.body.dataset.tutorial = "closed";
 }
 
-/** Start the guided game at this table if the lobby asked for it. `tableCtx` is the table's context (msg…). */
+/** Start the lesson at this table if the lobby asked for it. `tableCtx` is the table's context (msg, guard…). */
 export function maybeTutorial(gameName, id, tableCtx) {
-  if (localStorage.getItem(`hegemon.tutorial.${id}`) !== gameName) return false;
+  if (localStorage.getItem(`hegemon.tutorial.${id}`) !== gameName || !SCRIPTS[gameName]) return false;
   ctx = tableCtx;
   game = gameName;
   tableId = id;
-  steps = gameName === "polis" ? POLIS : SPQR;
-  seen = new Set();
+  steps = SCRIPTS[gameName];
+  at = 0;
+  ctx.guard = guard;
   // follow every new position and every redraw of the controls (the highlights go on the new elements)
   new MutationObserver(() => render()).observe(document.body, { attributes: true, attributeFilter: ["data-version", "data-phase", "data-myturn", "data-status"] });
   let queued = false;
   const again = () => { if (!queued) { queued = true; requestAnimationFrame(() => { queued = false; highlight(); }); } };
-  for (const el of [document.getElementById("actions"), document.getElementById("board")]) {
+  for (const el of [document.getElementById("actions"), document.getElementById("board"), document.getElementById("players")]) {
     if (el) watching.push([new MutationObserver(again), el]);
   }
   render();
