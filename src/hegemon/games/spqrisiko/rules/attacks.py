@@ -136,6 +136,9 @@ def _land_attacks(st: SpqrState, me: int, first: bool) -> list[Action]:
     nie = opts.neutral_is_enemy
     strict = opts.garrison == "garrison_first"
     stop = opts.garrison != "move_in_first"
+    # from this many legionaries a source passes both tests below against any target: with 3 dice at most and
+    # keeping at most 2, a - keep >= dd and a > floor always hold
+    sure = 5 if strict else 4
     provs: list[list[int]] | None = None
     if st.round < opts.first_elimination_round:  # U9: a player's only province is protected
         provs = st.provs
@@ -146,6 +149,15 @@ def _land_attacks(st: SpqrState, me: int, first: bool) -> list[Action]:
             continue
         n_enemy = ne[s]
         if not n_enemy and nie:  # every land neighbour is its own
+            continue
+        if a >= sure:  # enough to attack any neighbour whatever its garrison and dice
+            for t, act in rows[s]:
+                ot = owner[t]
+                if ot == me or (provs is not None and ot >= 0 and len(provs[ot]) <= 1):
+                    continue
+                out.append(act)
+                if first:
+                    return out
             continue
         for t, act in rows[s]:
             ot = owner[t]
