@@ -57,6 +57,7 @@ def strengths(st: Any) -> list[float]:
     alive = [p for p in range(n) if not st.eliminated[p]]
     # the VP the next scoring would give, by the engine's own rule (neutrals compete when the options say so)
     nxt = index.next_vp(st, alive, competitors(st))
+    empire = index.empires(st)
     out = [-math.inf] * n
     active = st.order[st.turn] if st.order else -1
     for p in alive:
@@ -68,7 +69,7 @@ def strengths(st: Any) -> list[float]:
             + W_ARMY * armies_p
             + W_TRIREME * fleet[p]
             + W_CARD * sum(st.hands[p])
-            + W_EMPIRE * index.empire(st, p)
+            + W_EMPIRE * empire[p]
             - W_EXPOSED * exposed[p]
         )
     return out

@@ -144,10 +144,7 @@ class SpqrState:
     def clone(self) -> SpqrState:
         # complete the empire cache first, so that every clone (a search clones its root again and again) starts
         # with it and recomputes only the empires its own conquests touch
-        ok = self.empire_ok
-        for o in range(-1, self.n):
-            if not ok[o] and self.provs[o]:
-                index.empire(self, o)
+        index.empires(self)
         c = SpqrState.__new__(SpqrState)
         c.board = self.board
         c.opts = self.opts

@@ -123,6 +123,16 @@ def empire(st: SpqrState, o: int) -> int:
     return best
 
 
+def empires(st: SpqrState) -> list[int]:
+    """Every party's largest empire (`empire`), by party: seats 0..n-1, the neutrals at index -1 (= n). The
+    state's own list: read it, never change it."""
+    ok = st.empire_ok
+    for o in range(-1, st.n):
+        if not ok[o]:
+            empire(st, o)
+    return st.empire
+
+
 def empire_sizes(st: SpqrState) -> dict[int, int]:
     """`scoring.empire_sizes` of the position (every party holding a province), from the index."""
     return {o: empire(st, o) for o in (*range(st.n), NEUTRAL) if st.provs[o]}
@@ -209,6 +219,7 @@ def next_vp(st: SpqrState, players: list[int], competitors: list[int]) -> dict[i
     best_c = second_c = best_s = second_s = best_e = second_e = -1
     party_c = party_s = party_e = -2
     member: set[int] = set()
+    emp = empires(st)
     for c in competitors:  # the best two of each, as `_top_two` finds them (same order, same ties)
         member.add(c)
         v = len(provs[c])
@@ -221,7 +232,7 @@ def next_vp(st: SpqrState, players: list[int], competitors: list[int]) -> dict[i
             best_s, party_s, second_s = v, c, best_s
         elif v > second_s:
             second_s = v
-        v = empire(st, c)
+        v = emp[c]
         if v > best_e:
             best_e, party_e, second_e = v, c, best_e
         elif v > second_e:
@@ -233,7 +244,7 @@ def next_vp(st: SpqrState, players: list[int], competitors: list[int]) -> dict[i
             if pc[p]:
                 total += 1
         if who in member:
-            mine = empire(st, who)
+            mine = emp[who]
             if mine >= 4 and mine > (second_e if party_e == who else best_e):
                 total += 1
             if len(provs[who]) > (second_c if party_c == who else best_c):
