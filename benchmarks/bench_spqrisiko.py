@@ -27,6 +27,9 @@ from hegemon.core.play import playout
 from hegemon.games import get_game
 from hegemon.games.spqrisiko import odds
 
+PYRISK_ISSUE = 110_000
+"""pyrisk's atomic actions/s as issue 15 measured it side by side (counted at our grain)."""
+
 
 def bench(rules: str, players: int, games: int) -> tuple[float, float, float, float]:
     """(games/s, actions/s wall, actions/s CPU, actions per game)."""
@@ -86,6 +89,8 @@ def main() -> None:
         bench_pyrisk(Path(args.pyrisk), args.games)
     else:
         print("pyrisk: no checkout (set PYRISK_DIR or --pyrisk to a clone of chronitis/pyrisk): not compared")
+        print(f"issue 15's side-by-side figure for pyrisk: ~{PYRISK_ISSUE:,} actions/s (StupidAI x4); target for the "
+              f"house-1.2 4-player row: >= 3x = {3 * PYRISK_ISSUE:,} actions/s")
     for kind in ("land", "sea", "naval"):
         odds._win_grid.cache_clear()
         t0 = time.perf_counter()
