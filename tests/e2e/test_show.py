@@ -220,10 +220,20 @@ def test_phone_map_and_controls_together_in_a_bottom_sheet(browser: Browser, ser
     taller = page.locator("#side").bounding_box()
     assert taller is not None and taller["height"] > side["height"] + 100
     page.locator("#sheethandle").tap()
-    # the whole map: a tap names the place
+    # the map starts on the player's capital (Athens), not on an empty corner
+    athinae = page.locator("#p-athinae").bounding_box()
+    assert athinae is not None and board["x"] <= athinae["x"] <= board["x"] + board["width"] - athinae["width"], athinae
+    assert board["y"] <= athinae["y"] <= board["y"] + board["height"] - athinae["height"], athinae
+    # the whole map: it takes its own height and the sheet fills the rest (no empty band); a tap names the place
     page.click("#mapzoom")
     page.wait_for_function("() => document.body.classList.contains('fitmap')")
     page.wait_for_timeout(300)
+    fit_map = page.locator("#map").bounding_box()
+    fit_side = page.locator("#side").bounding_box()
+    assert fit_map is not None and fit_side is not None
+    assert 0 <= fit_side["y"] - (fit_map["y"] + fit_map["height"]) < 24, (fit_map, fit_side)
+    assert fit_side["y"] + fit_side["height"] <= 845
+    expect(page.locator("#fithint")).to_have_text("Tocca un luogo per leggerne il nome")
     page.locator("#p-sparti circle").tap(force=True)
     expect(page.locator("#tapname")).to_have_text("Sparti")
     page.screenshot(path=str(DOCS / "show-phone-polis-it.png"))

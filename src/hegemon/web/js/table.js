@@ -1,7 +1,7 @@
 // The table page, the same for every game: the websocket of this seat (or a spectator), the header, the log,
 // refusals, the turn timer, the end of the game and the replay viewer. The board and the move controls come
 // from a game module in ./boards/<game>.js (createBoard(root, ctx) → {render, controls, players, describe…}).
-import { api, botLabel, clear, COLOURS, h, icon, langButton } from "./common.js";
+import { api, botLabel, clear, COLOUR_NAMES, COLOURS, h, icon, langButton } from "./common.js";
 import { initLang, t } from "./i18n.js";
 import { renderWaiting, takeSeatFirst } from "./invite.js";
 import { errorText } from "./errors.js";
@@ -132,6 +132,7 @@ async function onMessage(data) {
   sentVersion = -1;
   deadline = data.seconds_left === null ? null : Date.now() + data.seconds_left * 1000;
   render(newLog);
+  if (!prev && board.home) centreOn(board.home(msg));
   if (prev && board.happenings) {
     const { toasts, dice } = board.happenings(prev, msg, newLog);
     for (const x of toasts) toast(x.text, x.kind);
@@ -174,11 +175,31 @@ async function loadBoard(game) {
   b.scrollLeft = (b.scrollWidth - b.clientWidth) / 2;
   const zoom = h("button", { type: "button", class: "mapzoom", id: "mapzoom", onclick: () => {
     document.body.classList.toggle("fitmap");
-    zoom.textContent = t(document.body.classList.contains("fitmap") ? "table.zoommap" : "table.fitmap");
+    const fit = document.body.classList.contains("fitmap");
+    zoom.textContent = t(fit ? "table.zoommap" : "table.fitmap");
+    // the names are small on the whole map: a tap names the place (tapNames); say so for a few seconds
+    let tip = el("fithint");
+    if (!tip) { tip = h("div", { id: "fithint", role: "status" }); el("boardwrap").append(tip); }
+    tip.textContent = t("table.tapnames");
+    tip.hidden = !fit;
+    clearTimeout(zoom.hintTimer);
+    if (fit) zoom.hintTimer = setTimeout(() => { tip.hidden = true; }, 4000);
+    else if (board.home) centreOn(board.home(msg));
   } }, t("table.fitmap"));
   el("boardwrap").append(zoom);
   phoneSheet();
   tapNames();
+}
+
+/** Phones: the map pans at a readable scale; start it (and come back to it) on the player's home. */
+function centreOn(target) {
+  const b = el("board");
+  const node = target ? document.querySelector(target) : null;
+  if (!b || !node || document.body.classList.contains("fitmap")) return;
+  const r = node.getBoundingClientRect();
+  const w = b.getBoundingClientRect();
+  b.scrollLeft += r.left + r.width / 2 - (w.left + w.width / 2);
+  b.scrollTop += r.top + r.height / 2 - (w.top + w.height / 2);
 }
 
 /** Phones: the controls are a bottom sheet under the map (both in view); its handle makes it taller or
@@ -319,7 +340,12 @@ function renderActions() {
   if (msg.status === "finished") return renderOver(root);
   if (msg.status === "waiting") renderWaiting(root, msg, ID, seatName);
   if (msg.seat === null) root.append(h("p", {}, t("table.spectator")));
-  else root.append(h("p", { class: "you" }, t("table.seat", { who: seatName(msg.seat) })));
+  else {
+    // who you are, with your colour on the map (a game whose seats have no names of their own says the colour)
+    const named = board.seatLabel ? "" : ` (${t(`colour.${COLOUR_NAMES[msg.seat % COLOUR_NAMES.length]}`)})`;
+    root.append(h("p", { class: "you" }, h("i", { class: "dot", style: `background:${seatColour(msg.seat)}` }),
+      t("table.seat", { who: seatName(msg.seat) }), named));
+  }
   if (myTurn()) {
     root.append(h("h2", {}, t("table.actions")));
     board.controls(root, msg);

@@ -586,6 +586,8 @@ export async function createBoard(root, ctx) {
       rows: v.sides.map((sd, i) => ({ seat: i, values: [sd.score.population, sd.score.prestige, sd.score.posterity], total: sd.score.total })),
     }),
     happenings,
+    // the place a phone's map starts on: the player's capital (a spectator's: Athens)
+    home: (msg) => `#p-${msg.seat === 1 ? "sparti" : "athinae"}`,
     currentSeat: (v) => (typeof v.current_player === "number" ? v.current_player : null),
   };
 }
