@@ -8,6 +8,7 @@ at least 80%, in both games.
 Run: python benchmarks/bench_ai.py [--polis-games 200] [--spqr-games 26] [--jobs 2] [--mcts mcts:hard]
       [--out /tmp/hegemon-bench-ai] [--json]
      python benchmarks/bench_ai.py --sieges 40 [--siege-bot mcts:normal]   # issue 13: every siege rule vs greedy
+     python benchmarks/bench_ai.py --move-time 24 [--siege-bot mcts:normal]  # seconds per move, every siege rule
 Runs are stored (resumable) under --out: re-running continues them; use a fresh --out after the bots change.
 Cost on a 2-core machine: Polis, 200 games per pair, about 9 minutes (an mcts:hard game takes about 4 s);
 S.P.Q.RisiKo! about 4 minutes per game with two mcts:hard seats (about 2 per game with two processes), so
@@ -63,6 +64,49 @@ def siege_table(bot: str, games: int, jobs: int, out: Path) -> list[dict[str, An
     return rows
 
 
+def move_times(bot: str, positions: int) -> list[dict[str, Any]]:
+    """Seconds per move of `bot` on the same Polis positions under every siege rule: action-phase decisions
+    taken every few decisions of greedy-vs-greedy games (seeds 1, 2, …), `positions` per rule, one process."""
+    import random
+    import statistics
+
+    from hegemon.ai import GreedyBot, make_bot
+    from hegemon.core.game import CHANCE, TERMINAL
+    from hegemon.core.play import sample_chance
+    from hegemon.games import get_game
+
+    g = get_game("polis")
+    rows = []
+    for rule in SIEGE_RULES:
+        found: list[Any] = []
+        seed = 0
+        while len(found) < positions:
+            seed += 1
+            st = g.new_game(g.parse_options({"siege": rule}), seed)
+            rng = random.Random(seed)
+            greedy = [GreedyBot(seed), GreedyBot(seed + 1)]
+            k = 0
+            while st.current_player() != TERMINAL and len(found) < positions:
+                p = st.current_player()
+                if p == CHANCE:
+                    st.apply(sample_chance(st, rng))
+                    continue
+                k += 1
+                if k % 9 == 0 and len(st.legal_actions()) > 1:
+                    found.append(st.clone())
+                st.apply(greedy[p].choose(st, p))
+        searcher = make_bot(bot, 1)
+        times = []
+        for st in found:
+            t0 = time.perf_counter()
+            searcher.choose(st, st.current_player())
+            times.append(time.perf_counter() - t0)
+        times.sort()
+        rows.append({"rule": rule, "bot": bot, "positions": len(times), "median": statistics.median(times),
+                     "p90": times[int(0.9 * (len(times) - 1))], "max": times[-1], "mean": statistics.fmean(times)})
+    return rows
+
+
 def table(
     game: str, bots: list[str], games: int, jobs: int, out: Path, players: int | None
 ) -> list[dict[str, Any]]:
@@ -107,10 +151,22 @@ def main() -> None:
     parser.add_argument("--sieges", type=int, default=0, metavar="GAMES",
                         help="also play GAMES games per siege rule of --siege-bot against greedy (issue 13)")
     parser.add_argument("--siege-bot", default="mcts:normal")
+    parser.add_argument("--move-time", type=int, default=0, metavar="POSITIONS",
+                        help="only time --siege-bot's moves on POSITIONS Polis positions per siege rule")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     bots = [args.mcts, "greedy", "random"]
     rows: list[dict[str, Any]] = []
+    if args.move_time:
+        timed = move_times(args.siege_bot, args.move_time)
+        if args.json:
+            print(json.dumps(timed))
+            return
+        print(f"{'siege rule':20} {'bot':12} {'positions':>9} {'median s':>9} {'p90 s':>7} {'max s':>7}")
+        for r in timed:
+            print(f"{r['rule']:20} {r['bot']:12} {r['positions']:9d} {r['median']:9.3f} {r['p90']:7.3f} "
+                  f"{r['max']:7.3f}")
+        return
     if args.sieges:
         sieges = siege_table(args.siege_bot, args.sieges, args.jobs, args.out)
         if args.json:

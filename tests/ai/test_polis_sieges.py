@@ -9,12 +9,13 @@ from typing import Any
 
 import pytest
 
-from hegemon.ai import GreedyBot
+from hegemon.ai import GreedyBot, MctsBot
 from hegemon.ai.games import polis as know
 from hegemon.core.game import CHANCE
 from hegemon.core.play import sample_chance
 from hegemon.games import get_game
 from hegemon.games.polis.board import WHEAT
+from hegemon.games.polis.options import CLASSIC, DICELESS, DICELESS_SACRIFICE, SACRIFICE
 from hegemon.games.polis.rules import common
 
 RULES = ("classic", "sacrifice", "diceless", "diceless_sacrifice")
@@ -133,6 +134,133 @@ def test_greedy_starts_a_siege_where_it_plainly_pays(rule: str) -> None:
     s, q, _ = place(st, "elis", 2, pp=4)
     st.res[s] = [0] * len(st.res[s])  # nothing to build or trade with: the plain choice is the siege
     st.res[s][WHEAT] = 20
+    for t in range(st.board.n_terr):  # and no other army to send toward another target first
+        if t != st.board.p_terr[q]:
+            st.units[s][t] = 0
     assert st.board.p_fort[q] == 1
     siege = find(st, kind, "elis")
     assert GreedyBot(3).choose(st, s) == siege
+
+
+def alone_with(st: Any, territory: str, hoplites: int, pp: int = 4) -> int:
+    """The side to move keeps only `hoplites` hoplites in `territory` (no other unit of its own, none of the
+    opponent's there or in Eleia), `pp` prestige, and no resources but wheat enough to feed new cubes."""
+    s = st.active
+    b = st.board
+    st.units[s] = [0] * b.n_terr
+    st.units[s][b.terr_index[territory]] = hoplites
+    for t in (territory, "eleia"):
+        st.units[1 - s][b.terr_index[t]] = 0
+    st.pp[s] = pp
+    st.res[s] = [0] * len(st.res[s])
+    st.res[s][WHEAT] = 20
+    return s
+
+
+def play_turn(st: Any, bot: Any, s: int) -> list[Any]:
+    """`s`'s decisions until the turn passes to the opponent (chance sampled with a fixed seed)."""
+    rng = random.Random(0)
+    chosen = []
+    while st.current_player() in (s, CHANCE) and st.phase != common.OVER and len(chosen) < 12:
+        if st.current_player() == CHANCE:
+            st.apply(sample_chance(st, rng))
+            continue
+        a = bot.choose(st, s)
+        chosen.append(a)
+        st.apply(a)
+        if st.phase == common.ACTION and st.n_actions == 0:
+            break
+    return chosen
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_search_plans_a_move_then_the_siege(rule: str) -> None:
+    """Two hoplites in Korinthia (Korinthos, F 4, out of their reach) and nothing else to do: the search plans
+    the turn — move the army next to a polis it can take (Elis, F 1, or the opponent's Chalkis), then besiege
+    it in the second action — under every rule. (One ply sees only the move's promise.)"""
+    st = action_phase(rule)
+    s = alone_with(st, "korinthia", 2)
+    chosen = play_turn(st, MctsBot(5, iterations=150, time_limit=None), s)
+    assert chosen[0].kind == "move_hoplites"
+    dest = st.board.terr_index[chosen[0].to]
+    sieges = [a for a in chosen if a.kind in ("besiege", "start_siege")]
+    assert sieges, [str(a) for a in chosen]
+    q = st.board.polis_index[sieges[0].polis]
+    assert st.board.p_terr[q] == dest
+    if rule in ("diceless", "diceless_sacrifice"):  # begun (a disc stays on it) or already taken
+        assert st.owner[q] == s or st.discs[s][q] >= 1
+
+
+def test_search_continues_a_diceless_sacrifice_siege_and_forces_when_it_pays() -> None:
+    """Argos (F 3) under Diceless Sacrifice with one disc placed and four hoplites there: the search goes on
+    with it — a continue (and forcing its last disc: 1 PP and a hoplite for the polis now) — and takes it."""
+    st = action_phase("diceless_sacrifice")
+    s, q, t = place(st, "argos", 4, pp=4)
+    st.res[s] = [0] * len(st.res[s])
+    st.res[s][WHEAT] = 20
+    st.discs[s][q] = 1
+    chosen = play_turn(st, MctsBot(2, iterations=150, time_limit=None), s)
+    assert chosen[0] == find_in(chosen, "continue_siege")
+    assert st.owner[q] == s
+
+
+def find_in(actions: list[Any], kind: str) -> Any:
+    return next(a for a in actions if a.kind == kind)
+
+
+def test_a_siege_within_reach_is_valued_by_its_expected_gain() -> None:
+    """Argos (F 3) with four hoplites there: a d4 siege is a gamble (1/2), Sacrifice makes a failed roll
+    forceable, so the same reach is worth more under it; under the diceless rules each disc is an action (and
+    a start under Diceless Sacrifice costs 1 PP). With the opponent in control (classic needs control) or
+    too few hoplites, no siege is within reach."""
+    values = {}
+    for rule in RULES:
+        st = action_phase(rule)
+        s, q, t = place(st, "argos", 4, pp=5)
+        values[rule] = know.reach_value(st, s, q)
+        assert values[rule] > 0
+        short = st.clone()
+        short.units[s][t] = 2
+        assert know.reach_value(short, s, q) == 0
+        if rule in ("classic", "sacrifice"):
+            held = st.clone()
+            held.units[1 - s][t] = 5
+            assert know.reach_value(held, s, q) == 0
+    # the same position read under each rule (the positions above come from different games)
+    st = action_phase("classic")
+    s, q, _ = place(st, "argos", 4, pp=5)
+    same = {}
+    for rule, mode in (("classic", CLASSIC), ("sacrifice", SACRIFICE), ("diceless", DICELESS),
+                       ("diceless_sacrifice", DICELESS_SACRIFICE)):  # fmt: skip
+        c = st.clone()
+        c.siege_rule = mode
+        same[rule] = know.reach_value(c, s, q)
+    assert same["sacrifice"] > same["classic"] > 0
+    assert same["diceless"] > 0 and same["diceless_sacrifice"] > 0
+
+
+def test_prestige_paid_down_to_zero_at_the_end_of_a_round_is_a_lost_game() -> None:
+    """In the phoros step the side may turn prestige into silver; at 0 PP it is ostracised when the round
+    ends (§9.1): the evaluation counts that as lost and greedy keeps a prestige point."""
+    g = get_game("polis")
+    st = g.new_game(g.parse_options({}), 11)
+    rng = random.Random(11)
+    bots = [GreedyBot(11), GreedyBot(12)]
+    for _ in range(20000):
+        p = st.current_player()
+        if p == CHANCE:
+            st.apply(sample_chance(st, rng))
+            continue
+        if st.phase == common.PHOROS and st.pp[p] >= 2:
+            break
+        st.apply(bots[p].choose(st, p))
+    else:
+        raise AssertionError("no phoros with prestige to spend")
+    s = st.active
+    everything = next(a for a in st.legal_actions() if a.amount == st.pp[s])
+    broke = st.clone()
+    broke.apply(everything)
+    if broke.phase != common.OVER:
+        assert know.lost_at_round_end(broke, s)
+        assert know.evaluate(broke)[s] < 0.05
+    assert GreedyBot(1).choose(st, s).amount < st.pp[s]

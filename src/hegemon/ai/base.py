@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
 from hegemon.core.actions import Action
-from hegemon.core.errors import ConfigError
+from hegemon.core.errors import ConfigError, HegemonError
 from hegemon.core.game import PlayerId, State
 
 
@@ -19,6 +19,21 @@ class Bot(Protocol):
     name: str
 
     def choose(self, state: State, player: PlayerId) -> Action: ...
+
+
+class NoDecisionError(HegemonError):
+    """A bot was asked to choose where `player` has nothing to decide (a chance node, the end of the game,
+    another player's turn)."""
+
+    code = "no_decision"
+
+
+def decision(state: State, player: PlayerId) -> list[Action]:
+    """`player`'s legal actions in `state`; NoDecisionError when it is not `player`'s decision."""
+    actions = state.legal_actions() if state.current_player() == player else []
+    if not actions:
+        raise NoDecisionError(f"player {player} has no decision to make here (to move: {state.current_player()})")
+    return actions
 
 
 BotFactory = Callable[[str, int], Bot]

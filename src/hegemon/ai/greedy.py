@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from hegemon.ai.base import register
+from hegemon.ai.base import decision, register
 from hegemon.ai.games import knowledge
 from hegemon.ai.search import one_ply_values
 from hegemon.core.actions import Action
@@ -30,10 +30,11 @@ class GreedyBot:
         return one_ply_values(base, player, know, self.rng, self.samples)
 
     def choose(self, state: State, player: PlayerId) -> Action:
-        actions = state.legal_actions()
+        actions = decision(state, player)
         if len(actions) == 1:
             return actions[0]
-        values = self.action_values(state, player)
+        legal = set(actions)
+        values = [(a, v) for a, v in self.action_values(state, player) if a in legal] or [(a, 0.0) for a in actions]
         top = max(v for _, v in values)
         best = [a for a, v in values if v >= top - 1e-12]
         return best[int(self.rng.random() * len(best))]

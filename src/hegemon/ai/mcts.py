@@ -21,7 +21,7 @@ import random
 import time
 from typing import Any
 
-from hegemon.ai.base import register
+from hegemon.ai.base import decision, register
 from hegemon.ai.games import knowledge
 from hegemon.ai.search import one_ply_values, settle
 from hegemon.core.actions import Action
@@ -97,7 +97,7 @@ class MctsBot:
         self.last_simulated = 0
 
     def choose(self, state: State, player: PlayerId) -> Action:
-        actions = state.legal_actions()
+        actions = decision(state, player)
         if len(actions) == 1:
             return actions[0]
         know = knowledge(state)
@@ -122,8 +122,9 @@ class MctsBot:
         return getattr(know, "MCTS_DEFAULTS", {}).get(name, default)
 
     def _one_ply(self, state: Any, player: PlayerId, know: Any, samples: int) -> dict[Action, float]:
-        """One-ply values of `state`'s actions for `player` (chance after them sampled up to `samples` times)."""
-        return dict(one_ply_values(state, player, know, self.rng, samples))
+        """One-ply values of `state`'s actions for `player`; the chance right after an action drawn evenly over
+        `samples` draws (the root's prior takes the game's `prior_samples`, 2 by default)."""
+        return dict(one_ply_values(state, player, know, self.rng, samples, stratified=samples > 1))
 
     def search(self, state: State, player: PlayerId) -> Node:
         """Run the search from `state` for `player`; the root node with every action's statistics."""
@@ -137,15 +138,37 @@ class MctsBot:
         self._c = float(self._setting(know, "exploration", self.exploration, 0.25))
         self._pw = float(self._setting(know, "prior_weight", self.prior_weight, 1.0))
         self._me = player
-        prior = self._one_ply(know.determinize(state, player, self.rng), player, know, 2)
+        actions = decision(state, player)
+        samples = int(self._setting(know, "prior_samples", None, 2))
+        seen = self._one_ply(know.determinize(state, player, self.rng), player, know, samples)
+        # the candidates are the real position's actions (the player's own, the same in every determinization
+        # of his view): one missing from the sample (none ever was; a game whose determinization hid one) gets
+        # the lowest value seen, so the root is never empty
+        low = min(seen.values(), default=0.5)
+        prior = {a: seen.get(a, low) for a in actions}
         ranked = sorted(prior, key=lambda a: -prior[a])
+        self._first = getattr(know, "try_first", None)
         keep = ranked[: self.candidates]
+        if self._first is not None:  # the game's plans worth a look even when one ply ranks them low
+            keep += [a for a in ranked[self.candidates :] if self._first(a)]
         # the prior as a rank-free bonus in [0, 1] among the candidates
         lo = min(prior[a] for a in keep)
         span = max(prior[a] for a in keep) - lo
         self._bias = {a: ((prior[a] - lo) / span if span > 1e-12 else 0.5) for a in keep}
         self._root = root
         self._default = self._tree_default(know)
+        # expansion order below the root (`turn_order`): each player's actions ranked by their one-ply value at
+        # the start of the search — the searcher's from the prior, the others' from the game's `turn_start`
+        # (the same position with that player to move), when the game has it
+        self._order: dict[PlayerId, dict[Action, float]] = {}
+        if self._setting(know, "turn_order", None):
+            self._order[player] = prior
+            start = getattr(know, "turn_start", None)
+            for other in range(state.num_players):
+                if other != player and start is not None:
+                    view = start(know.determinize(state, player, self.rng), other)
+                    if view is not None:
+                        self._order[other] = self._one_ply(view, other, know, 1)
         simulated = 0
         i = 0
         while i < self.iterations:
@@ -212,12 +235,23 @@ class MctsBot:
                     a = max(untried, key=lambda x: pr.get(x, -1.0))
                 else:
                     auto = know.auto_action(d, p)
-                    a = auto if auto in untried else untried[int(rng.random() * len(untried))]
+                    first = self._first
+                    order = self._order.get(p)
+                    if auto in untried:
+                        a = auto
+                    elif order is not None:  # the game's plans first, then the best by one ply at the start
+                        a = max(untried, key=lambda x: (first is not None and first(x), order.get(x, -1.0)))
+                    else:
+                        pool = [x for x in untried if first(x)] if first is not None else untried
+                        pool = pool or untried
+                        a = pool[int(rng.random() * len(pool))]
                 child = children[a] = Node(len(node.w))
                 child.avail = 1
                 d.apply(a)
                 last = a
                 steps += 1
+                if at_root:
+                    steps += self._stratified_chance(d, 0)
                 path.append(child)
                 break
             tried = [a for a in legal if a in children]
@@ -242,6 +276,8 @@ class MctsBot:
             d.apply(best_a)
             last = best_a
             steps += 1
+            if at_root:
+                steps += self._stratified_chance(d, node.n)
             path.append(node)
             depth += 1
         if self._horizon:
@@ -267,6 +303,27 @@ class MctsBot:
             for k, v in enumerate(value):
                 w[k] += v
         return steps
+
+    @staticmethod
+    def _stratified_chance(d: Any, visit: int) -> int:
+        """The chance event right after a root action (a siege die, a market roll…) drawn from a
+        low-discrepancy sequence over the action's visits rather than at random: with a few visits per root
+        action, a gamble's average is then close to its expectation (a d4 gives each face once in four
+        visits), so the search does not prefer a safe move to a better gamble by the luck of its draws.
+        The number of chance steps taken (0 or 1)."""
+        if d.current_player() != CHANCE:
+            return 0
+        outcomes = d.chance_outcomes()
+        u = ((visit + 0.5) * 0.6180339887498949) % 1.0
+        acc = 0.0
+        pick = outcomes[-1][0]
+        for a, pr in outcomes:
+            acc += pr
+            if u < acc:
+                pick = a
+                break
+        d.apply(pick)
+        return 1
 
     @staticmethod
     def _tree_default(know: Any) -> Any:

@@ -34,18 +34,37 @@ def settle(
     return sampled
 
 
+def spread_chance(state: Any, u: float) -> None:
+    """Resolve the chance event `state` stands on with the outcome whose cumulative probability first
+    exceeds `u` in [0, 1) (a stratified draw: u = (i + 0.5) / n over n samples covers every outcome in
+    proportion)."""
+    outcomes = state.chance_outcomes()
+    acc = 0.0
+    for a, pr in outcomes:
+        acc += pr
+        if u < acc:
+            state.apply(a)
+            return
+    state.apply(outcomes[-1][0])
+
+
 def one_ply_values(
-    state: Any, player: PlayerId, know: ModuleType, rng: random.Random, samples: int
+    state: Any, player: PlayerId, know: ModuleType, rng: random.Random, samples: int, stratified: bool = False
 ) -> list[tuple[Any, float]]:
     """Every legal action of `state` with its one-ply value for `player`: the evaluation after the action,
-    chance that follows sampled up to `samples` times (once when nothing random follows)."""
+    chance that follows sampled up to `samples` times (once when nothing random follows); `stratified`: the
+    first chance event after the action drawn evenly over its outcomes (sample i at (i + 0.5) / samples), so
+    a d4 with 4 samples is its exact expectation."""
     out = []
     for a in state.legal_actions():
         total, k = 0.0, 0
-        for _ in range(samples):
+        for i in range(samples):
             c = state.clone()
             c.apply(a)
-            random_part = settle(c, know, rng, player)
+            spread = stratified and c.current_player() == CHANCE
+            if spread:
+                spread_chance(c, (i + 0.5) / samples)
+            random_part = settle(c, know, rng, player) or spread
             total += know.evaluate(c)[player]
             k += 1
             if not random_part:

@@ -16,36 +16,38 @@ from hegemon.games.polis import scoring
 from hegemon.games.polis.board import SILVER, WHEAT
 from hegemon.games.polis.options import DICELESS, DICELESS_SACRIFICE, SACRIFICE
 from hegemon.games.polis.pending import DiscSiege, SiegeRollDue
-from hegemon.games.polis.rules import common
+from hegemon.games.polis.rules import common, flow
 
 W_UNIT = 0.55
 W_RESOURCE = 0.18
 W_SILVER = 0.3
 W_MERCHANT = 0.35
-W_SIEGE = 0.35  # per fortification point of a polis the side could besiege now
-W_DISC = 0.05  # per siege disc placed, on top of the siege's value (breaks ties toward progress)
+W_LEAGUE = 1.0  # per non-capital polis in the league, beyond its cubes: its growth, slots and reach to come
 W_HUNGER = 1.0  # per population cube the stored wheat cannot feed
 W_STARVE = 4.0  # the capital could not be fed even with every prestige point (§9.1 case 1)
+W_LOST = 25.0  # a side certain to lose at the end of this round (ostracised, or its capital starving)
 SCALE = 5.0
-# a diceless siege in progress: the chance it is completed before its discs are lost (no opponent units in
-# the territory / some), under `diceless_sacrifice` (discs kept into the next round) and `diceless` (discs
-# removed at the end of the action phase); and the chance a planned forcing next action still happens
-KEEP_DS = 0.85
-KEEP_DICELESS = 0.75
-KEEP_CONTESTED = 0.6
-KEEP_FORCE_NEXT = 0.85
+# a diceless siege in progress: the chance that one more action of the siege still finds the discs in place
+# (no opponent units in the territory), under `diceless_sacrifice` (discs kept into the next round) and
+# `diceless` (discs removed at the end of the action phase); with opponent units there it is lower
+KEEP_DS = 0.9
+KEEP_DICELESS = 0.85
+KEEP_CONTESTED = 0.75
+KEEP_FORCE_NEXT = 0.9  # the chance a planned forcing next action still happens
 W_ACTION = 0.5  # what one more action spent on a siege (a disc per action) costs in score points
+REACH = 0.5  # a siege within reach but not begun: this share of its expected gain (it may never be made)
 
 
 def polis_worth(st: Any, s: int, q: int) -> float:
     """What taking polis `q` is worth to side `s` in score points: its cubes (from neutral: the base
-    population; from the opponent: its current cubes, which the opponent loses too) and the prestige the
-    siege pays on success (F; F − 1 net under `diceless`)."""
+    population; from the opponent: its current cubes, which the opponent loses too), its place in the league
+    (twice over from the opponent), less feeding the new cubes at the next supply, plus the prestige the siege
+    pays on success (F; F − 1 net under `diceless`)."""
     b = st.board
     f = b.p_fort[q]
     prev = st.owner[q]
     gained = b.p_base[q] if prev < 0 else st.pop[q]
-    cubes = gained if prev < 0 else 2 * gained
+    cubes = gained + W_LEAGUE if prev < 0 else 2 * (gained + W_LEAGUE)
     # the new cubes must be fed at the next supply: as in `strength`, each the stored wheat cannot feed costs
     pop = common.population(st, s)
     wheat = st.res[s][WHEAT]
@@ -53,33 +55,82 @@ def polis_worth(st: Any, s: int, q: int) -> float:
     return cubes - hunger + (f - 1 if st.siege_rule == DICELESS else f)
 
 
+def dice_siege_gain(st: Any, s: int, q: int) -> float:
+    """The expected gain in score points of one classic (or sacrifice) siege of `q` by `s` now: the roll
+    takes the polis with chance (sides − F + 1) / sides for 1 PP; a failed roll costs a hoplite and, under
+    `sacrifice`, may be forced (1 PP and F − roll hoplites) when that pays and can be paid."""
+    b = st.board
+    f = b.p_fort[q]
+    h = st.units[s][b.p_terr[q]]
+    worth = polis_worth(st, s, q)
+    sides = b.siege_die
+    total = 0.0
+    for roll in range(1, sides + 1):
+        if roll >= f:
+            total += worth
+            continue
+        fail = -W_UNIT
+        if st.siege_rule == SACRIFICE and st.pp[s] >= 2 and h - 1 >= f - roll:
+            fail = max(fail, worth - 1.0 - W_UNIT * (1 + f - roll))
+        total += fail
+    return total / sides - b.military_pp
+
+
+def diceless_keep(st: Any, s: int, t: int) -> float:
+    """The chance that one more action of a diceless siege in territory `t` finds the discs still there."""
+    keep = KEEP_DS if st.siege_rule == DICELESS_SACRIFICE else KEEP_DICELESS
+    return keep * KEEP_CONTESTED if st.units[1 - s][t] > 0 else keep
+
+
 def siege_value(st: Any, s: int, q: int) -> float:
     """The value to `s` of its diceless siege of `q` (discs on it, or a forcing under way): the polis's worth
-    times the chance it is completed — more discs toward the Fortification, more likely; none if the
-    hoplites in the territory fell below F (the discs go at the next check), less with the opponent's units
-    there — less the actions the missing discs will take, or, under `diceless_sacrifice`, the worth less what forcing the missing discs costs (1 PP and
-    1 hoplite each) when the side can afford it: in the forcing tail of the action now, or in its next action
-    (a start or continue disc plus F − d − 1 forced ones)."""
+    times the chance the remaining discs are all placed — each further action a chance of the siege being
+    broken, so every disc placed brings the polis nearer; none if the hoplites in the territory fell below F
+    (the discs go at the next check) — less the actions the missing discs will take; under
+    `diceless_sacrifice` at least the worth less what forcing the missing discs costs (1 PP and 1 hoplite
+    each) when the side can afford it: in the forcing tail of the action now, or in its next action (a start
+    or continue disc plus F − d − 1 forced ones)."""
     b = st.board
     f = b.p_fort[q]
     t = b.p_terr[q]
     d = st.discs[s][q]
     h = st.units[s][t]
     worth = polis_worth(st, s, q)
-    pending = st.phase == common.DS_FORCE and st.active == s and isinstance(st.pending, DiscSiege) and st.pending.polis == q
+    due = st.pending
+    pending = st.phase == common.DS_FORCE and st.active == s and isinstance(due, DiscSiege) and due.polis == q
     value = 0.0
-    contested = KEEP_CONTESTED if st.units[1 - s][t] > 0 else 1.0
+    keep = diceless_keep(st, s, t)
     if h >= f:
-        keep = (KEEP_DS if st.siege_rule == DICELESS_SACRIFICE else KEEP_DICELESS) * contested
-        value = worth * keep * (0.5 + 0.5 * d / f) - W_ACTION * (f - d)
+        left = f - d
+        value = worth * keep**left - W_ACTION * left
     if st.siege_rule == DICELESS_SACRIFICE:
         k = f - d if pending else f - d - 1  # forced discs still needed
         if st.pp[s] >= k and (h >= k if pending else h >= f):
             forced = worth - k * (1.0 + W_UNIT)
-            value = max(value, forced if pending else (forced - W_ACTION) * KEEP_FORCE_NEXT * contested)
-    if h >= f and st.units[1 - s][t] <= h:
-        value = max(value, W_SIEGE * f)  # never less than the siege it replaces, still within reach
-    return value + W_DISC * d
+            value = max(value, forced if pending else (forced - W_ACTION) * KEEP_FORCE_NEXT * keep / KEEP_DS)
+    return max(value, reach_value(st, s, q))
+
+
+def reach_value(st: Any, s: int, q: int) -> float:
+    """A siege of `q` that `s` could make now (F own hoplites in the territory; under the dice rules also
+    control of it): a share of its expected gain — a roll now, or under the diceless rules every disc placed
+    one action at a time with the risk of being broken (a start costs 1 PP under Diceless Sacrifice)."""
+    b = st.board
+    t = b.p_terr[q]
+    f = b.p_fort[q]
+    us = st.units[s][t]
+    if us < f:
+        return 0.0
+    if st.siege_rule < DICELESS:
+        if us <= st.units[1 - s][t]:
+            return 0.0
+        gain = dice_siege_gain(st, s, q)
+    else:
+        worth = polis_worth(st, s, q)
+        gain = worth * diceless_keep(st, s, t) ** (f - 1) - W_ACTION * (f - 1)
+        if st.siege_rule == DICELESS_SACRIFICE:
+            gain -= 1.0
+    return REACH * gain if gain > 0 else 0.0
 
 
 def pending_prestige(st: Any, s: int) -> int:
@@ -112,27 +163,50 @@ def sacrifice_option(st: Any, s: int) -> float:
     return max(0.0, polis_worth(st, s, q) - 1.0 - W_UNIT * (st.board.p_fort[q] - roll))
 
 
+END_PHASES = frozenset((common.SUPPLY, common.GROWTH, common.PHOROS))
+
+
+def lost_at_round_end(st: Any, s: int) -> bool:
+    """During the end of the round (supply, growth, phoros): side `s` has no prestige left and no
+    megalopolis still to come to give it some, so the end-of-round check will ostracise it (§9.1 case 2) —
+    the game lost, whatever the wheat paid or the silver gained by it (paying the supply or the phoros down to
+    0 PP). With its capital starving after its own pass, it is lost as well (§9.1 case 1)."""
+    if st.phase not in END_PHASES:
+        if st.passed[s] and st.phase == common.ACTION:
+            b = st.board
+            return bool(st.pop[b.capital[s]] > st.res[s][WHEAT] + st.pp[s])
+        return False
+    if st.pp[s] > 0:
+        return False
+    if st.round_end_stage <= flow.S_MEGA:
+        b = st.board
+        mega = sum(1 for q in range(b.n_poleis) if st.owner[q] == s and st.pop[q] > b.p_base[q])
+        return mega * b.mega_pp <= 0
+    return True
+
+
 def strength(st: Any, s: int) -> float:
     """Side `s`'s strength in score points."""
     b = st.board
-    o = 1 - s
     res = st.res[s]
     pop = common.population(st, s)
     v = float(scoring.score(st, s))
     v += W_UNIT * sum(st.units[s])
     v += W_RESOURCE * (sum(res) - res[SILVER]) + W_SILVER * res[SILVER]
     v += W_MERCHANT * st.merchants[s]
-    us, them = st.units[s], st.units[o]
     diceless = st.siege_rule >= DICELESS
     discs = st.discs[s]
+    owner = st.owner
+    capital = b.p_capital
     for q in range(b.n_poleis):
-        if st.owner[q] != s and not b.p_capital[q]:
-            if diceless and discs[q]:
-                v += siege_value(st, s, q)
-                continue
-            t = b.p_terr[q]
-            if us[t] >= b.p_fort[q] and (diceless or us[t] > them[t]):
-                v += W_SIEGE * b.p_fort[q]
+        if capital[q]:
+            continue
+        if owner[q] == s:
+            v += W_LEAGUE
+        elif diceless and discs[q]:
+            v += siege_value(st, s, q)
+        else:
+            v += reach_value(st, s, q)
     if st.siege_rule == SACRIFICE:
         v += sacrifice_option(st, s)
     short = pop - res[WHEAT]
@@ -140,6 +214,8 @@ def strength(st: Any, s: int) -> float:
         v -= W_HUNGER * short
         if st.pop[b.capital[s]] > res[WHEAT] + st.pp[s]:
             v -= W_STARVE
+    if lost_at_round_end(st, s):
+        v -= W_LOST
     pp = st.pp[s] + pending_prestige(st, s)
     if pp <= 0:
         v -= 6.0
@@ -195,8 +271,30 @@ def auto_action(st: Any, player: PlayerId) -> Action | None:
     return None
 
 
+SIEGE_KINDS = frozenset(("besiege", "start_siege", "continue_siege", "force_siege"))
+
+
+def try_first(action: Action) -> bool:
+    """Actions the search tries before the others at a new node (and keeps among its root candidates): the
+    siege actions, so that a plan of a move then a siege, or of a disc now and more later, is looked at."""
+    return action.kind in SIEGE_KINDS
+
+
+def turn_start(st: Any, player: PlayerId) -> Any:
+    """A copy of an action-phase position with `player` to move at the start of a turn (None elsewhere, or if
+    he has passed): the search ranks his actions there to order its expansions of his turns."""
+    if st.phase != common.ACTION or st.passed[player]:
+        return None
+    c = st.clone()
+    c.active = player
+    c.n_actions = 0
+    c.tokens = []
+    return c
+
+
 # search settings for this game, measured against greedy (see ai/README.md): plain expansion beats widening
 # here; with the default prior weight and exploration the search spent nearly all its visits on the prior's
 # first action (about greedy's move), a stronger fading prior with more exploration looks at the runners-up
 # (mcts:hard vs greedy 56% -> 75% on the same 80 deals)
-MCTS_DEFAULTS = {"inner_prior": False, "widen": False, "exploration": 0.5, "prior_weight": 3.0}
+MCTS_DEFAULTS = {"inner_prior": False, "widen": False, "exploration": 0.5, "prior_weight": 3.0, "turn_order": True,
+                 "turn_horizon": True, "auto_inner": True, "prior_samples": 4}
