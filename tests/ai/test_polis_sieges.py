@@ -195,7 +195,7 @@ def test_search_continues_a_diceless_sacrifice_siege_and_forces_when_it_pays() -
     """Argos (F 3) under Diceless Sacrifice with one disc placed and four hoplites there: the search goes on
     with it — a continue (and forcing its last disc: 1 PP and a hoplite for the polis now) — and takes it."""
     st = action_phase("diceless_sacrifice")
-    s, q, t = place(st, "argos", 4, pp=4)
+    s, q, _ = place(st, "argos", 4, pp=4)
     st.res[s] = [0] * len(st.res[s])
     st.res[s][WHEAT] = 20
     st.discs[s][q] = 1

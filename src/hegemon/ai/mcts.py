@@ -95,6 +95,7 @@ class MctsBot:
         self.auto_root = auto_root
         self.last_iterations = 0
         self.last_simulated = 0
+        self._stratify = False
 
     def choose(self, state: State, player: PlayerId) -> Action:
         actions = decision(state, player)
@@ -123,8 +124,10 @@ class MctsBot:
 
     def _one_ply(self, state: Any, player: PlayerId, know: Any, samples: int) -> dict[Action, float]:
         """One-ply values of `state`'s actions for `player`; the chance right after an action drawn evenly over
-        `samples` draws (the root's prior takes the game's `prior_samples`, 2 by default)."""
-        return dict(one_ply_values(state, player, know, self.rng, samples, stratified=samples > 1))
+        `samples` draws with the game's `stratify_root` (the root's prior takes the game's `prior_samples`, 2 by
+        default)."""
+        spread = self._stratify and samples > 1
+        return dict(one_ply_values(state, player, know, self.rng, samples, stratified=spread))
 
     def search(self, state: State, player: PlayerId) -> Node:
         """Run the search from `state` for `player`; the root node with every action's statistics."""
@@ -138,6 +141,7 @@ class MctsBot:
         self._c = float(self._setting(know, "exploration", self.exploration, 0.25))
         self._pw = float(self._setting(know, "prior_weight", self.prior_weight, 1.0))
         self._me = player
+        self._stratify = bool(self._setting(know, "stratify_root", None))
         actions = decision(state, player)
         samples = int(self._setting(know, "prior_samples", None, 2))
         seen = self._one_ply(know.determinize(state, player, self.rng), player, know, samples)
@@ -250,7 +254,7 @@ class MctsBot:
                 d.apply(a)
                 last = a
                 steps += 1
-                if at_root:
+                if at_root and self._stratify:
                     steps += self._stratified_chance(d, 0)
                 path.append(child)
                 break
@@ -276,7 +280,7 @@ class MctsBot:
             d.apply(best_a)
             last = best_a
             steps += 1
-            if at_root:
+            if at_root and self._stratify:
                 steps += self._stratified_chance(d, node.n)
             path.append(node)
             depth += 1

@@ -297,4 +297,5 @@ def turn_start(st: Any, player: PlayerId) -> Any:
 # first action (about greedy's move), a stronger fading prior with more exploration looks at the runners-up
 # (mcts:hard vs greedy 56% -> 75% on the same 80 deals)
 MCTS_DEFAULTS = {"inner_prior": False, "widen": False, "exploration": 0.5, "prior_weight": 3.0, "turn_order": True,
-                 "turn_horizon": True, "auto_inner": True, "prior_samples": 4}
+                 "turn_horizon": True, "auto_inner": True, "prior_samples": 4,
+                 "stratify_root": True}
