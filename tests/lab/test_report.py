@@ -136,3 +136,13 @@ def test_a_preset_switch_plays_the_preset() -> None:
     opts = get_game("spqrisiko").parse_options(sweep.options(1))
     assert (opts.rules, opts.garrison, opts.naval_move) == ("official", "move_in_first", "single_group")
     assert get_game("spqrisiko").parse_options(sweep.options(0)).garrison == "garrison_stop"
+
+
+def test_several_switches_name_the_baseline_once() -> None:
+    base = variant(0, "baseline (siege=classic, seed_cards=on)", {"siege": "classic", "seed_cards": "on"})
+    s = summary([base, variant(1, "siege=diceless", {"siege": "diceless", "seed_cards": "on"})],
+                [comparison(1, "siege=diceless")])
+    en, it = findings(s, "en"), findings(s, "it")
+    assert en[0].startswith("Baseline (Classic, seed_cards=on): Athens' win rate is 50.0%")
+    assert any(f.startswith("Diceless against the baseline: sieges taken per game") for f in en)
+    assert any(f.startswith("Senza dadi rispetto al riferimento:") for f in it)

@@ -278,6 +278,9 @@ def findings(summary: dict[str, Any], lang: str = "en") -> list[str]:
         v = c["variant"]
         name = variant_name(summary, v, lang)
         against = variant_name(summary, 0, lang)
+        if str(vs[0].get("label", "")).startswith("baseline"):
+            # several switches: the baseline's values are spelled out once, in its own findings
+            against = "the baseline" if lang == "en" else "al riferimento"
         parts: list[str] = []
         base_measures = base.get("measures") or {}
         changed = [(k, m) for k, m in (c.get("measures") or {}).items()
@@ -305,7 +308,7 @@ def findings(summary: dict[str, Any], lang: str = "en") -> list[str]:
         if not changed:
             parts.append("no game measure changed clearly (all p ≥ 0.05)" if lang == "en"
                          else "nessuna misura di gioco è cambiata chiaramente (tutti p ≥ 0,05)")
-        vs_word = "against" if lang == "en" else "rispetto a"
+        vs_word = "against" if lang == "en" else ("rispetto" if against == "al riferimento" else "rispetto a")
         out.append(f"{name} {vs_word} {against}: " + "; ".join(parts) + ".")
     return out
 
