@@ -100,7 +100,10 @@ def test_endings_and_first_player_compared_and_in_the_findings() -> None:
     en, it = s["findings"], s["findings_it"]
     assert any(f.startswith("House rules 1.2: the first player wins 25.0% of games (95% CI") and
                "consistent with an even share (25.0%)" in f for f in en)
-    assert not any("games end by" in f for f in en)  # the baseline ends one way only: no sentence
+    assert any(f.startswith("House rules 1.2: every game ends by the VP target 100.0% (95% CI 95.4% to 100.0%)")
+               for f in en)
+    assert any(f.startswith("Regole della casa 1.2: ogni partita finisce per obiettivo di punti vittoria 100,0%")
+               for f in it)
     change = next(f for f in en if f.startswith("Official rules against House rules 1.2"))
     assert "games ending by the round limit 0.0% → 37.5% (+37.5 points" in change
     assert "the first player's win rate 25.0% → 62.5% (+37.5 points" in change

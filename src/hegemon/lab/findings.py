@@ -223,7 +223,10 @@ def _endings(summary: dict[str, Any], v: dict[str, Any], lang: str) -> str:
     word = TERMINATION_NAMES
     items = [f"{word.get(k, (k, k))[_i(lang)]} {_pct(e['rate'], lang)} ({_ci(e['low'], e['high'], lang, lambda x: _pct(x, lang))})"
              for k, e in ends if e.get("rate") is not None]
-    head = "games end by " if lang == "en" else "le partite finiscono per "
+    if len(items) == 1:
+        head = "every game ends by " if lang == "en" else "ogni partita finisce per "
+    else:
+        head = "games end by " if lang == "en" else "le partite finiscono per "
     s = f"{where}: {head}{_where(items, lang)}" + (f", Wilson, {v['games']} games." if lang == "en"
                                                    else f", Wilson, {v['games']} partite.")
     return s[0].upper() + s[1:]
@@ -262,7 +265,7 @@ def findings(summary: dict[str, Any], lang: str = "en") -> list[str]:
     if n_players > 2 and fp and fp.get("rate") is not None:
         # with two sides the side's rate says it; with more seats, who moves first is its own question
         out.append(_first_player(summary, base, fp, n_players, lang))
-    if len(base.get("endings") or {}) > 1:
+    if base.get("endings"):
         out.append(_endings(summary, base, lang))
     for e in base.get("luck_vs_skill") or []:
         r = e["skill_rate"]
