@@ -222,8 +222,10 @@ def play_lesson(page: Page, game: str, lang: str) -> list[str]:
         if not clicks or page.get_attribute("body", "data-myturn") != "1":
             page.wait_for_timeout(100)
             continue
-        # the step highlights what it asks for
+        # the step highlights what it asks for, in view (the market panel is below the fold otherwise)
         expect(page.locator(".tut-hl").first).to_be_attached()
+        if step == "trade":
+            expect(page.locator("#markets button[data-market=persia].tut-hl")).to_be_in_viewport()
         v = int(page.get_attribute("body", "data-version") or -1)
         for sel in clicks:
             loc = page.locator(sel)

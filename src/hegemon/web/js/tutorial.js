@@ -60,6 +60,7 @@ let at = 0; // the current step
 let box = null;
 let closed = false;
 let lastVersion = -1;
+let scrolledFor = -1; // the step whose control was scrolled into view
 
 function key() { return `hegemon.tutorial.${tableId}`; }
 
@@ -106,6 +107,11 @@ function highlight() {
     const s = current();
     const sels = typeof s.hl === "function" ? s.hl(ctx.msg) : s.hl || [];
     for (const sel of sels) document.querySelectorAll(sel).forEach((el) => el.classList.add("tut-hl"));
+    // once per step: bring the control it points at into view (it may be below the fold of the side panel)
+    if (scrolledFor !== at) {
+      const target = [...document.querySelectorAll(".tut-hl")].find((el) => el.closest("#actions, #players"));
+      if (target) { target.scrollIntoView({ block: "nearest" }); scrolledFor = at; }
+    }
   }
   if (!closed) for (const [o, el] of watching) o.observe(el, { childList: true, subtree: true, attributes: true, attributeFilter: ["class"] });
 }

@@ -146,8 +146,12 @@ export async function createBoard(root, ctx) {
 
   const placesOf = (a) => places(a, terrOf);
 
+  let turnSeen = "";
   function render(msg) {
     const v = msg.view;
+    // a new turn starts with nothing selected (the last turn's place would hide the panel's other controls)
+    const turn = `${v.round_number}|${v.turns_this_round}|${v.current_player}`;
+    if (turn !== turnSeen) { turnSeen = turn; sel = null; }
     const can = new Set(legal(msg).flatMap(placesOf));
     for (const [id, sh] of Object.entries(shapes)) {
       sh.classList.toggle("clickable", can.has(id));
@@ -575,7 +579,13 @@ export async function createBoard(root, ctx) {
     phaseText: (p) => t(`polisphase.${p}`),
     roundText: (v) => (v.round_number ? t("polis.roundof", { i: v.round_number, n: v.rounds, k: v.stacking_limit }) : t("polis.round", { r: v.round })),
     danger,
-    nowText: (msg) => (has(`now.polis.${msg.view.phase}`) ? t(`now.polis.${msg.view.phase}`) : ""),
+    nowText: (msg) => {
+      const v = msg.view;
+      if (!has(`now.polis.${v.phase}`)) return "";
+      const text = t(`now.polis.${v.phase}`, { e: v.event ? eventName(v.event) : "" });
+      // which of the turn's two actions this is
+      return v.phase === "action" ? `${t("now.polis.actionof", { i: Math.min(2, (v.actions_this_turn || 0) + 1) })} ${text}` : text;
+    },
     endReason: (v, out) => {
       const why = v.end_reason || out.termination;
       const losers = SIDES.filter((_, i) => !out.winners.includes(i));
