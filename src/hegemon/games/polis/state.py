@@ -57,7 +57,7 @@ from hegemon.games.polis.rules.common import (
     T_TRADE,
     TRADE_ROLL,
 )
-from hegemon.games.polis.rules.tables import Tables, tables, unit_view
+from hegemon.games.polis.rules.tables import CACHE_LIMIT, Tables, tables, unit_view
 
 _PASS = A.intern(A.Pass)
 _B_COLLECT, _B_TRADE = 1 << T_COLLECT, 1 << T_TRADE
@@ -284,14 +284,21 @@ class PolisState:
             used |= 1 << tok
         extra = self.passed[1 - s]
         owner = self.owner
-        own = [q for q in range(len(owner)) if owner[q] == s]
+        key = (s, *owner)
+        got = self.tables.own.get(key)
+        if got is None:  # the poleis of the side to move and their territories, cached by every polis's owner
+            mine = tuple(q for q in range(len(owner)) if owner[q] == s)
+            if len(self.tables.own) > CACHE_LIMIT:
+                self.tables.own.clear()
+            got = self.tables.own[key] = (mine, sum(1 << t for t in {self.board.p_terr[q] for q in mine}))
+        own, own_terr = got
         view = unit_view(self.tables, self.units[s], self.units[1 - s])
         out: list[Any] = [_PASS]
         development.legal(self, out, used, own, extra)
         movement.legal(self, out, used, extra, view)
         sieges.legal(self, out, extra, view)
         if not used & _B_COLLECT:
-            economy.legal_collect(self, out, own, extra, view.open & view.mine)
+            economy.legal_collect(self, out, extra, own_terr & view.open & view.mine)
         if not used & _B_TRADE:
             economy.legal_trade(self, out, extra, view.open)
         proxenos.legal(self, out, used, extra, view.theirs)

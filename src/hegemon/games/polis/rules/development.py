@@ -25,78 +25,86 @@ def _menu(cls: Any, name: str, kmax: int, have_main: int, have_silver: int) -> t
     )
 
 
-def _units(
-    st: PolisState, out: list[Any], token: int, cls: Any, cands: list[int], where: list[int] | None, room: int,
-    main: int, xcap: int,
-) -> None:  # fmt: skip
-    """Menus for each polis of `cands` (own, above the minimum population): at most `room` units (minus those
-    already in `where[q]` if given), paid with `main` and/or silver, and at most `xcap` (extra resource)."""
-    res = st.res[st.active]
-    have_main = res[main]
-    have_silver = res[SILVER]
-    avail = have_main + have_silver
-    cap = avail if avail < xcap else xcap
-    if cap < 1:
-        return
-    units = st.units[st.active]
-    pops = st.pop
-    mn = st.board.min_pop
+def _pick(
+    st: PolisState, token: int, cls: Any, q: int, kmax: int, have_main: int, have_silver: int,
+) -> tuple[Any, ...]:  # fmt: skip
+    """The menu of polis `q` for 1..kmax units of `token` (kmax ≥ 1), from the board's flat tables."""
     tb = st.tables
     side = tb.menu_side
-    tables = tb.unit_menus[token]
-    for q in cands:
-        kmax = pops[q] - mn
-        r = room - units[where[q]] if where is not None else room
-        if r < kmax:
-            kmax = r
-        if cap < kmax:
-            kmax = cap
-        if kmax < 1:
-            continue
-        hm = have_main if have_main < kmax else kmax
-        hs = have_silver if have_silver < kmax else kmax
-        if kmax < side:
-            table = tables[q]
-            i = (kmax * side + hm) * side + hs
-            menu = table[i]
-            if menu is None:
-                menu = table[i] = _menu(cls, st.board.polis_ids[q], kmax, have_main, have_silver)
-        else:  # beyond the board's largest population (never on a valid board): the bounded cache
-            key = (token, q, kmax, hm, hs)
-            got = tb.units_menu.get(key)
-            if got is None:
-                if len(tb.units_menu) > CACHE_LIMIT:
-                    tb.units_menu.clear()
-                got = tb.units_menu[key] = _menu(cls, st.board.polis_ids[q], kmax, have_main, have_silver)
-            menu = got
-        out.extend(menu)
+    hm = have_main if have_main < kmax else kmax
+    hs = have_silver if have_silver < kmax else kmax
+    if kmax < side:
+        table = tb.unit_menus[token][q]
+        i = (kmax * side + hm) * side + hs
+        menu = table[i]
+        if menu is None:
+            menu = table[i] = _menu(cls, st.board.polis_ids[q], kmax, have_main, have_silver)
+        return menu
+    key = (token, q, kmax, hm, hs)  # beyond the board's largest population (never on a valid board)
+    got = tb.units_menu.get(key)
+    if got is None:
+        if len(tb.units_menu) > CACHE_LIMIT:
+            tb.units_menu.clear()
+        got = tb.units_menu[key] = _menu(cls, st.board.polis_ids[q], kmax, have_main, have_silver)
+    return got
 
 
-def legal(st: PolisState, out: list[Any], used: int, own: list[int], extra: bool) -> None:
-    """Actions 1-4 for the side to move; `used`: the bitmask of the action types already taken this turn."""
+def legal(st: PolisState, out: list[Any], used: int, own: tuple[int, ...], extra: bool) -> None:
+    """Actions 1-4 for the side to move (`used`: the bitmask of the action types already taken this turn), in
+    one pass over the own poleis: each can give its cubes above the minimum population as units, at most the
+    stacking limit where they go (merchants: the supply left), paid with the unit's resource and/or silver, and
+    at most what leaves the extra resource (§4.4)."""
     b = st.board
     s = st.active
-    lim = b.round_limit[st.round]
     res = st.res[s]
     total = res[0] + res[1] + res[2] + res[3] + res[4] + res[5]
     xcap = total - b.extra_cost if extra else 1 << 30
-    pops = st.pop
-    mn = b.min_pop
-    cands = [q for q in own if pops[q] > mn]  # poleis that can give cubes
-    if cands:
-        hop_res, gal_res, mer_res = b.unit_res
-        if not used & _B_HOPLITES:
-            _units(st, out, T_HOPLITES, CreateHoplites, cands, b.p_terr, lim, hop_res, xcap)
-        if not used & _B_GALLEYS:
-            sea = b.p_galley_sea
-            gal = [q for q in cands if sea[q] >= 0]
-            if gal:
-                _units(st, out, T_GALLEYS, CreateGalleys, gal, sea, lim, gal_res, xcap)
-        if not used & _B_MERCHANTS:
-            left = b.max_merchants - st.merchants[s]
-            if left > 0:
-                com = b.p_commercial
-                _units(st, out, T_MERCHANTS, CreateMerchants, [q for q in cands if com[q]], None, left, mer_res, xcap)
+    silver = res[SILVER]
+    hop_res, gal_res, mer_res = b.unit_res
+    # per unit kind: what it may cost at most (resource + silver, extra resource), 0 when not available
+    hop_main = res[hop_res]
+    hop_cap = 0 if used & _B_HOPLITES else min(hop_main + silver, xcap)
+    gal_main = res[gal_res]
+    gal_cap = 0 if used & _B_GALLEYS else min(gal_main + silver, xcap)
+    mer_main = res[mer_res]
+    left = b.max_merchants - st.merchants[s]
+    mer_cap = 0 if used & _B_MERCHANTS or left <= 0 else min(mer_main + silver, xcap, left)
+    if hop_cap > 0 or gal_cap > 0 or mer_cap > 0:
+        lim = b.round_limit[st.round]
+        pops = st.pop
+        mn = b.min_pop
+        units = st.units[s]
+        terr = b.p_terr
+        sea = b.p_galley_sea
+        com = b.p_commercial
+        gal_out: list[Any] = []
+        mer_out: list[Any] = []
+        for q in own:
+            spare = pops[q] - mn
+            if spare < 1:
+                continue
+            if hop_cap > 0:
+                k = lim - units[terr[q]]
+                if spare < k:
+                    k = spare
+                if hop_cap < k:
+                    k = hop_cap
+                if k > 0:
+                    out.extend(_pick(st, T_HOPLITES, CreateHoplites, q, k, hop_main, silver))
+            if gal_cap > 0 and sea[q] >= 0:
+                k = lim - units[sea[q]]
+                if spare < k:
+                    k = spare
+                if gal_cap < k:
+                    k = gal_cap
+                if k > 0:
+                    gal_out.extend(_pick(st, T_GALLEYS, CreateGalleys, q, k, gal_main, silver))
+            if mer_cap > 0 and com[q]:
+                k = spare if spare < mer_cap else mer_cap
+                if k > 0:
+                    mer_out.extend(_pick(st, T_MERCHANTS, CreateMerchants, q, k, mer_main, silver))
+        out.extend(gal_out)
+        out.extend(mer_out)
     if not used & _B_PROJECT and st.offer:
         tb = st.tables
         filled_all = st.slots

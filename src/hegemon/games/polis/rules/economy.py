@@ -18,20 +18,15 @@ EXCHANGE_ROLLS = tuple((intern(MarketRoll, r), 0.25) for r in (1, 2, 3, 4))
 PURCHASE_ROLLS = tuple((intern(MarketRoll, r), (2 * r - 1) / 16) for r in (1, 2, 3, 4))
 
 
-def legal_collect(st: PolisState, out: list[Any], own: list[int], extra: bool, held: int) -> None:
+def legal_collect(st: PolisState, out: list[Any], extra: bool, m: int) -> None:
     """§5.8: an own polis and ≥ 1 own hoplite in T, box not exhausted, T not controlled by the opponent;
-    1 PP (the military cost) unless T is the home region (`home_collection_prestige`, 0). `held`: the bitmask
-    of the territories with own units that the opponent does not control."""
+    1 PP (the military cost) unless T is the home region (`home_collection_prestige`, 0). `m`: the bitmask of
+    the territories of own poleis with own units that the opponent does not control."""
+    if not m:
+        return
     b = st.board
     s = st.active
     if extra and sum(st.res[s]) < b.extra_cost:
-        return
-    tbit = st.tables.polis_terr_bit
-    m = 0
-    for q in own:
-        m |= tbit[q]
-    m &= held
-    if not m:
         return
     exhausted = st.exhausted
     home = b.home[s]

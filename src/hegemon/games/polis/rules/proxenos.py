@@ -46,7 +46,7 @@ def bribe_costs(st: PolisState, s: int, src: int, cap: int | None = None) -> lis
 _ALL = 1 << 30  # a cost above every bribe
 
 
-def _levels(st: PolisState, s: int, src: int, cap: int) -> tuple[tuple[int, int], ...]:
+def _levels(st: PolisState, s: int, src: int, cap: int, theirs: int = -1) -> tuple[tuple[int, int], ...]:
     """The cheapest-bribe search from `src` over bitmasks (Dial's buckets of territory sets; a cost level
     spreads through every opponent-free territory at once): (cost, territories reached at that cost or less)
     for each cost level up to `cap` at least, cached by the start and the opponent's units with the cost
@@ -58,7 +58,7 @@ def _levels(st: PolisState, s: int, src: int, cap: int) -> tuple[tuple[int, int]
     if got is not None and got[0] >= cap:
         return got[1]
     k = st.board.bribe_per_unit
-    heavy = unit_masks(tb, st.units[s], w)[2] if k else 0
+    heavy = 0 if not k else theirs if theirs >= 0 else unit_masks(tb, st.units[s], w)[2]
     zero = tb.all_mask & ~heavy
     a0, a1, a2, a3 = tb.adj_union4  # byte tables of the whole adjacency (boards of at most 32 territories)
     done = 0
@@ -117,11 +117,13 @@ def _free_reach(st: PolisState, s: int, src: int, theirs: int = -1) -> int:
     return got
 
 
-def bribe_reach(st: PolisState, s: int, src: int, cap: int | None = None, target: int = -1) -> int:
+def bribe_reach(
+    st: PolisState, s: int, src: int, cap: int | None = None, target: int = -1, theirs: int = -1,
+) -> int:  # fmt: skip
     """The same answers as `bribe_costs`, from the cached levels: the bitmask of the territories whose cheapest
     bribe is at most `cap`, or, with `target` ≥ 0, that territory's cheapest bribe (-1 if above `cap`)."""
     reach = 0
-    for c, cum in _levels(st, s, src, _ALL if cap is None else cap):
+    for c, cum in _levels(st, s, src, _ALL if cap is None else cap, theirs):
         if cap is not None and c > cap:
             break
         if target >= 0 and cum >> target & 1:
@@ -147,7 +149,8 @@ def legal(st: PolisState, out: list[Any], used: int, extra: bool, theirs: int) -
     captured = st.proxenos_captured[s]
     if not used & _B_PROXENOS and not captured:
         cap = min(silver, total - b.extra_cost) if extra else silver
-        reach = _free_reach(st, s, b.p_terr[here], theirs) if cap == 0 else bribe_reach(st, s, b.p_terr[here], cap)
+        src = b.p_terr[here]
+        reach = _free_reach(st, s, src, theirs) if cap == 0 else bribe_reach(st, s, src, cap, -1, theirs)
         if reach:
             tb = st.tables
             menu = tb.prox_menu.get((reach, here))

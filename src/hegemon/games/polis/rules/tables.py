@@ -70,7 +70,6 @@ class Tables:
         self.project_cost = [(b.pr_cost[p], sum(b.pr_cost[p])) for p in range(len(b.project_ids))]
         # sieges: the poleis that are not capitals, (polis, territory, fortification), by polis
         self.siege_targets = [(q, b.p_terr[q], b.p_fort[q]) for q in range(b.n_poleis) if not b.p_capital[q]]
-        self.polis_terr_bit = [1 << b.p_terr[q] for q in range(b.n_poleis)]
         self.terr_poleis_mask = [sum(1 << q for q in b.terr_poleis[t]) for t in range(n)]
         # trade: the seas of each side's route to each market, as bitmasks
         self.route_mask = [[sum(1 << x for x in r) for r in b.routes[s]] for s in (0, 1)]
@@ -88,6 +87,8 @@ class Tables:
         ]
         self.dests: dict[tuple[bool, int, int], int] = {}
         self.views: dict[bytes | tuple[int, ...], UnitView] = {}
+        # (side, *owners) -> the side's poleis, the bitmask of their territories
+        self.own: dict[tuple[int, ...], tuple[tuple[int, ...], int]] = {}
         self.bribes: dict[tuple[int, bytes | tuple[int, ...]], tuple[int, tuple[tuple[int, int], ...]]] = {}
         self.byte_counts = b.cubes < 256  # unit counts fit in bytes (fast cache keys)
         # unit counts below 128 (a side has `cubes` in all): the byte-lane constants of `unit_view`
