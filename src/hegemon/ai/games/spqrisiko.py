@@ -42,16 +42,19 @@ def strengths(st: Any) -> list[float]:
     exposed = [0] * n
     for o in range(n):
         total = 0
+        ex = 0
         for p in provs[o]:
             a = armies[p]
             total += a
             if ne[p]:  # exposed: a player's neighbour holds more legionaries (only a frontier province can be)
                 for q in land[p]:
-                    oq = owner[q]
-                    if oq >= 0 and oq != o and armies[q] > a:
-                        exposed[o] += 1
-                        break
+                    if armies[q] > a:
+                        oq = owner[q]
+                        if oq >= 0 and oq != o:
+                            ex += 1
+                            break
         legions[o] = total
+        exposed[o] = ex
     tri = st.triremes
     fleet = [sum(row) for row in tri]
     alive = [p for p in range(n) if not st.eliminated[p]]

@@ -72,8 +72,10 @@ class SpqrState:
         self.deck = list(board.deck)
         self.discard = [0, 0, 0, 0]
         self.vp = [0] * n
+        # the last scoring, and the VP scored so far per player by source [R 5.6]: each dict is replaced when it
+        # changes, never changed in place (clones share them)
         self.vp_last: dict[str, int] = {}
-        self.vp_sources: list[dict[str, int]] = [{} for _ in range(n)]  # VP scored so far, by source [R 5.6]
+        self.vp_sources: list[dict[str, int]] = [{} for _ in range(n)]
         self.eliminated = [False] * n
         self.eliminated_by: list[int | None] = [None] * n
         self.order: list[int] = []
@@ -159,8 +161,8 @@ class SpqrState:
         c.deck = self.deck[:]
         c.discard = self.discard[:]
         c.vp = self.vp[:]
-        c.vp_last = dict(self.vp_last)
-        c.vp_sources = [dict(x) for x in self.vp_sources]
+        c.vp_last = self.vp_last  # the scoring records are replaced, never changed in place: shared
+        c.vp_sources = self.vp_sources[:]
         c.eliminated = self.eliminated[:]
         c.eliminated_by = self.eliminated_by[:]
         c.order = self.order[:]

@@ -42,10 +42,12 @@ def begin_turn(st: SpqrState) -> None:
     gained = index.score(st, me, competitors(st))
     st.vp_last = gained
     st.vp[me] += sum(gained.values())
-    src = st.vp_sources[me]
-    for k, v in gained.items():
-        if v:
-            src[k] = src.get(k, 0) + v
+    if any(gained.values()):  # a new dict, never one changed in place: clones share these
+        src = dict(st.vp_sources[me])
+        for k, v in gained.items():
+            if v:
+                src[k] = src.get(k, 0) + v
+        st.vp_sources[me] = src
     target = st.opts.vp_target
     if target is not None and st.vp[me] >= target:
         finish(st, Termination.VP_TARGET, (me,))
