@@ -8,6 +8,7 @@ at least 80%, in both games.
 Run: python benchmarks/bench_ai.py [--polis-games 200] [--spqr-games 26] [--jobs 2] [--mcts mcts:hard]
       [--out /tmp/hegemon-bench-ai] [--json]
      python benchmarks/bench_ai.py --sieges 40 [--siege-bot mcts:normal]   # issue 13: every siege rule vs greedy
+     python benchmarks/bench_ai.py --sieges 20 --siege-bot greedy   # greedy vs greedy: sieges per game, each rule
      python benchmarks/bench_ai.py --move-time 24 [--siege-bot mcts:normal]  # seconds per move, every siege rule
 Runs are stored (resumable) under --out: re-running continues them; use a fresh --out after the bots change.
 Cost on a 2-core machine: Polis, 200 games per pair, about 9 minutes (an mcts:hard game takes about 4 s);
@@ -35,7 +36,8 @@ SIEGE_TARGETS = {"win_rate": 0.65, "sieges_per_game": 1.0}
 
 def siege_table(bot: str, games: int, jobs: int, out: Path) -> list[dict[str, Any]]:
     """Issue 13: under every siege rule, `bot` against greedy (a lab compare: the same deals under each rule,
-    seats rotated): its win rate and the poleis it takes by siege per game (targets: ≥ 65%, ≥ 1)."""
+    seats rotated): its win rate and the poleis it takes by siege per game (targets: ≥ 65%, ≥ 1). With `bot`
+    greedy both seats count as the bot: the sieges per game of both sides together."""
     sweep = make_sweep("polis", "compare", [bot, "greedy"], games, seed=2026,
                        options=["siege=" + ",".join(SIEGE_RULES)])
     t0 = time.perf_counter()
@@ -66,11 +68,12 @@ def siege_table(bot: str, games: int, jobs: int, out: Path) -> list[dict[str, An
 
 def move_times(bot: str, positions: int) -> list[dict[str, Any]]:
     """Seconds per move of `bot` on the same Polis positions under every siege rule: action-phase decisions
-    taken every few decisions of greedy-vs-greedy games (seeds 1, 2, …), `positions` per rule, one process."""
+    taken every 5th decision of seeded random games (seeds 1, 2, …: the same positions for every version of
+    the bots, so two versions compare directly), `positions` per rule, one process."""
     import random
     import statistics
 
-    from hegemon.ai import GreedyBot, make_bot
+    from hegemon.ai import make_bot
     from hegemon.core.game import CHANCE, TERMINAL
     from hegemon.core.play import sample_chance
     from hegemon.games import get_game
@@ -84,17 +87,16 @@ def move_times(bot: str, positions: int) -> list[dict[str, Any]]:
             seed += 1
             st = g.new_game(g.parse_options({"siege": rule}), seed)
             rng = random.Random(seed)
-            greedy = [GreedyBot(seed), GreedyBot(seed + 1)]
             k = 0
             while st.current_player() != TERMINAL and len(found) < positions:
-                p = st.current_player()
-                if p == CHANCE:
+                if st.current_player() == CHANCE:
                     st.apply(sample_chance(st, rng))
                     continue
+                legal = st.legal_actions()
                 k += 1
-                if k % 9 == 0 and len(st.legal_actions()) > 1:
+                if k % 5 == 0 and len(legal) > 1 and st.phase_name() == "action":
                     found.append(st.clone())
-                st.apply(greedy[p].choose(st, p))
+                st.apply(rng.choice(legal))
         searcher = make_bot(bot, 1)
         times = []
         for st in found:
@@ -172,6 +174,11 @@ def main() -> None:
         if args.json:
             print(json.dumps(sieges))
         else:
+            if args.siege_bot == "greedy":  # greedy against itself: how often the rule is exercised
+                print(f"{'siege rule':20} {'games':>5}  poleis taken by siege per game (both sides)")
+                for r in sieges:
+                    print(f"{r['rule']:20} {r['games']:5d}  {r['sieges_per_game']:.2f}")
+                return
             print(f"{'siege rule':20} {'bot':12} {'games':>5}  {'win rate vs greedy [95% CI]':28} "
                   f"{'its sieges/game':>15} {'greedy sieges/game':>18}  met (≥ 65%, ≥ 1)")
             for r in sieges:

@@ -167,7 +167,7 @@ class MctsBot:
         self._order: dict[PlayerId, dict[Action, float]] = {}
         if self._setting(know, "turn_order", None):
             self._order[player] = prior
-            start = getattr(know, "turn_start", None)
+            start = None if self._horizon else getattr(know, "turn_start", None)  # the tree never reaches them
             for other in range(state.num_players):
                 if other != player and start is not None:
                     view = start(know.determinize(state, player, self.rng), other)
