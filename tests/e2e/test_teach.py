@@ -16,6 +16,7 @@ from playwright.sync_api import Error as PlaywrightError
 from hegemon.games.spqrisiko import board as spqr_board
 
 from .conftest import DOCS, Server
+from .test_show import TOASTS
 
 pytestmark = pytest.mark.e2e
 
@@ -251,6 +252,7 @@ def test_the_lesson_is_a_script_that_can_be_completed(page: Page, server: Server
     """Learn to play: a prepared game (fixed seed, no secret salt), a script of steps that say what to click and
     why, highlight it, let through only that move, and end with a real game against easy bots (issue 12 item 9).
     Played twice: the same story each time."""
+    page.add_init_script(TOASTS)
     for run in range(2):
         page.goto(server.url + "/")
         page.evaluate("l => localStorage.setItem('hegemon.lang', l)", lang)
@@ -279,6 +281,10 @@ def test_the_lesson_is_a_script_that_can_be_completed(page: Page, server: Server
         steps = [s for s in seen if s in LESSON_STEPS[game]]
         assert steps == LESSON_STEPS[game], seen
         expect(box).to_contain_text("Hai giocato un round intero" if lang == "it" else "You played a whole turn")
+        if game == "spqrisiko":  # the phases the turn passed over, having nothing to offer, were announced
+            skipped = [x for kind, x in page.evaluate("window.__toasts") if "skip" in kind]
+            for ph in ("reinforcements: cards", "naval movement", "sea attacks"):
+                assert any(x.startswith(ph) for x in skipped), skipped
         if game == "polis":  # the end of the round's own steps are listed, and the lesson points at them
             expect(page.locator("#roundend")).to_be_visible()
         if run == 0:

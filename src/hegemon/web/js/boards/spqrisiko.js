@@ -439,6 +439,11 @@ export async function createBoard(root, ctx) {
   // ------------------------------------------------------------------ what happened (announced to everyone)
   const MAIN = ["reinforcements: cards", "reinforcements: place", "reinforcements: navy", "naval movement", "naval combat",
     "sea attacks", "land attacks", "strategic move"];
+  // a step within a phase belongs to its phase
+  const PARENT = { "reinforcements: card bonus": "reinforcements: cards", "naval combat: roll": "naval combat",
+    "sea attack: declare": "sea attacks", "sea attack: roll": "sea attacks", "land attack: roll": "land attacks",
+    "land attack: move in": "land attacks", "strategic move: count": "strategic move" };
+  const mainOf = (p) => MAIN.indexOf(PARENT[p] || p);
   const who = (o) => (o === "neutral" ? t("spqr.neutral") : ctx.seatName(o));
   function happenings(prev, cur, entries) {
     const toasts = [];
@@ -492,14 +497,21 @@ export async function createBoard(root, ctx) {
         toasts.push({ text: t("toast.vp", { who: ctx.seatName(i), n: p.vp - q.vp, src: src || "" }) });
       }
     });
-    // phases passed over because they offered no choice (said to the player whose turn it is)
-    if (cur.seat !== null && v.active === cur.seat && pv.active === v.active && v.phase !== pv.phase) {
-      const dones = entries.filter((e) => e.action.type === "done").length;
-      const from = MAIN.indexOf(pv.phase);
-      const to = MAIN.indexOf(v.phase);
-      if (dones <= 1 && from >= 0 && to > from + 1) {
-        for (const ph of MAIN.slice(from + 1, to)) toasts.push({ kind: "skip", text: t("toast.skipped", { phase: t(`phase.${ph}`) }) });
+    // phases passed over because they offered no choice (said to the player whose turn it is): between the
+    // phase left and the one entered, before the first phase of a turn that begins, after the last of one that ends
+    const me = cur.seat;
+    if (me !== null && me !== undefined && (v.active === me || pv.active === me)) {
+      const from = mainOf(pv.phase);
+      const to = mainOf(v.phase);
+      let skipped = [];
+      if (v.active === me && pv.active === me) {
+        const dones = entries.filter((e) => e.action.type === "done").length;
+        if (dones <= 1 && from >= 0 && to > from + 1) skipped = MAIN.slice(from + 1, to);
+      } else if (v.active === me && to > 0) skipped = MAIN.slice(0, to); // my turn began
+      else if (pv.active === me && from >= 0 && from < MAIN.length - 1 && entries.some((e) => e.actor === me)) {
+        skipped = MAIN.slice(from + 1); // my turn ended before its last phase: the rest offered nothing
       }
+      for (const ph of skipped) toasts.push({ kind: "skip", text: t("toast.skipped", { phase: t(`phase.${ph}`) }) });
     }
     return { toasts, dice };
   }
