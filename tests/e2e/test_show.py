@@ -213,6 +213,10 @@ def test_phone_map_and_controls_together_in_a_bottom_sheet(browser: Browser, ser
     assert side["y"] >= board["y"] + board["height"] - 1 and side["y"] + side["height"] <= 845, side
     expect(page.locator("#now")).to_be_in_viewport()
     expect(page.locator("#actions h2")).to_be_in_viewport()
+    # a place chosen on the map: its actions come into view in the sheet
+    page.locator("#a-attika").dispatch_event("click")
+    expect(page.locator("#here")).to_be_in_viewport()
+    page.locator("#a-attika").dispatch_event("click")  # and a second click lets it go
     # the handle makes the sheet taller (more controls) and back
     page.locator("#sheethandle").tap()
     page.wait_for_function("() => document.body.classList.contains('sheet-full')")

@@ -147,6 +147,7 @@ export async function createBoard(root, ctx) {
   const placesOf = (a) => places(a, terrOf);
 
   let turnSeen = "";
+  let shownSel = null; // the place whose actions were last brought into view
   function render(msg) {
     const v = msg.view;
     // a new turn starts with nothing selected (the last turn's place would hide the panel's other controls)
@@ -433,7 +434,10 @@ export async function createBoard(root, ctx) {
       if (located.length) root.append(h("p", { class: "hint" }, t("polis.click")));
       if (sel) {
         const here = actionsAt(located, sel, terrOf);
-        root.append(h("h3", {}, t("polis.here", { place: nm(sel) })));
+        const heading = h("h3", { id: "here" }, t("polis.here", { place: nm(sel) }));
+        root.append(heading);
+        // a place just chosen on the map: its actions come into view (on a phone they are in the sheet below)
+        if (sel !== shownSel) { shownSel = sel; requestAnimationFrame(() => { if (heading.isConnected) heading.scrollIntoView({ block: window.matchMedia("(max-width: 820px)").matches ? "start" : "nearest" }); }); }
         const info = placeInfo(sel);
         if (info) root.append(info);
         if (!here.length) root.append(h("p", { class: "hint" }, t("polis.nothing")));
