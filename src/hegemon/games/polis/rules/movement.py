@@ -10,7 +10,7 @@ from hegemon.games.polis.board import bits
 from hegemon.games.polis.pending import MoveOrder
 from hegemon.games.polis.rules import common, flow
 from hegemon.games.polis.rules.common import MOVE, T_MOVE_G, T_MOVE_H
-from hegemon.games.polis.rules.tables import CACHE_LIMIT, full_mask, unit_masks
+from hegemon.games.polis.rules.tables import CACHE_LIMIT, full_mask, unit_masks, unit_view
 
 _B_MOVE_H, _B_MOVE_G = 1 << T_MOVE_H, 1 << T_MOVE_G
 
@@ -190,8 +190,14 @@ def apply_start(st: PolisState, to: str, galleys: bool) -> None:
     d = b.terr_index[to]
     flow.begin_action(st, T_MOVE_G if galleys else T_MOVE_H)
     st.pp[st.active] -= b.military_pp
-    srcs = [t for t, ds in sorted(_sources(st, galleys).items()) if ds >> d & 1]
-    st.pending = MoveOrder(d, tuple(srcs), 0, 0)
+    s = st.active
+    tb = st.tables
+    view = unit_view(tb, st.units[s], st.units[1 - s])
+    om = view.open
+    kind = tb.sea_mask if galleys else tb.land_mask
+    # the sources in board order (as `_sources`): own units of the kind that can reach `d`
+    srcs = tuple(t for t in bits(view.mine & kind) if _dest_union(st, galleys, 1 << t, om) >> d & 1)
+    st.pending = MoveOrder(d, srcs, 0, 0)
     st.phase = MOVE
 
 
@@ -212,8 +218,13 @@ def legal_steps(st: PolisState, out: list[Any]) -> None:
     for i in range(pos, len(srcs)):
         t = srcs[i]
         mf = tb.move_from[t]
-        for c in range(1, min(us[t], room) + 1):
-            out.append(mf[c] if c < len(mf) else intern(MoveFrom, st.board.terr_ids[t], c))
+        k = us[t] if us[t] < room else room
+        if k < 1:
+            continue
+        if k < len(mf):
+            out.extend(mf[1 : k + 1])  # MoveFrom(t, 1..k), interned per board
+        else:
+            out.extend(intern(MoveFrom, st.board.terr_ids[t], c) for c in range(1, k + 1))
 
 
 def apply_step(st: PolisState, source: str, count: int) -> None:
