@@ -3,9 +3,13 @@ seed and no secret salt, its dice and its bots repeat; every other table keeps a
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+from fastapi.testclient import TestClient
+
 from hegemon.ai.random_bot import RandomBot
+from hegemon.server.app import create_app
 from hegemon.server.protocol import CreateTable
 from hegemon.server.tables import TUTORIAL_SALT, Table, TableManager
 
@@ -30,3 +34,13 @@ def test_a_lesson_repeats_its_story_and_a_real_table_does_not() -> None:
     rc, rd = m.bot_for(c, 1), m.bot_for(d, 1)
     assert isinstance(rc, RandomBot) and isinstance(rd, RandomBot) and rc.rng.getstate() != rd.rng.getstate()
     assert lesson(m, tutorial=True, seed=None).salt != TUTORIAL_SALT  # no seed: no lesson
+
+
+def test_lessons_are_not_listed_in_the_lobby(tmp_path: Path) -> None:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'h.db'}", bot_delay=0)) as c:
+        body = {"game": "polis", "seed": 4780, "seats": [{"human": True}, {"bot": "random"}], "claim": 0}
+        lesson_id = c.post("/api/tables", json={**body, "tutorial": True}).json()["id"]
+        real_id = c.post("/api/tables", json=body).json()["id"]
+        listed = {t["id"] for t in c.get("/api/tables").json()}
+        assert real_id in listed and lesson_id not in listed
+        assert c.get(f"/api/tables/{lesson_id}").status_code == 200  # its own link still opens it

@@ -54,6 +54,7 @@ from hegemon.server.storage import GroupCommit, LoopCommit, MemoryStorage, SqlSt
 from hegemon.server.tables import (
     MAX_REPLAY_LOG,
     REPLAY_LOG,
+    TUTORIAL_SALT,
     Table,
     TableManager,
     UploadedBoard,
@@ -318,10 +319,13 @@ def create_app(
 
     @app.get("/api/tables", response_model=list[TableSummary], tags=["tables"])
     async def list_tables() -> list[dict[str, Any]]:
-        """Open and running tables, newest first (finished ones too, for their replays)."""
+        """Open and running tables, newest first (finished ones too, for their replays); not the lessons (one
+        person's "Learn to play" tables)."""
         if cluster is not None:
             await cluster.fetch_recent(200)
-        ts = sorted((t for t in mgr.tables.values() if t.stored), key=lambda t: -t.created)  # never one not stored
+        ts = sorted(  # never one not stored
+            (t for t in mgr.tables.values() if t.stored and t.salt != TUTORIAL_SALT), key=lambda t: -t.created
+        )
         return [mgr.summary(t) for t in ts[:200]]
 
     @app.get("/api/tables/{table_id}", response_model=TableDetail, responses=ERRORS, tags=["tables"])
