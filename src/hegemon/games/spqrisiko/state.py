@@ -24,7 +24,7 @@ from hegemon.games.spqrisiko.board import SYMBOLS, Board
 from hegemon.games.spqrisiko.combat import sorted_rolls
 from hegemon.games.spqrisiko.options import SpqrOptions
 from hegemon.games.spqrisiko.phase import PHASE_NAMES, Phase
-from hegemon.games.spqrisiko.records import C_DEAL, C_ORDER, C_ROLL, ORDER, Battle, Chance
+from hegemon.games.spqrisiko.records import C_DEAL, C_DRAW, C_ORDER, C_ROLL, ORDER, Battle, Chance
 from hegemon.games.spqrisiko.rules import attacks, index, navy, reinforcements, setup, turn
 from hegemon.games.spqrisiko.rules.tables import CARD_SETS, act, tables
 from hegemon.games.spqrisiko.scoring import FREE
@@ -259,6 +259,20 @@ class SpqrState:
             return act(A.Order, tuple(seats))
         if ch.kind == C_DEAL:
             return setup.sample_deal(self, rng)
+        if ch.kind == C_DRAW:  # `weighted_choice(chance_outcomes())` without building the outcomes: same sums
+            deck = self.deck
+            total = sum(deck)
+            me = self.order[self.turn]
+            r = rng.random()
+            acc = 0.0
+            last = 0
+            for i, c in enumerate(deck):
+                if c:
+                    last = i
+                    acc += c / total
+                    if r < acc:
+                        return act(A.Draw, SYMBOLS[i], me)
+            return act(A.Draw, SYMBOLS[last], me)
         return weighted_choice(self.chance_outcomes(), rng)
 
     def apply(self, action: Action) -> None:
