@@ -84,6 +84,8 @@ function guard(action) {
   const s = current();
   if (s.id === "welcome") { hint(); return false; }
   if (!s.allow || s.allow(action, ctx.msg)) return true;
+  // the story went another way (the game changed since the script was written): never lock the player in
+  if (!(ctx.msg.view.legal_actions || []).some((a) => s.allow(a, ctx.msg))) return true;
   hint();
   return false;
 }
