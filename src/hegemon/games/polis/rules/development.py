@@ -79,6 +79,9 @@ def legal(st: PolisState, out: list[Any], used: int, own: tuple[int, ...], extra
         com = b.p_commercial
         gal_out: list[Any] = []
         mer_out: list[Any] = []
+        tb = st.tables
+        side = tb.menu_side  # menus by (units, main resource, silver) at (k * side + main) * side + silver
+        hop_rows, gal_rows, mer_rows = tb.unit_menus[T_HOPLITES], tb.unit_menus[T_GALLEYS], tb.unit_menus[T_MERCHANTS]
         for q in own:
             spare = pops[q] - mn
             if spare < 1:
@@ -90,7 +93,11 @@ def legal(st: PolisState, out: list[Any], used: int, own: tuple[int, ...], extra
                 if hop_cap < k:
                     k = hop_cap
                 if k > 0:
-                    out.extend(_pick(st, T_HOPLITES, CreateHoplites, q, k, hop_main, silver))
+                    menu = (
+                        hop_rows[q][(k * side + (hop_main if hop_main < k else k)) * side + (silver if silver < k else k)]
+                        if k < side else None
+                    )  # fmt: skip
+                    out.extend(menu or _pick(st, T_HOPLITES, CreateHoplites, q, k, hop_main, silver))
             if gal_cap > 0 and sea[q] >= 0:
                 k = lim - units[sea[q]]
                 if spare < k:
@@ -98,11 +105,19 @@ def legal(st: PolisState, out: list[Any], used: int, own: tuple[int, ...], extra
                 if gal_cap < k:
                     k = gal_cap
                 if k > 0:
-                    gal_out.extend(_pick(st, T_GALLEYS, CreateGalleys, q, k, gal_main, silver))
+                    menu = (
+                        gal_rows[q][(k * side + (gal_main if gal_main < k else k)) * side + (silver if silver < k else k)]
+                        if k < side else None
+                    )  # fmt: skip
+                    gal_out.extend(menu or _pick(st, T_GALLEYS, CreateGalleys, q, k, gal_main, silver))
             if mer_cap > 0 and com[q]:
                 k = spare if spare < mer_cap else mer_cap
                 if k > 0:
-                    mer_out.extend(_pick(st, T_MERCHANTS, CreateMerchants, q, k, mer_main, silver))
+                    menu = (
+                        mer_rows[q][(k * side + (mer_main if mer_main < k else k)) * side + (silver if silver < k else k)]
+                        if k < side else None
+                    )  # fmt: skip
+                    mer_out.extend(menu or _pick(st, T_MERCHANTS, CreateMerchants, q, k, mer_main, silver))
         out.extend(gal_out)
         out.extend(mer_out)
     if not used & _B_PROJECT and st.offer:

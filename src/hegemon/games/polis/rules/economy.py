@@ -76,13 +76,17 @@ def legal_trade(st: PolisState, out: list[Any], extra: bool, om: int) -> None:
     closed = st.market_closed
     acts = tb.trade
     blocked = ~om
+    shiploads = b.shiploads
+    track_cost = b.track_cost
+    track_of = b.track_of
+    markers = st.market_markers
     for m in range(len(routes)):
         j = taken[m]
-        loads = b.shiploads[m]
+        loads = shiploads[m]
         if closed[m] or j >= len(loads) or routes[m] & blocked:  # a sea of the route is the opponent's
             continue
         good, _gives, _amount, price = loads[j]
-        cost = b.track_cost[st.market_markers[b.track_of[good]] - 1]
+        cost = track_cost[markers[track_of[good]] - 1]
         if res[good] >= cost and (not extra or total - cost >= x):
             out.append(acts[m][0])
         if price and res[SILVER] >= price and (not extra or total - price >= x):
