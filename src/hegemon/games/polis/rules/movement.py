@@ -84,7 +84,7 @@ def _sources(st: PolisState, galleys: bool) -> dict[int, int]:
 def _dest_union(st: PolisState, galleys: bool, srcs: int, om: int) -> int:
     """The union of the destinations of every source in the bitmask `srcs` (cached by blocking pattern)."""
     tb = st.tables
-    key = (galleys, srcs, om)
+    key = (srcs << 32 | om) << 1 | galleys  # (galleys, srcs, om) as an int (at most 32 territories)
     cache = tb.dests
     d = cache.get(key)
     if d is None:

@@ -102,7 +102,7 @@ def _free_reach(st: PolisState, s: int, src: int, theirs: int = -1) -> int:
         heavy = theirs
     else:
         heavy = unit_masks(tb, st.units[s], st.units[1 - s])[2]
-    key = (src, heavy)
+    key = heavy << 6 | src  # an int key: cheaper to build and hash than a tuple (src < 32)
     got = tb.free_reach.get(key)
     if got is None:
         zero = tb.all_mask & ~heavy
@@ -153,7 +153,8 @@ def legal(st: PolisState, out: list[Any], used: int, extra: bool, theirs: int) -
         reach = _free_reach(st, s, src, theirs) if cap == 0 else bribe_reach(st, s, src, cap, -1, theirs)
         if reach:
             tb = st.tables
-            menu = tb.prox_menu.get((reach, here))
+            key = reach << 7 | here  # (reach, here) as an int (here < 64)
+            menu = tb.prox_menu.get(key)
             if menu is None:
                 if len(tb.prox_menu) > CACHE_LIMIT:
                     tb.prox_menu.clear()
@@ -162,7 +163,7 @@ def legal(st: PolisState, out: list[Any], used: int, extra: bool, theirs: int) -
                 tp = tb.terr_poleis_mask
                 for t in bits(reach):
                     pm |= tp[t]
-                menu = tb.prox_menu[(reach, here)] = tuple(acts[q] for q in bits(pm & ~(1 << here)))
+                menu = tb.prox_menu[key] = tuple(acts[q] for q in bits(pm & ~(1 << here)))
             out.extend(menu)
     if (
         not used & _B_REDEEM

@@ -85,7 +85,7 @@ class Tables:
         self.unit_menus: list[list[list[tuple[Any, ...] | None]]] = [
             [[None] * self.menu_side**3 for _ in range(b.n_poleis)] if token else [] for token in range(4)
         ]
-        self.dests: dict[tuple[bool, int, int], int] = {}
+        self.dests: dict[int, int] = {}
         self.views: dict[bytes | tuple[int, ...], UnitView] = {}
         # (side, *owners) -> the side's poleis, the bitmask of their territories
         self.own: dict[tuple[int, ...], tuple[tuple[int, ...], int]] = {}
@@ -98,10 +98,10 @@ class Tables:
                 int.from_bytes(b"\x80" * n, "little"), int.from_bytes(b"\x7f" * n, "little"), n,
                 bytes.maketrans(b"\x00\x80", b"01"),
             )
-        self.free_reach: dict[tuple[int, int], int] = {}
+        self.free_reach: dict[int, int] = {}
         self.full: dict[tuple[bytes | tuple[int, ...], int], int] = {}
         self.move_menu: dict[tuple[bool, int], tuple[Any, ...]] = {}
-        self.prox_menu: dict[tuple[int, int], tuple[Any, ...]] = {}  # (reach, here): at most 2**n × poleis
+        self.prox_menu: dict[int, tuple[Any, ...]] = {}  # (reach, here): at most 2**n × poleis
 
 
 def tables(b: Board) -> Tables:
