@@ -72,6 +72,13 @@ export function pct(x) {
   return `${(100 * x).toFixed(1)}%`;
 }
 
+/** An exact probability {decimal, fraction} as a player reads it: "88.1%", with the fraction when it is short
+ * ("62.5% (5/8)"); a long one ("1104254418115/1253826625536") only frightens, so it goes to the tooltip title. */
+export function chance(p) {
+  const short = String(p.fraction).length <= 11;
+  return short ? `${pct(p.decimal)} (${p.fraction})` : pct(p.decimal);
+}
+
 // ------------------------------------------------------------------ icons
 // Small inline SVG icons instead of emoji or symbol characters: Debian's Chromium has no emoji font, and an
 // icon drawn from a path looks the same in every browser. Each is a 16×16 drawing in the text colour.

@@ -1,7 +1,7 @@
 // Polis board: the drawn Greek map (territories and seas), each polis with its owner, population,
 // fortification, siege discs and the proxenos; hoplites and galleys of both sides; each side's resources,
 // prestige and hand. Clicking a territory, polis or sea lists the legal actions there; sieges show the odds.
-import { clear, countChoice, h, icon, pct, s } from "../common.js";
+import { chance, clear, countChoice, h, icon, s } from "../common.js";
 import { has, t } from "../i18n.js";
 import { signed } from "../happen.js";
 
@@ -213,7 +213,7 @@ export async function createBoard(root, ctx) {
     const box = h("div", { class: "odds", id: "odds" }, "…");
     ctx.odds({ polis: pid }).then((o) => {
       clear(box).append(h("strong", {}, t("odds.title")), h("br"),
-        h("span", { class: "pwin", "data-p": o.success.decimal }, t("odds.siege", { p: `${pct(o.success.decimal)} (${o.success.fraction})` })));
+        h("span", { class: "pwin", "data-p": o.success.decimal, title: o.success.fraction }, t("odds.siege", { p: chance(o.success) })));
     }).catch(() => clear(box));
     return box;
   }

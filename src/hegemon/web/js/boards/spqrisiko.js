@@ -1,7 +1,7 @@
 // S.P.Q.RisiKo! board: the drawn map (provinces coloured by owner with legionaries and power centres, sea
 // areas with each player's triremes), clicking on the map to act, and controls for the compound moves:
 // reinforcement counter, odds before attacks, auto-roll until…, sliders for declare / move-in / move counts.
-import { clear, COLOURS, countChoice, h, icon, pct, s } from "../common.js";
+import { chance, clear, COLOURS, countChoice, h, icon, s } from "../common.js";
 import { has, t } from "../i18n.js";
 import { signed } from "../happen.js";
 
@@ -261,8 +261,8 @@ export async function createBoard(root, ctx) {
       clear(box);
       box.append(h("strong", {}, t("odds.title")), h("br"));
       if (!o.attack_possible) { box.append(t("odds.impossible")); return; }
-      box.append(h("span", { class: "pwin", "data-p": o.p_win.decimal },
-        t(kindLabel === "naval" ? "odds.win_naval" : "odds.win", { p: `${pct(o.p_win.decimal)} (${o.p_win.fraction})` })));
+      box.append(h("span", { class: "pwin", "data-p": o.p_win.decimal, title: o.p_win.fraction },
+        t(kindLabel === "naval" ? "odds.win_naval" : "odds.win", { p: chance(o.p_win) })));
       box.append(h("br"), t("odds.loss", {
         a: o.expected_attacker_losses.decimal.toFixed(2), d: o.expected_defender_losses.decimal.toFixed(2) }));
     }).catch(() => { clear(box); });

@@ -1,0 +1,12 @@
+// An exact probability as a player reads it (web/js/common.js chance): a percentage, with the fraction only
+// when it is short (issue 12: a new player should not face "1104254418115/1253826625536").
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { chance } from "../../src/hegemon/web/js/common.js";
+
+test("an exact chance reads as a percentage, with its fraction only when it is short", () => {
+  assert.equal(chance({ decimal: 0.625, fraction: "5/8" }), "62.5% (5/8)");
+  assert.equal(chance({ decimal: 1295 / 1296, fraction: "1295/1296" }), "99.9% (1295/1296)");
+  assert.equal(chance({ decimal: 1104254418115 / 1253826625536, fraction: "1104254418115/1253826625536" }), "88.1%");
+});
