@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 
 class BattleKind(IntEnum):
     NAVAL = 0
@@ -15,6 +17,7 @@ class BattleKind(IntEnum):
     STRATEGIC = 3
 
 
+@mypyc_attr(serializable=True)  # compiled (mypyc): pickling (search workers) makes the object with __new__ alone
 @dataclass(slots=True)
 class Battle:
     """The combat or strategic move in progress. `source` is the sea area of a naval combat, else the source

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from mypy_extensions import mypyc_attr
+
 from hegemon.core.errors import RulesDataError
 from hegemon.games.polis import actions as A
 from hegemon.games.polis.actions import intern
@@ -23,6 +25,7 @@ def counts_key(tb: Tables, counts: list[int]) -> bytes | tuple[int, ...]:
     return bytes(counts) if tb.byte_counts else tuple(counts)
 
 
+@mypyc_attr(serializable=True)  # compiled (mypyc): pickling (search workers) makes the object with __new__ alone
 class Tables:
     """Everything derived from the board alone (never from a position)."""
 

@@ -9,6 +9,8 @@ import itertools
 import weakref
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from hegemon.core.actions import Action
 from hegemon.games.spqrisiko import actions as A
 from hegemon.games.spqrisiko.board import SYMBOLS, Board
@@ -30,6 +32,7 @@ def act(cls: type[Action], *args: Any) -> Action:
     return a
 
 
+@mypyc_attr(serializable=True)  # compiled (mypyc): pickling (search workers) makes the object with __new__ alone
 class BoardActions:
     """The actions of one board by index: `attack[s]` lists (target, Attack) for each land neighbour of s in
     board order, `sea_attack[s]` (target, sea, SeaAttack) for each bridge, and so on."""
