@@ -20,6 +20,7 @@ HERE = Path(__file__).resolve().parent
 RUNS: dict[str, tuple[list[str] | None, list[str] | None]] = {
     "spqrisiko": (["--games", "10"], ["--games", "30"]),
     "polis": (["--games", "100"], ["--games", "200"]),
+    "compiled": (["--games", "10", "--polis-games", "150"], ["--games", "30", "--polis-games", "300"]),
     "odds": ([], []),
     "boards": ([], []),
     "cli": (["--runs", "5"], ["--runs", "9"]),
