@@ -109,6 +109,8 @@ def siege_check(st: PolisState) -> None:
     b = st.board
     for s in (0, 1):
         d = st.discs[s]
+        if not any(d):  # no siege of this side under way (the usual case)
+            continue
         u = st.units[s]
         for q in range(len(d)):
             if d[q] and (u[b.p_terr[q]] < b.p_fort[q] or st.owner[q] == s):
