@@ -263,14 +263,14 @@ class SpqrState:
             deck = self.deck
             total = sum(deck)
             me = self.order[self.turn]
-            r = rng.random()
+            u = rng.random()
             acc = 0.0
             last = 0
             for i, c in enumerate(deck):
                 if c:
                     last = i
                     acc += c / total
-                    if r < acc:
+                    if u < acc:
                         return act(A.Draw, SYMBOLS[i], me)
             return act(A.Draw, SYMBOLS[last], me)
         return weighted_choice(self.chance_outcomes(), rng)
