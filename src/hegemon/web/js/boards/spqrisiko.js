@@ -541,6 +541,11 @@ export async function createBoard(root, ctx) {
     cancel: reset,
     colour: (i) => COLOURS[i % COLOURS.length],
     phaseText: (p) => t(`phase.${p}`),
+    // the place a phone's map starts on: the player's strongest province (a spectator's: the middle)
+    home: (msg) => {
+      const mine = (msg.view.provinces || []).filter((p) => msg.seat !== null && p.owner === msg.seat);
+      return mine.length ? `#a-${mine.reduce((a, b) => (b.armies > a.armies ? b : a)).id}` : null;
+    },
     currentSeat: (v) => (v.current_player === null || v.current_player === undefined ? null : v.current_player),
     nowText: (msg) => (has(`now.spqr.${msg.view.phase}`) ? t(`now.spqr.${msg.view.phase}`, { n: msg.view.pool }) : ""),
     endReason: (v, out) => t(`end.${out.termination}`, { who: out.winners.map((w) => ctx.seatName(w)).join(", ") }),
