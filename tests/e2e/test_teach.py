@@ -283,7 +283,8 @@ def test_the_lesson_is_a_script_that_can_be_completed(page: Page, server: Server
         expect(box).to_contain_text("Hai giocato un round intero" if lang == "it" else "You played a whole turn")
         if game == "spqrisiko":  # the phases the turn passed over, having nothing to offer, were announced
             skipped = [x for kind, x in page.evaluate("window.__toasts") if "skip" in kind]
-            for ph in ("reinforcements: cards", "naval movement", "sea attacks"):
+            # (the cards phase too, when the page saw the turn begin: here the page may open on the turn itself)
+            for ph in ("naval movement", "sea attacks"):
                 assert any(x.startswith(ph) for x in skipped), skipped
         if game == "polis":  # the end of the round's own steps are listed, and the lesson points at them
             expect(page.locator("#roundend")).to_be_visible()
