@@ -247,7 +247,7 @@ function renderHeader() {
   el("title").textContent = board.title;
   const parts = [];
   if (v.round !== undefined && v.round !== null) parts.push(board.roundText ? board.roundText(v) : t("table.round", { n: v.round }));
-  parts.push(t("table.phase", { p: board.phaseText(v.phase) }));
+  if (msg.status !== "finished") parts.push(t("table.phase", { p: board.phaseText(v.phase) })); // "game over · finished" says it twice
   parts.push(t(`status.${msg.status}`));
   el("status").textContent = parts.join(" · ");
   const banner = el("banner");
