@@ -5,12 +5,15 @@
 from __future__ import annotations
 
 import itertools
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hegemon.core.actions import Action
 from hegemon.games.polis import actions as A
 from hegemon.games.polis.board import RESOURCES
 from hegemon.games.polis.rules.common import PHASE_NAMES
+
+if TYPE_CHECKING:
+    from hegemon.games.polis.state import PolisState
 
 
 def _onehot(n: int, i: int) -> list[float]:
@@ -28,7 +31,7 @@ class PolisEncoder:
     MOVE_CAP = 10
     PHOROS_CAP = 60
 
-    def __init__(self, state: Any) -> None:
+    def __init__(self, state: PolisState) -> None:
         b = state.board
         self.b = b
         poleis, terrs, markets, projects = b.polis_ids, b.terr_ids, b.market_ids, b.project_ids
@@ -80,7 +83,7 @@ class PolisEncoder:
             ("cards played by the attacker this exchange, per kind", K),
         ]
 
-    def features(self, st: Any, seat: int) -> list[float]:
+    def features(self, st: PolisState, seat: int) -> list[float]:
         """The observation of `seat`, in the order of `layout`, from what its view shows."""
         b = self.b
         me, op = seat, 1 - seat
@@ -123,6 +126,6 @@ class PolisEncoder:
         return v
 
 
-def make_encoder(state: Any) -> PolisEncoder:
+def make_encoder(state: PolisState) -> PolisEncoder:
     """The encoder of `state`'s board."""
     return PolisEncoder(state)

@@ -50,7 +50,7 @@ class PolisGame:
         """The number of players (always 2: Athens and Sparta)."""
         return self.min_players
 
-    def position_odds(self, state: Any, query: Mapping[str, str]) -> dict[str, Any]:
+    def position_odds(self, state: PolisState, query: Mapping[str, str]) -> dict[str, Any]:
         """Exact odds of the siege `query` describes in `state` (`odds.position_odds`)."""
         from hegemon.games.polis.odds import position_odds
 
@@ -63,12 +63,12 @@ class PolisGame:
 
         return glossary() if board is None else board_glossary(board)
 
-    def game_length(self, state: Any) -> tuple[int, int | None]:
+    def game_length(self, state: PolisState) -> tuple[int, int | None]:
         """How long `state`'s game has gone: rounds played (the state counts them from 0), and no game-long
         turn count (`turns` counts within the round)."""
         return state.round + 1, None
 
-    def turn_count(self, state: Any) -> int:
+    def turn_count(self, state: PolisState) -> int:
         """Turns played in the current round (it restarts at 0 when a round's play starts)."""
         return int(state.turns)
 

@@ -3,11 +3,14 @@ succeeded / forced, prestige and hoplites spent on sieges, and by round each sid
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hegemon.core.actions import Action
 from hegemon.games.polis.options import DICELESS, DICELESS_SACRIFICE
 from hegemon.games.polis.rules import common
+
+if TYPE_CHECKING:
+    from hegemon.games.polis.state import PolisState
 
 SIEGE_KINDS = frozenset(
     ("besiege", "siege_roll", "start_siege", "continue_siege", "force_siege", "stop_forcing", "garrison")
@@ -32,7 +35,7 @@ class PolisMeasures:
         self.mover = -1
         self.last_kind = ""
 
-    def before(self, state: Any, action: Action) -> Any:
+    def before(self, state: PolisState, action: Action) -> Any:
         kind = action.kind
         if self.first_player is None and state.current_player() >= 0:
             self.first_player = state.current_player()
@@ -43,11 +46,11 @@ class PolisMeasures:
         s = self.mover
         return (list(state.owner), sum(state.units[s]) if s >= 0 else 0)
 
-    def _snapshot(self, st: Any) -> None:
+    def _snapshot(self, st: PolisState) -> None:
         self.curves["population"].append([common.population(st, 0), common.population(st, 1)])
         self.curves["prestige"].append(list(st.pp))
 
-    def after(self, state: Any, action: Action, token: Any) -> None:
+    def after(self, state: PolisState, action: Action, token: Any) -> None:
         kind = action.kind
         if token is not None:
             owners, units = token
@@ -83,7 +86,7 @@ class PolisMeasures:
             self.last_round = state.round
             self._snapshot(state)
 
-    def result(self, state: Any) -> dict[str, Any]:
+    def result(self, state: PolisState) -> dict[str, Any]:
         self._snapshot(state)
         return {
             "first_player": self.first_player,

@@ -19,10 +19,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hegemon.core.errors import ConfigError
 from hegemon.games.polis.options import SIEGE_RULES
+
+if TYPE_CHECKING:
+    from hegemon.games.polis.state import PolisState
 
 
 def _num(x: Fraction) -> dict[str, Any]:
@@ -164,7 +167,7 @@ def siege_odds(
     return out
 
 
-def position_odds(state: Any, query: Mapping[str, str]) -> dict[str, Any]:
+def position_odds(state: PolisState, query: Mapping[str, str]) -> dict[str, Any]:
     """Odds of a siege of the polis `query["polis"]` (its board id) in `state` by the player on turn (Athens
     while nobody is), from the position's fortification, hoplites, prestige, owner and siege rule."""
     b = state.board

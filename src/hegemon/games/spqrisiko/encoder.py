@@ -5,7 +5,7 @@ observer."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from hegemon.core.actions import Action
 from hegemon.games.spqrisiko import actions as A
@@ -13,6 +13,9 @@ from hegemon.games.spqrisiko.board import SYMBOLS
 from hegemon.games.spqrisiko.phase import PHASE_NAMES
 from hegemon.games.spqrisiko.rules.tables import CARD_SETS
 from hegemon.games.spqrisiko.scoring import FREE, NEUTRAL
+
+if TYPE_CHECKING:
+    from hegemon.games.spqrisiko.state import SpqrState
 
 
 def _onehot(n: int, i: int) -> list[float]:
@@ -29,7 +32,7 @@ class SpqrEncoder:
     COUNT_CAP = 60
     NAVAL_CAP = 30
 
-    def __init__(self, state: Any) -> None:
+    def __init__(self, state: SpqrState) -> None:
         b = state.board
         self.board = b
         n: int = state.n
@@ -72,7 +75,7 @@ class SpqrEncoder:
             ("battle declared legionaries still alive", 1),
         ]
 
-    def features(self, st: Any, seat: int) -> list[float]:
+    def features(self, st: SpqrState, seat: int) -> list[float]:
         """The observation of `seat`, in the order of `layout`, from what its view shows."""
         n, b = self.n, self.board
         P, Z = b.n_provinces, b.n_seas
@@ -108,6 +111,6 @@ class SpqrEncoder:
         return v
 
 
-def make_encoder(state: Any) -> SpqrEncoder:
+def make_encoder(state: SpqrState) -> SpqrEncoder:
     """The encoder of `state`'s board and number of players."""
     return SpqrEncoder(state)

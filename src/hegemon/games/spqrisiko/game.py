@@ -48,7 +48,7 @@ class SpqrGame:
         """The number of players the options ask for."""
         return int(self.parse_options(options).players) if not isinstance(options, SpqrOptions) else options.players
 
-    def position_odds(self, state: Any, query: Mapping[str, str]) -> dict[str, Any]:
+    def position_odds(self, state: SpqrState, query: Mapping[str, str]) -> dict[str, Any]:
         """Exact odds of the attack `query` describes in `state` (`odds.position_odds`)."""
         from hegemon.games.spqrisiko.odds import position_odds
 
@@ -61,11 +61,11 @@ class SpqrGame:
 
         return glossary() if board is None else board_glossary(board)
 
-    def game_length(self, state: Any) -> tuple[int, int | None]:
+    def game_length(self, state: SpqrState) -> tuple[int, int | None]:
         """How long `state`'s game has gone: (rounds played, counted from 1; turns over the game)."""
         return state.round, state.turns
 
-    def turn_count(self, state: Any) -> int:
+    def turn_count(self, state: SpqrState) -> int:
         """Player turns begun over the game."""
         return int(state.turns)
 

@@ -4,10 +4,13 @@ VP of every player."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hegemon.core.actions import Action
 from hegemon.games.spqrisiko.scoring import sea_controller
+
+if TYPE_CHECKING:
+    from hegemon.games.spqrisiko.state import SpqrState
 
 FIRST_ROUND = 1
 """Rounds count from 1: a round above it means a full round has ended."""
@@ -27,10 +30,10 @@ class SpqrMeasures:
         self.last_round = 0
         self.naval: dict[str, int] = {"sea_attacks": 0, "naval_attacks": 0, "naval_moves": 0}
 
-    def before(self, state: Any, action: Action) -> Any:
+    def before(self, state: SpqrState, action: Action) -> Any:
         return state.turns
 
-    def _snapshot(self, st: Any) -> None:
+    def _snapshot(self, st: SpqrState) -> None:
         n = st.n
         prov = [0] * n
         for o in st.owner:
@@ -45,7 +48,7 @@ class SpqrMeasures:
         self.curves["seas"].append(seas)
         self.curves["vp"].append(list(st.vp))
 
-    def after(self, state: Any, action: Action, token: Any) -> None:
+    def after(self, state: SpqrState, action: Action, token: Any) -> None:
         naval = NAVAL_KINDS.get(action.kind)
         if naval is not None:
             self.naval[naval] += 1
@@ -59,7 +62,7 @@ class SpqrMeasures:
             if state.round > FIRST_ROUND:  # a round ended: the position at the end of every full round
                 self._snapshot(state)
 
-    def result(self, state: Any) -> dict[str, Any]:
+    def result(self, state: SpqrState) -> dict[str, Any]:
         self._snapshot(state)
         return {
             "first_player": self.first_player,

@@ -16,10 +16,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from hegemon.core.errors import ConfigError
 from hegemon.games.spqrisiko.combat import loss_distribution
+
+if TYPE_CHECKING:
+    from hegemon.games.spqrisiko.state import SpqrState
 
 Kind = Literal["land", "sea", "naval"]
 KINDS: tuple[Kind, ...] = ("land", "sea", "naval")
@@ -300,7 +303,7 @@ def land_keep(garrison: str, source_borders_other_enemy: bool) -> int:
     return land_rule(garrison, source_borders_other_enemy)[0]
 
 
-def land_position(state: Any, source: int, target: int, stop_at: int = 1) -> BattleOdds:
+def land_position(state: SpqrState, source: int, target: int, stop_at: int = 1) -> BattleOdds:
     """Exact odds of the land attack from province `source` on `target` (board indices) in `state`, for the
     player on turn, under the position's garrison rule; `stop_at` below the rule's floor is raised to it."""
     from hegemon.games.spqrisiko.rules.common import borders_enemy
@@ -412,7 +415,7 @@ def win_table(
     return [list(grid[a][1:]) for a in range(1, max_a + 1)]
 
 
-def position_odds(state: Any, query: Mapping[str, str]) -> dict[str, Any]:
+def position_odds(state: SpqrState, query: Mapping[str, str]) -> dict[str, Any]:
     """Odds of the attack that `query` describes in `state`, for the player on turn (the web table's odds):
     `kind` land (`source`, `target`, optional `stop_at`), sea (`target`, `declared`) or naval (`sea`,
     `opponent`). Names are the board's ids; a bad one raises KeyError or ValueError."""
