@@ -182,6 +182,18 @@ def test_an_edited_source_loads_every_engine_module_from_source_with_a_warning(t
     assert "pip install -e ." in proc.stderr
 
 
+def test_an_extension_left_over_for_a_module_outside_the_build_is_ignored(tree_copy: Path) -> None:
+    suffix = _native.built_files()[0].removeprefix(f"{_native.GROUP}__mypyc")
+    core = tree_copy / "hegemon" / "core"
+    shutil.copy2(core / f"errors{suffix}", core / f"boardfile{suffix}")  # hegemon.core.boardfile is not compiled
+    proc = _run(_REPORT + "import hegemon.core.boardfile as m; print(_native.is_compiled(m), m.__file__)\n",
+                pure=False, path=tree_copy)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert json.loads(lines[0]) == {n: True for n in _native.NATIVE}
+    assert lines[1] == f"False {core / 'boardfile.py'}"
+
+
 def test_a_build_without_manifest_is_not_trusted(tree_copy: Path) -> None:
     _native.remove_manifest(tree_copy)
     proc = _run(_REPORT, pure=False, path=tree_copy)

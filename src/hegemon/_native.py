@@ -64,6 +64,7 @@ NATIVE: tuple[str, ...] = (
 """The engine modules compiled with mypyc: core types and every rules module of both games (not the CLI,
 server, web, AI or lab, which gain little and change often)."""
 
+_NATIVE_SET = frozenset(NATIVE)
 MANIFEST = "_native.json"
 PURE_ENV = "HEGEMON_PURE"
 
@@ -220,8 +221,8 @@ class _Guard:
             return spec
         if self.native is None:
             self.native = self._decide()
-        if self.native:
-            return spec
+        if self.native and fullname in _NATIVE_SET:
+            return spec  # (an extension of a module outside the build's list is left over from another build)
         folder, name = os.path.split(spec.origin)
         source = os.path.join(folder, name.split(".", 1)[0] + ".py")
         if not os.path.isfile(source):
