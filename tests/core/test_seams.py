@@ -18,6 +18,7 @@ GENERIC = sorted(
     [
         *(SRC / "core").rglob("*.py"),
         SRC / "cli.py",
+        SRC / "__main__.py",
         *(SRC / "server").rglob("*.py"),
         *(SRC / "lab").rglob("*.py"),
         *(SRC / "rl").rglob("*.py"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+from collections.abc import Callable
 from types import ModuleType
 
 from hegemon.core.errors import ConfigError
@@ -48,3 +49,17 @@ def game_cli_modules() -> list[ModuleType]:
         if importlib.util.find_spec(module) is not None:
             found.append(importlib.import_module(module))
     return found
+
+
+def fast_odds_command(name: str) -> Callable[[list[str]], bool] | None:
+    """The `fast(args) -> bool` of the game's `oddscmd` module, when it has one: it answers a plain
+    `hegemon odds NAME ...` before the typer application loads and returns False for anything it leaves to
+    typer. None for an unknown game or a game without one (nothing of the engine is imported to find out)."""
+    path = _GAMES.get(name.strip().lower())
+    if path is None:
+        return None
+    module = path.rpartition(".")[0] + ".oddscmd"
+    if importlib.util.find_spec(module) is None:
+        return None
+    fast: Callable[[list[str]], bool] | None = getattr(importlib.import_module(module), "fast", None)
+    return fast
