@@ -20,13 +20,13 @@ def empire_sizes(board: Board, owner: Sequence[int]) -> dict[int, int]:
     for start, o in enumerate(owner):
         if o == FREE or seen[start]:
             continue
-        size = _component(land, owner, seen, start, o)
+        size = component_size(land, owner, seen, start, o)
         if size > best.get(o, 0):
             best[o] = size
     return best
 
 
-def _component(land: Sequence[Sequence[int]], owner: Sequence[int], seen: list[bool], start: int, o: int) -> int:
+def component_size(land: Sequence[Sequence[int]], owner: Sequence[int], seen: list[bool], start: int, o: int) -> int:
     """The size of `o`'s land-connected set of provinces holding `start`, marking them in `seen`."""
     seen[start] = True
     stack = [start]
@@ -192,7 +192,7 @@ def _largest_decides(board: Board, owner: Sequence[int], who: int, others: Seque
     seen = [False] * len(owner)
 
     def component(start: int, o: int) -> int:
-        return _component(land, owner, seen, start, o)
+        return component_size(land, owner, seen, start, o)
 
     mine = 0
     for p, o in enumerate(owner):

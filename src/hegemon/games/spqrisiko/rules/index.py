@@ -10,7 +10,7 @@ from __future__ import annotations
 from bisect import insort
 from typing import TYPE_CHECKING
 
-from hegemon.games.spqrisiko.scoring import NEUTRAL, _best_other, _top_two
+from hegemon.games.spqrisiko.scoring import NEUTRAL, _best_other, _top_two, component_size
 
 if TYPE_CHECKING:
     from hegemon.games.spqrisiko.state import SpqrState
@@ -106,16 +106,7 @@ def empire(st: SpqrState, o: int) -> int:
     for start in st.provs[o]:
         if seen[start]:
             continue
-        seen[start] = True
-        stack = [start]
-        size = 0
-        while stack:
-            p = stack.pop()
-            size += 1
-            for q in land[p]:
-                if not seen[q] and owner[q] == o:
-                    seen[q] = True
-                    stack.append(q)
+        size = component_size(land, owner, seen, start, o)
         if size > best:
             best = size
     st.empire[o] = best
