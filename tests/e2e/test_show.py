@@ -264,8 +264,10 @@ def test_polis_end_of_round_steps_taken_without_a_choice_are_announced(browser: 
     create_table(page, server, "polis")
     page.click("#go")
     page.wait_for_selector("#map")
-    for _ in range(60):
-        if page.locator("#roundend").count() or not wait_turn(page):
+    # play on until the end of round has announced a step it took by itself: its panel can open before that (a
+    # supply the person pays by hand comes first, the steps taken alone follow it)
+    for _ in range(80):
+        if page.evaluate("window.__toasts.some(([k]) => k.includes('auto'))") or not wait_turn(page):
             break
         v = version(page)
         if page.locator("#confirm-yes").count():
@@ -273,7 +275,7 @@ def test_polis_end_of_round_steps_taken_without_a_choice_are_announced(browser: 
         elif page.locator("#actions button[data-type=pass]").count():
             page.click("#actions button[data-type=pass]")
         else:
-            page.locator("#actions button.act, #actions button.confirm").first.click()
+            page.locator("#actions button.act, #actions button.confirm, #actions button.primary").first.click()
         if page.locator("#confirm-yes").count():
             page.click("#confirm-yes")
         wait_moved(page, v)

@@ -535,9 +535,14 @@ export async function createBoard(root, ctx) {
         : t("toast.polis", { polis: nm(p.id), who: t(`polis.${p.owner}`) }) });
     }
     const rep = v.round_end;
-    if (rep && (!pv.round_end || pv.round_end.round_number !== rep.round_number)) {
-      // what the end of round did by itself: one announcement per side
-      for (const [side, lines] of roundEndLines(rep)) toasts.push({ kind: "auto", text: `${t("rep.toast", { n: rep.round_number, who: t(`polis.${side}`) })} ${lines.join(" · ")}` });
+    if (rep) {
+      // what the end of round did by itself: one announcement per side, of the steps not announced yet (a step the
+      // end of round takes alone can follow a choice it asked for, e.g. growth after the supply paid by hand)
+      const old = pv.round_end && pv.round_end.round_number === rep.round_number ? new Map(roundEndLines(pv.round_end)) : new Map();
+      for (const [side, lines] of roundEndLines(rep)) {
+        const fresh = lines.slice((old.get(side) || []).length);
+        if (fresh.length) toasts.push({ kind: "auto", text: `${t("rep.toast", { n: rep.round_number, who: t(`polis.${side}`) })} ${fresh.join(" · ")}` });
+      }
     }
     if (v.round !== pv.round) toasts.push({ text: t("toast.round", { n: v.round_number || v.round }) });
     if (v.event && v.event !== pv.event) toasts.push({ text: t("toast.event", { e: eventName(v.event) }) });
