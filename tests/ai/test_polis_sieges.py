@@ -264,3 +264,26 @@ def test_prestige_paid_down_to_zero_at_the_end_of_a_round_is_a_lost_game() -> No
         assert know.lost_at_round_end(broke, s)
         assert know.evaluate(broke)[s] < 0.05
     assert GreedyBot(1).choose(st, s).amount < st.pp[s]
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_a_siege_within_reach_weighs_more_for_the_side_whose_turn_comes_next(rule: str) -> None:
+    """At the end of a turn the opponent can make his best siege within reach at once: it counts `REACH_MOVER`
+    of its gain for him (once, the best one), `REACH` in the middle of the other side's turn — so a turn that
+    leaves a polis open to a siege reads as the danger it is."""
+    st = action_phase(rule)
+    s, q, _ = place(st, "korinthos", 5, pp=4)
+    gain = know.reach_gain(st, s, q)
+    assert gain > 0
+    fresh = st.clone()  # s's turn starts: no action taken yet
+    fresh.n_actions = 0
+    mid = st.clone()  # the other side is in the middle of its turn: s cannot siege before it ends
+    mid.active = 1 - s
+    mid.n_actions = 1
+    bonus = (know.REACH_MOVER - know.REACH) * gain
+    assert know.REACH_MOVER > know.REACH
+    assert know.strength(fresh, s) == pytest.approx(know.strength(mid, s) + bonus, abs=1e-9)
+    # in the middle of its own turn the bonus is gone: it must not read as a reason to put the siege off
+    own = st.clone()
+    own.n_actions = 1
+    assert know.strength(own, s) == pytest.approx(know.strength(mid, s), abs=1e-9)

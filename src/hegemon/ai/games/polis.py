@@ -1,8 +1,8 @@
 """What the bots know about Polis: a position evaluation (the final score — population, prestige and
 posterity — plus units, resources, merchants, sieges within reach, sieges in progress under the diceless
-rules and the option to force under Sacrifice and Diceless Sacrifice, the wheat the next supply needs and the
-ostracism danger of an empty prestige track), the determinization of the opponent's combat cards, and
-defaults for the sub-choices of a move."""
+rules and the option to force under Sacrifice and Diceless Sacrifice, the threat of a siege by the side whose
+turn comes next, the wheat the next supply needs and the ostracism danger of an empty prestige track), the
+determinization of the opponent's combat cards, and defaults for the sub-choices of a move."""
 
 from __future__ import annotations
 
@@ -36,6 +36,10 @@ KEEP_CONTESTED = 0.75
 KEEP_FORCE_NEXT = 0.9  # the chance a planned forcing next action still happens
 W_ACTION = 0.5  # what one more action spent on a siege (a disc per action) costs in score points
 REACH = 0.5  # a siege within reach but not begun: this share of its expected gain (it may never be made)
+# the side whose turn comes next (the opponent, at the end of a turn) can make one of its sieges within reach at
+# once: the best of them is worth this share of its gain instead (so a turn that leaves a polis open to a siege
+# next turn reads as the danger it is, and defending it pays)
+REACH_MOVER = 0.9
 
 
 def polis_worth(st: Any, s: int, q: int) -> float:
@@ -113,8 +117,14 @@ def siege_value(st: Any, s: int, q: int) -> float:
 
 def reach_value(st: Any, s: int, q: int) -> float:
     """A siege of `q` that `s` could make now (F own hoplites in the territory; under the dice rules also
-    control of it): a share of its expected gain — a roll now, or under the diceless rules every disc placed
-    one action at a time with the risk of being broken (a start costs 1 PP under Diceless Sacrifice)."""
+    control of it): a share (`REACH`) of its expected gain (`reach_gain`)."""
+    return REACH * reach_gain(st, s, q)
+
+
+def reach_gain(st: Any, s: int, q: int) -> float:
+    """The expected gain of a siege of `q` that `s` could make now, 0 if none or not worth it: a roll now, or
+    under the diceless rules every disc placed one action at a time with the risk of being broken (a start
+    costs 1 PP under Diceless Sacrifice)."""
     b = st.board
     t = b.p_terr[q]
     f = b.p_fort[q]
@@ -130,7 +140,7 @@ def reach_value(st: Any, s: int, q: int) -> float:
         gain = worth * diceless_keep(st, s, t) ** (f - 1) - W_ACTION * (f - 1)
         if st.siege_rule == DICELESS_SACRIFICE:
             gain -= 1.0
-    return REACH * gain if gain > 0 else 0.0
+    return gain if gain > 0 else 0.0
 
 
 def pending_prestige(st: Any, s: int) -> int:
@@ -198,6 +208,7 @@ def strength(st: Any, s: int) -> float:
     discs = st.discs[s]
     owner = st.owner
     capital = b.p_capital
+    best = 0.0  # the best siege within reach
     for q in range(b.n_poleis):
         if capital[q]:
             continue
@@ -206,7 +217,11 @@ def strength(st: Any, s: int) -> float:
         elif diceless and discs[q]:
             v += siege_value(st, s, q)
         else:
-            v += reach_value(st, s, q)
+            gain = reach_gain(st, s, q)
+            v += REACH * gain
+            best = max(best, gain)
+    if best > 0 and st.phase == common.ACTION and st.active == s and not st.n_actions and not st.passed[s]:
+        v += (REACH_MOVER - REACH) * best  # its turn comes next: it can make that siege at once
     if st.siege_rule == SACRIFICE:
         v += sacrifice_option(st, s)
     short = pop - res[WHEAT]
