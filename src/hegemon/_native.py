@@ -29,6 +29,10 @@ GROUP = "hegemon_engine"
 """The name of the shared library that holds all the compiled code (`hegemon_engine__mypyc.*.so`)."""
 
 NATIVE: tuple[str, ...] = (
+    "hegemon.ai.games.polis",
+    "hegemon.ai.games.spqrisiko",
+    "hegemon.ai.mcts",
+    "hegemon.ai.search",
     "hegemon.core.errors",
     "hegemon.core.play",
     "hegemon.core.record",
