@@ -96,22 +96,36 @@ def next_scores(
     counts, pcs = _tally(owner, power_centre, len(triremes))
     seas = seas_controlled(board, triremes)
     empires = {c: sizes.get(c, 0) for c in competitors}
-    top_counts = _top_two({c: counts[c] for c in competitors})
-    top_seas = _top_two({c: seas[c] for c in competitors})
-    top_empires = _top_two(empires)
-    out: dict[int, dict[str, int]] = {}
-    for who in players:
-        if who in empires:
-            mine_empire = empires[who]
-            empire = int(mine_empire >= 4 and mine_empire > _best_other(top_empires, who))
-            provinces = int(counts[who] > _best_other(top_counts, who))
-            mine_seas = seas[who]
-            sea_vp = int(mine_seas > 0 and mine_seas > _best_other(top_seas, who))
-        else:  # not compared: only a rule every other party fails could score
-            empire = sea_vp = 0
-            provinces = int(top_counts[0] < 0)
-        out[who] = {"empire": empire, "provinces": provinces, "seas": sea_vp, "power_centres": pcs[who]}
-    return out
+    held = {c: counts[c] for c in competitors}
+    seas_held = {c: seas[c] for c in competitors}
+    tops = (_top_two(empires), _top_two(held), _top_two(seas_held))
+    return {
+        who: compared_scores(who, empires, held, seas_held, tops, pcs[who])
+        for who in players
+    }
+
+
+def compared_scores(
+    who: int,
+    empires: dict[int, int],
+    counts: dict[int, int],
+    seas: dict[int, int],
+    tops: tuple[tuple[int, int, int], tuple[int, int, int], tuple[int, int, int]],
+    power_centres: int,
+) -> dict[str, int]:
+    """`who`'s next scoring by source, compared with the best of the other competitors (`empires`, `counts`,
+    `seas`: the competitors' largest empires, provinces and seas held; `tops`: `_top_two` of the empires, province counts and seas held)."""
+    top_empires, top_counts, top_seas = tops
+    if who in empires:
+        mine_empire = empires[who]
+        empire = int(mine_empire >= 4 and mine_empire > _best_other(top_empires, who))
+        provinces = int(counts[who] > _best_other(top_counts, who))
+        mine_seas = seas[who]
+        sea_vp = int(mine_seas > 0 and mine_seas > _best_other(top_seas, who))
+    else:  # not compared: only a rule every other party fails could score
+        empire = sea_vp = 0
+        provinces = int(top_counts[0] < 0)
+    return {"empire": empire, "provinces": provinces, "seas": sea_vp, "power_centres": power_centres}
 
 
 def _top_two(values: dict[int, int]) -> tuple[int, int, int]:

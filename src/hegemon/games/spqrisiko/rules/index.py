@@ -10,7 +10,7 @@ from __future__ import annotations
 from bisect import insort
 from typing import TYPE_CHECKING
 
-from hegemon.games.spqrisiko.scoring import NEUTRAL, _best_other, _top_two, component_size
+from hegemon.games.spqrisiko.scoring import NEUTRAL, _top_two, compared_scores, component_size
 
 if TYPE_CHECKING:
     from hegemon.games.spqrisiko.state import SpqrState
@@ -183,21 +183,13 @@ def next_scores(st: SpqrState, players: list[int], competitors: list[int]) -> di
     top_seas = _top_two(seas)
     top_empires = _top_two(empires)
     out: dict[int, dict[str, int]] = {}
+    tops = (top_empires, top_counts, top_seas)
     for who in players:
         pcs = 0
         for p in provs[who]:
             if pc[p]:
                 pcs += 1
-        if who in empires:
-            mine_empire = empires[who]
-            emp = int(mine_empire >= 4 and mine_empire > _best_other(top_empires, who))
-            provinces = int(counts[who] > _best_other(top_counts, who))
-            mine_seas = seas[who]
-            sea_vp = int(mine_seas > 0 and mine_seas > _best_other(top_seas, who))
-        else:  # not compared: only a rule every other party fails could score
-            emp = sea_vp = 0
-            provinces = int(top_counts[0] < 0)
-        out[who] = {"empire": emp, "provinces": provinces, "seas": sea_vp, "power_centres": pcs}
+        out[who] = compared_scores(who, empires, counts, seas, tops, pcs)
     return out
 
 
