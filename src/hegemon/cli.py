@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.cells import cell_len
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from hegemon.console import err, fail, out
 from hegemon.core.actions import Action
 from hegemon.core.errors import HegemonError
 from hegemon.core.game import CHANCE, TERMINAL, Game, State, game_module
@@ -39,21 +39,12 @@ odds_app = typer.Typer(help="Exact odds of battles and sieges.", no_args_is_help
 app.add_typer(odds_app, name="odds")
 app.add_typer(lab_app, name="lab")
 
-out = Console(soft_wrap=True)
-err = Console(stderr=True, soft_wrap=True)
-
 
 def make_bot(spec: str, seed: int) -> Any:
     """A bot from its spec (`hegemon.ai`, imported on first use: the commands that need no bot start fast)."""
     from hegemon.ai import make_bot as make
 
     return make(spec, seed)
-
-
-def fail(message: str, code: int = 2) -> None:
-    """Print a clear error (never a traceback) and exit non-zero."""
-    err.print(f"[bold red]error:[/bold red] {escape(message)}")
-    raise typer.Exit(code)
 
 
 def parse_kv(pairs: list[str]) -> dict[str, str]:

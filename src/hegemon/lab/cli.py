@@ -19,6 +19,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from hegemon.console import err, fail
 from hegemon.core.errors import HegemonError
 
 # the sweep machinery (scipy, dask) is imported by the commands that run, so that `hegemon --help` and every
@@ -28,12 +29,6 @@ lab_app = typer.Typer(help="The variant lab: bots play paired, seat-rotated game
                       no_args_is_help=True)
 
 out = Console()
-err = Console(stderr=True)
-
-
-def _fail(message: str) -> None:
-    err.print(f"[bold red]error:[/bold red] {escape(message)}", soft_wrap=True)
-    raise typer.Exit(2)
 
 
 def _progress(quiet: bool) -> Progress:
@@ -59,7 +54,7 @@ def _run(kind: str, game: str, bots: str, games: int, seed: int, option: list[st
         sweep = make_sweep(game, kind, [b.strip() for b in bots.split(",") if b.strip()], games, seed,
                            option or [], board, players)
     except HegemonError as e:
-        _fail(str(e))
+        fail(str(e))
         return
     target = out_dir or Path("lab") / f"{sweep.game}-{kind}"
     with _progress(False) as prog:
@@ -72,7 +67,7 @@ def _run(kind: str, game: str, bots: str, games: int, seed: int, option: list[st
         try:
             summary = run_sweep(sweep, target, jobs=jobs, dask=dask, chunk=chunk, on_progress=on_progress, lang=lang)
         except HegemonError as e:
-            _fail(str(e))
+            fail(str(e))
             return
     if as_json:
         print(json.dumps(summary, default=str))
@@ -146,7 +141,7 @@ Lang = Annotated[str, typer.Option("--lang", help="Language of the report and fi
 
 def _lang(lang: str) -> str:
     if lang not in ("en", "it"):
-        _fail(f"--lang must be en or it, got {lang!r}")
+        fail(f"--lang must be en or it, got {lang!r}")
     return lang
 
 
@@ -205,7 +200,7 @@ def report(
     try:
         summary = rebuild(path, _lang(lang))
     except HegemonError as e:
-        _fail(str(e))
+        fail(str(e))
         return
     if as_json:
         print(json.dumps(summary, default=str))

@@ -7,20 +7,11 @@ import json
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from hegemon.console import err, fail, out
 from hegemon.core.errors import HegemonError
-
-out = Console(soft_wrap=True)
-err = Console(stderr=True, soft_wrap=True)
-
-
-def fail(message: str, code: int = 2) -> None:
-    """Print a clear error (never a traceback) and exit non-zero."""
-    err.print(f"[bold red]error:[/bold red] {escape(message)}")
-    raise typer.Exit(code)
 
 
 def odds_polis(
