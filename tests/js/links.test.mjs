@@ -35,6 +35,9 @@ test("bots by name and strength in both languages; an unknown kind as it is", ()
 test("signed changes use the minus sign, and odds one decimal", () => {
   assert.equal(signed(2), "+2");
   assert.equal(signed(-3), "\u22123");
+  // no change (a battle where one side lost nothing) is a plain 0, never "\u22120"
+  assert.equal(signed(0), "0");
+  assert.equal(signed(-0), "0");
   assert.equal(pct(0.3333), "33.3%");
   assert.equal(pct(1), "100.0%");
 });

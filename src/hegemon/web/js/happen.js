@@ -72,7 +72,8 @@ export function confirmMove(text, label) {
   });
 }
 
-/** "+2 prestige · −1 population": a signed number in a text. */
+/** "+2 prestige · −1 population": a signed number in a text; no change is a plain "0" (never "−0"). */
 export function signed(n) {
-  return n > 0 ? `+${n}` : `\u2212${-n}`;
+  if (n > 0) return `+${n}`;
+  return n < 0 ? `\u2212${-n}` : "0";
 }
