@@ -1,6 +1,7 @@
 """One seam for per-game code (issue 14 items 1 and 5): the generic layers (`core`, `cli`, `server`, `lab`, `rl`,
-the bots' `ai/games/__init__`) never compare a game's name, never import a game's package, and never read a
-game state's private attributes; they find every per-game piece through the `Game` protocol."""
+the bots' `ai/games/__init__`) never compare a game's name, never import a game's package, never read a game
+state's private attributes and never read a game's option by its name; they find every per-game piece through the
+`Game` protocol."""
 
 from __future__ import annotations
 
@@ -26,6 +27,14 @@ GENERIC = sorted(
     ]
 )
 NAMES = frozenset(game_names())
+OPTIONS = frozenset(o["name"] for g in game_names() for o in get_game(g).describe_options())
+"""Every game's option names: generic code asks the game (`Game.board_name(options)`), never reads one."""
+
+
+def _options(node: ast.AST) -> bool:
+    """Whether an expression is a table's or a game's options object (`options`, `opts`, `t.options`)."""
+    name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
+    return name in ("options", "opts")
 
 
 def _name(path: Path) -> str:
@@ -43,7 +52,7 @@ def _strings(node: ast.AST) -> list[str]:
 
 def offences(source: str) -> list[str]:
     """What in `source` names a game: comparisons with a game's name, dict keys that are game names, imports of
-    a game's package (static or by a string), reads of private attributes of a state."""
+    a game's package (static or by a string), reads of private attributes of a state, reads of an option by name."""
     found: list[str] = []
     for node in ast.walk(ast.parse(source)):
         line = getattr(node, "lineno", 0)
@@ -71,6 +80,11 @@ def offences(source: str) -> list[str]:
             text = "".join(v.value for v in node.values if isinstance(v, ast.Constant) and isinstance(v.value, str))
             if "hegemon.games." in text:
                 found.append(f"line {line}: builds a game module's name")
+        elif isinstance(node, ast.Attribute) and node.attr in OPTIONS and _options(node.value):
+            found.append(f"line {line}: reads the option {node.attr!r} by name")
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr":
+            if len(node.args) >= 2 and _options(node.args[0]) and any(s in OPTIONS for s in _strings(node.args[1])):
+                found.append(f"line {line}: reads an option by name with getattr")
         elif isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
             base = node.value
             if (isinstance(base, ast.Name) and base.id in ("st", "state", "s", "probe")) or (
@@ -101,10 +115,13 @@ TABLE = {{"{game}": 1}}
 mod = "hegemon.games.{game}.text"
 other = f"hegemon.games.{{name}}.board"
 keep = st._attack_keep
+board = getattr(t.options, "board", None)
+board = opts.board
 '''
     found = offences(source)
-    assert len(found) == 9, found
+    assert len(found) == 11, found
     assert offences("if g.name == game:\n    pass\nimport hegemon.games\n") == []
+    assert offences("board = t.game.board_name(t.options)\ndata = t.options.to_json()\n") == []
 
 
 @pytest.mark.parametrize("name", game_names())
@@ -122,6 +139,7 @@ def test_every_game_offers_its_per_game_pieces(name: str) -> None:
         module = game_module(game, role)
         assert module.__name__ == game.modules[role]
     assert game.glossary()["game"] == name
+    assert game.board_name(opts) is None and game.board_name(None) is None  # the board that comes with the game
     state = game.new_game(opts, 0)
     text = game_module(game, "text")
     assert "\n" in text.render(state, None) and text.render_map(state)

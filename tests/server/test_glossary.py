@@ -74,3 +74,14 @@ def test_a_table_with_a_corrected_board_has_that_boards_numbers(tmp_path: Path) 
         assert c.get(f"/api/tables/{t3['id']}/glossary").json()["cards"]["legionary"] == 31
         assert c.get("/api/games/spqrisiko/glossary").json()["cards"]["legionary"] == 25
         assert c.get("/api/tables/nosuch/glossary").status_code == 404
+    # each game says which board its table's options play on (the upload's content-hash name); the server asks it
+    # and never reads an option by name, and a restarted server reloads the same boards for the same glossaries
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'h.db'}")) as c:
+        mgr = c.app.state.manager
+        for t, board in ((t1, True), (t2, False), (t3, True)):
+            table = mgr.get(t["id"])
+            name = table.game.board_name(table.options)
+            assert (tmp_path / "boards" / name).is_file() if board else name is None, name
+        assert c.get(f"/api/tables/{t1['id']}/glossary").json()["projects"]["parthenon"]["immediate"] == 5
+        assert c.get(f"/api/tables/{t2['id']}/glossary").json()["projects"]["parthenon"]["immediate"] == 3
+        assert c.get(f"/api/tables/{t3['id']}/glossary").json()["cards"]["legionary"] == 31

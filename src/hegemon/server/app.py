@@ -431,7 +431,7 @@ def create_app(
         file has that file's cards, events and projects. Public data only (the board, never a deck's order)."""
         await have(table_id)
         t = mgr.get(table_id)
-        return glossary.for_table(t.name, getattr(t.options, "board", None), t.state)
+        return glossary.for_table(t.name, t.game.board_name(t.options), t.state)
 
     @app.get("/api/tables/{table_id}/odds", responses=ERRORS, tags=["tables"])
     async def odds(

@@ -26,7 +26,7 @@ def for_table(game: str, board_name: str | None, state: Any) -> dict[str, Any]:
     with (read from the board its game plays on), kept per board name (content-addressed: a name is one file)."""
     if board_name is None:
         return glossary(game)
-    key = (game, str(board_name))
+    key = (game, board_name)
     hit = _BY_BOARD.get(key)
     if hit is None:
         hit = get_game(game).glossary(state.board)

@@ -63,6 +63,12 @@ class PolisGame:
 
         return glossary() if board is None else board_glossary(board)
 
+    def board_name(self, options: Any) -> str | None:
+        """The corrected board file `options` play on (an uploaded board's name or a path), None for the shipped
+        board."""
+        opts = options if isinstance(options, PolisOptions) else self.parse_options(options)
+        return opts.board
+
     def game_length(self, state: PolisState) -> tuple[int, int | None]:
         """How long `state`'s game has gone: rounds played (the state counts them from 0), and no game-long
         turn count (`turns` counts within the round)."""

@@ -61,6 +61,12 @@ class SpqrGame:
 
         return glossary() if board is None else board_glossary(board)
 
+    def board_name(self, options: Any) -> str | None:
+        """The corrected board file `options` play on (an uploaded board's name or a path), None for the shipped
+        board."""
+        opts = options if isinstance(options, SpqrOptions) else self.parse_options(options)
+        return opts.board
+
     def game_length(self, state: SpqrState) -> tuple[int, int | None]:
         """How long `state`'s game has gone: (rounds played, counted from 1; turns over the game)."""
         return state.round, state.turns
