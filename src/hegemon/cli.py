@@ -89,7 +89,7 @@ def frac(p: Fraction) -> dict[str, Any]:
 def rules(
     game: Annotated[str, typer.Argument(help=f"The game: {', '.join(game_names())}")],
     reconstructed: Annotated[bool, typer.Option(help="Polis: list every reconstructed board value")] = False,
-    board: Annotated[str | None, typer.Option(help="Polis: a corrected board file to list")] = None,
+    board: Annotated[str | None, typer.Option(help="Polis: a corrected board file, or `balanced`, to check and list")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object")] = False,
 ) -> None:
     """The rule sets, their options and the defaults."""
@@ -118,8 +118,9 @@ def rules(
     except HegemonError as e:
         fail(str(e))
         return
+    shipped = list(getattr(game_module(g, "board"), "SHIPPED_BOARDS", {})) if "board" in g.modules else []
     if as_json:
-        shown: dict[str, Any] = {"game": g.name, "options": described, "rule_sets": presets}
+        shown: dict[str, Any] = {"game": g.name, "options": described, "rule_sets": presets, "boards": shipped}
         if board is not None:
             shown["board"] = {"path": board, "valid": True}
         print(json.dumps(shown, default=str))
@@ -147,6 +148,8 @@ def rules(
         for k in keys:
             pt.add_row(k, *(str(presets[n].get(k, "")) for n in names))
         out.print(pt)
+    if shipped:
+        out.print("boards that come with the game (--board NAME): " + ", ".join(shipped))
     if board is not None:
         out.print(f"board {escape(board)}: loaded and valid")
 
@@ -198,7 +201,7 @@ def play_cmd(
     seed: Annotated[int, typer.Option(help="Seed of the dice, draws and bots")] = 0,
     rules_: Annotated[str | None, typer.Option("--rules", help="S.P.Q.RisiKo! rule set")] = None,
     siege: Annotated[str | None, typer.Option(help="Polis siege rule")] = None,
-    board: Annotated[str | None, typer.Option(help="A corrected board data file")] = None,
+    board: Annotated[str | None, typer.Option(help="A corrected board data file, or a shipped board's name (Polis: `balanced`)")] = None,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Any option as name=value")] = None,
     record: Annotated[Path | None, typer.Option(help="Append the finished game's record to this JSONL file")] = None,
 ) -> None:
@@ -431,7 +434,7 @@ def selfplay(
     players: Annotated[int | None, typer.Option(help="Number of players (S.P.Q.RisiKo!: 3-5)")] = None,
     rules_: Annotated[str | None, typer.Option("--rules", help="S.P.Q.RisiKo! rule set")] = None,
     siege: Annotated[str | None, typer.Option(help="Polis siege rule")] = None,
-    board: Annotated[str | None, typer.Option(help="A corrected board data file")] = None,
+    board: Annotated[str | None, typer.Option(help="A corrected board data file, or a shipped board's name (Polis: `balanced`)")] = None,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Any option as name=value")] = None,
     jsonl: Annotated[Path | None, typer.Option(help="Write every game's record to this JSON-lines file")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON summary object")] = False,

@@ -129,7 +129,7 @@ Bots = Annotated[str, typer.Option(help="Comma-separated bot specs (random, gree
                                         "mcts:N@SECONDS); every pair meets. List the strongest first.")]
 Seed = Annotated[int, typer.Option(help="Seed of the sweep: the same seed reproduces every game")]
 Option = Annotated[list[str] | None, typer.Option("--option", "-o", help="name=value, or name=v1,v2,… to vary it")]
-Board = Annotated[str | None, typer.Option(help="A board data file, or several comma-separated to compare")]
+Board = Annotated[str | None, typer.Option(help="A board data file or a shipped board's name (Polis: `balanced`), or several comma-separated to compare")]
 Players = Annotated[int | None, typer.Option(help="Number of players (S.P.Q.RisiKo!: 3-5)")]
 Jobs = Annotated[int, typer.Option(help="Local worker processes")]
 Dask = Annotated[str | None, typer.Option(help="Run on Dask: a scheduler address (tcp://host:8786) or `local`")]

@@ -20,6 +20,11 @@ from hegemon.core.boardfile import build, check_count, check_int, read_text
 from hegemon.core.errors import RulesDataError
 
 DEFAULT_BOARD = Path(__file__).with_name("data") / "board.toml"
+SHIPPED_BOARDS: dict[str, Path] = {"default": DEFAULT_BOARD, "balanced": DEFAULT_BOARD.with_name("board-balanced.toml")}
+"""The boards that come with the game, selectable by name (`--board balanced`, `board=balanced`;
+`--board default,balanced` compares them in the lab): the default is the reconstruction (the same as no board);
+the balanced board changes reconstructed values only, so that Athens and Sparta win about equally often with
+the same bot on both sides (README.md, "Balance of the reconstructed board")."""
 
 RESOURCES = ("metal", "wood", "wine", "oil", "wheat", "silver")
 RES = {r: i for i, r in enumerate(RESOURCES)}
@@ -884,10 +889,13 @@ _FAST: dict[str | Path | None, tuple[int, int, Board]] = {}  # path as given -> 
 
 
 def load_board(path: str | Path | None = None) -> Board:
-    """The shipped board (None), a registered uploaded board by name, or a board file, validated once per
-    file version (path, mtime, size); a board already loaded costs one stat of its path."""
+    """The shipped board (None), a registered uploaded board by name, an alternative shipped board by name
+    (`SHIPPED_BOARDS`: "default", "balanced"), or a board file, validated once per file version (path, mtime, size); a board
+    already loaded costs one stat of its path."""
     if isinstance(path, str) and path in _NAMED:
         return _NAMED[path]
+    if isinstance(path, str) and path in SHIPPED_BOARDS:
+        path = SHIPPED_BOARDS[path]
     try:
         fs = os.stat(path if path is not None else DEFAULT_BOARD)
         hit = _FAST.get(path)

@@ -73,8 +73,11 @@ class PolisOptions(Options):
     )
     board: str | None = option(
         None,
-        "A corrected board file (TOML, same format and checks as the board that comes with the game)",
-        help_it="Un file del tabellone corretto (TOML, stesso formato e controlli del tabellone incluso)",
+        "A corrected board file (TOML, same format and checks as the board that comes with the game), or "
+        "`balanced`: the board shipped with reconstructed values changed so that both sides win about equally often",
+        help_it="Un file del tabellone corretto (TOML, stesso formato e controlli del tabellone incluso), oppure "
+        "`balanced`: il tabellone incluso con valori ricostruiti cambiati perché i due schieramenti vincano circa "
+        "altrettanto spesso",
     )
     max_turns_per_round: int = option(
         60,
