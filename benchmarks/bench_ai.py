@@ -10,6 +10,9 @@ Run: python benchmarks/bench_ai.py [--polis-games 200] [--spqr-games 26] [--jobs
      python benchmarks/bench_ai.py --sieges 40 [--siege-bot mcts:normal]   # issue 13: every siege rule vs greedy
      python benchmarks/bench_ai.py --sieges 20 --siege-bot greedy   # greedy vs greedy: sieges per game, each rule
      python benchmarks/bench_ai.py --move-time 24 [--siege-bot mcts:normal]  # seconds per move, every siege rule
+     python benchmarks/bench_ai.py --sieges 80 --board FILE   # the same on another Polis board (use a fresh --out)
+The siege table also prints the bot's win rate in each seat and its lost games by seat and end reason: the default
+board favours Sparta (Athens wins 7-17% with the same bot both sides), which squeezes any win rate toward 50%.
 Runs are stored (resumable) under --out: re-running continues them; use a fresh --out after the bots change.
 Cost on a 2-core machine: Polis, 200 games per pair, about 9 minutes (an mcts:hard game takes about 4 s);
 S.P.Q.RisiKo! about 4 minutes per game with two mcts:hard seats (about 2 per game with two processes), so
@@ -32,14 +35,15 @@ TARGETS = {("mcts", "greedy"): 0.65, ("greedy", "random"): 0.80}
 
 SIEGE_RULES = ("classic", "sacrifice", "diceless", "diceless_sacrifice")
 SIEGE_TARGETS = {"win_rate": 0.65, "sieges_per_game": 1.0}
+SIDES = ("Athens", "Sparta")
 
 
-def siege_table(bot: str, games: int, jobs: int, out: Path) -> list[dict[str, Any]]:
+def siege_table(bot: str, games: int, jobs: int, out: Path, board: str | None = None) -> list[dict[str, Any]]:
     """Issue 13: under every siege rule, `bot` against greedy (a lab compare: the same deals under each rule,
     seats rotated): its win rate and the poleis it takes by siege per game (targets: ≥ 65%, ≥ 1). With `bot`
     greedy both seats count as the bot: the sieges per game of both sides together."""
     sweep = make_sweep("polis", "compare", [bot, "greedy"], games, seed=2026,
-                       options=["siege=" + ",".join(SIEGE_RULES)])
+                       options=["siege=" + ",".join(SIEGE_RULES)], board=board)
     t0 = time.perf_counter()
     run_sweep(sweep, out / "polis-sieges", jobs=jobs)
     wall = time.perf_counter() - t0
@@ -49,21 +53,41 @@ def siege_table(bot: str, games: int, jobs: int, out: Path) -> list[dict[str, An
         n = len(recs)
         credit = 0.0
         taken = [0, 0]  # the bot's, greedy's
+        by_seat = [[0.0, 0], [0.0, 0]]  # the bot as Athens, as Sparta: [wins, games]
+        lost: dict[str, int] = {}  # "Athens ostracism": games the bot lost in that seat, by the end's reason
         for r in recs:
             winners = (r.get("outcome") or {}).get("winners") or []
             by_side = r["meta"]["measures"]["sieges_succeeded_by_side"]
             for j, seat in enumerate(r["seats"]):
                 mine = 0 if seat == bot else 1
                 taken[mine] += by_side[j]
-                if j in winners and mine == 0:
-                    credit += 1 / len(winners)
+                if mine == 0:
+                    won = 1 / len(winners) if j in winners else 0.0
+                    credit += won
+                    by_seat[j][0] += won  # greedy against itself: each seat's own rate
+                    by_seat[j][1] += 1
+                    if not won:
+                        why = f"{SIDES[j]} {r['meta']['measures']['end_reason']}"
+                        lost[why] = lost.get(why, 0) + 1
         rate = stats.rate(credit, n)
         rows.append({"rule": rule, "bot": bot, "games": n, "win_rate": rate["rate"], "low": rate["low"],
                      "high": rate["high"], "sieges_per_game": taken[0] / n if n else None,
                      "greedy_sieges_per_game": taken[1] / n if n else None, "wall_seconds": round(wall, 1),
+                     "as_athens": by_seat[0][0] / by_seat[0][1] if by_seat[0][1] else None,
+                     "as_sparta": by_seat[1][0] / by_seat[1][1] if by_seat[1][1] else None,
+                     "losses": dict(sorted(lost.items())),
                      "met": bool(n) and rate["rate"] >= SIEGE_TARGETS["win_rate"]
                      and taken[0] / n >= SIEGE_TARGETS["sieges_per_game"]})
     return rows
+
+
+def print_seats(rows: list[dict[str, Any]]) -> None:
+    """The bot's win rate in each seat and why its games were lost: the board favours Sparta (ai/README), so a
+    seat's rate says more than the total."""
+    print(f"\n{'siege rule':20} {'as Athens':>9} {'as Sparta':>9}  games lost, by the bot's seat and the end")
+    for r in rows:
+        print(f"{r['rule']:20} {r['as_athens']:9.1%} {r['as_sparta']:9.1%}  "
+              + ", ".join(f"{k} {v}" for k, v in r["losses"].items()))
 
 
 def move_times(bot: str, positions: int) -> list[dict[str, Any]]:
@@ -153,6 +177,8 @@ def main() -> None:
     parser.add_argument("--sieges", type=int, default=0, metavar="GAMES",
                         help="also play GAMES games per siege rule of --siege-bot against greedy (issue 13)")
     parser.add_argument("--siege-bot", default="mcts:normal")
+    parser.add_argument("--board", default=None,
+                        help="--sieges on this Polis board data file instead of the default board")
     parser.add_argument("--move-time", type=int, default=0, metavar="POSITIONS",
                         help="only time --siege-bot's moves on POSITIONS Polis positions per siege rule")
     parser.add_argument("--json", action="store_true")
@@ -170,7 +196,7 @@ def main() -> None:
                   f"{r['max']:7.3f}")
         return
     if args.sieges:
-        sieges = siege_table(args.siege_bot, args.sieges, args.jobs, args.out)
+        sieges = siege_table(args.siege_bot, args.sieges, args.jobs, args.out, args.board)
         if args.json:
             print(json.dumps(sieges))
         else:
@@ -178,6 +204,7 @@ def main() -> None:
                 print(f"{'siege rule':20} {'games':>5}  poleis taken by siege per game (both sides)")
                 for r in sieges:
                     print(f"{r['rule']:20} {r['games']:5d}  {r['sieges_per_game']:.2f}")
+                print_seats(sieges)
                 return
             print(f"{'siege rule':20} {'bot':12} {'games':>5}  {'win rate vs greedy [95% CI]':28} "
                   f"{'its sieges/game':>15} {'greedy sieges/game':>18}  met (≥ 65%, ≥ 1)")
@@ -185,6 +212,7 @@ def main() -> None:
                 print(f"{r['rule']:20} {r['bot']:12} {r['games']:5d}  {r['win_rate']:.1%} [{r['low']:.1%}, "
                       f"{r['high']:.1%}]{'':6} {r['sieges_per_game']:15.2f} {r['greedy_sieges_per_game']:18.2f}  "
                       f"{'yes' if r['met'] else 'NO'}")
+            print_seats(sieges)
         if args.only is None:
             return
     if args.only in (None, "polis"):
