@@ -195,7 +195,7 @@ LESSON_CLICKS: dict[str, dict[str, list[str]]] = {
         "collect": ["#a-attika", "#actions button[data-type=collect]"],
         "hoplite": ["#p-chalkis", "#actions button[data-type=create_hoplites]"],
         "trade": ["#markets button[data-market=persia]"],
-        "project": ["#p-athinae", "#actions button[data-type=start_project]"],
+        "project": ["#p-athinae", "#actions button[data-type=start_project][data-project=shipyards]"],
         "pass": ["#actions button[data-type=pass]"],
         "supply": ["#actions button[data-type=pay_supply]"],
         "phoros": ["#actions .count-btn[data-count='0']"],
@@ -287,7 +287,11 @@ def test_the_lesson_is_a_script_that_can_be_completed(page: Page, server: Server
             for ph in ("naval movement", "sea attacks"):
                 assert any(x.startswith(ph) for x in skipped), skipped
         if game == "polis":  # the end of the round's own steps are listed, and the lesson points at them
-            expect(page.locator("#roundend")).to_be_visible()
+            expect(page.locator("#roundend.tut-hl")).to_be_in_viewport()
+            # the game goes on (no ostracism at the end of round 1): round 2, the player's move, the lesson can close
+            expect(page.locator("body")).to_have_attribute("data-status", "playing")
+            expect(page.locator("body")).to_have_attribute("data-myturn", "1")
+            expect(page.locator("#tut-close")).to_have_text("Continua a giocare")
         if run == 0:
             page.screenshot(path=str(DOCS / f"tutorial-{game}-done-{lang}.png"))
     # the end: a real game against easy bots, on a new table of its own

@@ -17,7 +17,7 @@ export const TUTORIALS = {
   polis: {
     title: "Polis",
     body: {
-      game: "polis", players: 2, seed: 4780,
+      game: "polis", players: 2, seed: 485,
       options: {},
       seats: [{ human: true }, { bot: "random" }], claim: 0, tutorial: true,
     },

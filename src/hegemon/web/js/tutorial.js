@@ -27,7 +27,8 @@ const SPQR = [
   { id: "finish", hl: ["#dicetray", "#log"] },
 ];
 
-/** Polis, seed 4780: you are Athens and start the round. */
+/** Polis, seed 485: you are Athens; Sparta starts the round. Both sides end it with prestige to spare (Sparta gives
+ * up two poleis at the supply), so the game goes on into round 2 with Athens to move. */
 const POLIS = [
   { id: "welcome" },
   { id: "wait", until: (msg, mine) => mine && phase(msg) === "action" },
@@ -38,7 +39,7 @@ const POLIS = [
   { id: "watch", until: (msg, mine) => mine && phase(msg) === "action" },
   { id: "trade", hl: ["#markets button[data-market=persia]"], allow: (a) => a.type === "trade" && a.market === "persia" && !a.purchase,
     until: (msg) => msg.view.actions_this_turn >= 1 },
-  { id: "project", hl: ["#p-athinae", "#actions [data-type=start_project]"],
+  { id: "project", hl: ["#p-athinae", "#actions [data-type=start_project][data-project=shipyards]"],
     allow: (a) => a.type === "start_project" && a.polis === "athinae" && a.project === "shipyards", until: (msg, mine) => !mine },
   { id: "watch", until: (msg, mine) => mine && phase(msg) === "action" },
   { id: "pass", hl: ["#actions [data-type=pass]"], allow: (a) => a.type === "pass", until: (msg, mine) => !mine || phase(msg) !== "action" },
@@ -47,7 +48,7 @@ const POLIS = [
     until: (msg, mine) => phase(msg) === "phoros" || (phase(msg) !== "supply" && !mine) },
   { id: "phoros", hl: ["#actions .count-btn[data-count=\"0\"]"], allow: (a) => a.type === "phoros" && a.amount === 0,
     until: (msg) => phase(msg) !== "phoros" },
-  { id: "finish", hl: ["#roundend"] },
+  { id: "finish", hl: ["#roundend", "#players .side[data-seat=\"0\"] > p:first-child"] },
 ];
 
 const SCRIPTS = { spqrisiko: SPQR, polis: POLIS };
@@ -109,9 +110,10 @@ function highlight() {
     const s = current();
     const sels = typeof s.hl === "function" ? s.hl(ctx.msg) : s.hl || [];
     for (const sel of sels) document.querySelectorAll(sel).forEach((el) => el.classList.add("tut-hl"));
-    // once per step: bring the control it points at into view (it may be below the fold of the side panel)
+    // once per step: bring the control it points at into view (it may be below the fold of the side panel); of
+    // several, the step's first one
     if (scrolledFor !== at) {
-      const target = [...document.querySelectorAll(".tut-hl")].find((el) => el.closest("#actions, #players"));
+      const target = sels.flatMap((sel) => [...document.querySelectorAll(sel)]).find((el) => el.closest("#actions, #players"));
       if (target) { target.scrollIntoView({ block: "nearest" }); scrolledFor = at; }
     }
   }

@@ -317,7 +317,7 @@ export async function createBoard(root, ctx) {
   function actButton(a, primary) {
     const e = effectOf(a);
     const warn = e && ((e.game_over && e.game_over.lose) || e.ostracism || e.lost);
-    return h("button", { type: "button", class: `act${primary ? " primary" : ""}${warn ? " warn" : ""}`, "data-type": a.type, "data-market": a.market || null, title: a.project ? null : describe(a), "data-tip": a.project ? `project:${a.project}` : null, onclick: () => ctx.send(a) }, label(a));
+    return h("button", { type: "button", class: `act${primary ? " primary" : ""}${warn ? " warn" : ""}`, "data-type": a.type, "data-market": a.market || null, "data-project": a.project || null, title: a.project ? null : describe(a), "data-tip": a.project ? `project:${a.project}` : null, onclick: () => ctx.send(a) }, label(a));
   }
 
   let uid = 0;
