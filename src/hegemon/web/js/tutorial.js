@@ -154,11 +154,12 @@ function render() {
   highlight();
 }
 
-/** A real game against an easy bot: a new table (its own secret dice), the person in seat 0. */
+/** A real game against an easy bot: a new table (its own secret dice), the person in seat 0. In Polis the easy
+ * search bot: the random one spends its last prestige and ends most games in round 1 by its own ostracism. */
 async function realGame(e) {
   e.target.disabled = true;
   const body = game === "polis"
-    ? { game: "polis", players: 2, options: {}, seats: [{ human: true }, { bot: "random" }], claim: 0 }
+    ? { game: "polis", players: 2, options: {}, seats: [{ human: true }, { bot: "mcts:easy" }], claim: 0 }
     : { game: "spqrisiko", players: 3, options: { random_deal: true }, seats: [{ human: true }, { bot: "random" }, { bot: "random" }], claim: 0 };
   const name = localStorage.getItem("hegemon.name");
   if (name) body.seats[0].name = name;
