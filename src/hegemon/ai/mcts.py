@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from hegemon.ai.base import decision, register
@@ -59,8 +60,9 @@ class MctsBot:
     as a progressive bias that fades with visits — so search refines, rather than replaces, the evaluation.
     Below the root, untried actions are expanded in a random order (the game's default sub-choice first), or —
     with `inner_prior` — in the order of their own one-ply values, and with `widen` nodes grow progressively
-    (about 1 + sqrt(visits) children). Each game's knowledge module may set these, the exploration constant
-    and the prior's weight in `MCTS_DEFAULTS`; an argument given here wins."""
+    (about 1 + sqrt(visits) children). Each game's knowledge module may set these, the exploration constant,
+    the prior's weight and the search's own `evaluate` (the game's `evaluate` otherwise; Polis gives the search
+    its own weights) in `MCTS_DEFAULTS`; an argument given here wins."""
 
     name = "mcts"
 
@@ -79,6 +81,7 @@ class MctsBot:
         auto_inner: bool | None = None,
         turn_horizon: bool | None = None,
         auto_root: bool | None = None,
+        evaluate: Callable[[Any], list[float]] | None = None,
     ) -> None:
         self.rng = random.Random(seed)
         self.iterations = iterations
@@ -93,6 +96,7 @@ class MctsBot:
         self.auto_inner = auto_inner
         self.turn_horizon = turn_horizon
         self.auto_root = auto_root
+        self.evaluate = evaluate
         self.last_iterations = 0
         self.last_simulated = 0
         self._stratify = False
@@ -127,7 +131,7 @@ class MctsBot:
         `samples` draws with the game's `stratify_root` (the root's prior takes the game's `prior_samples`, 2 by
         default)."""
         spread = self._stratify and samples > 1
-        return dict(one_ply_values(state, player, know, self.rng, samples, stratified=spread))
+        return dict(one_ply_values(state, player, know, self.rng, samples, stratified=spread, evaluate=self._evaluate))
 
     def search(self, state: State, player: PlayerId) -> Node:
         """Run the search from `state` for `player`; the root node with every action's statistics."""
@@ -142,6 +146,7 @@ class MctsBot:
         self._pw = float(self._setting(know, "prior_weight", self.prior_weight, 1.0))
         self._me = player
         self._stratify = bool(self._setting(know, "stratify_root", None))
+        self._evaluate: Callable[[Any], list[float]] = self._setting(know, "evaluate", self.evaluate, know.evaluate)
         actions = decision(state, player)
         samples = int(self._setting(know, "prior_samples", None, 2))
         seen = self._one_ply(know.determinize(state, player, self.rng), player, know, samples)
@@ -300,7 +305,7 @@ class MctsBot:
                 moves = d.legal_actions()
                 d.apply(moves[int(rng.random() * len(moves))])
             steps += 1
-        value = know.evaluate(d)
+        value = self._evaluate(d)
         for nd in path:
             nd.n += 1
             w = nd.w

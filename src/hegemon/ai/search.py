@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
@@ -49,12 +50,14 @@ def spread_chance(state: Any, u: float) -> None:
 
 
 def one_ply_values(
-    state: Any, player: PlayerId, know: ModuleType, rng: random.Random, samples: int, stratified: bool = False
+    state: Any, player: PlayerId, know: ModuleType, rng: random.Random, samples: int, stratified: bool = False,
+    evaluate: Callable[[Any], list[float]] | None = None,
 ) -> list[tuple[Any, float]]:
-    """Every legal action of `state` with its one-ply value for `player`: the evaluation after the action,
-    chance that follows sampled up to `samples` times (once when nothing random follows); `stratified`: the
-    first chance event after the action drawn evenly over its outcomes (sample i at (i + 0.5) / samples), so
-    a d4 with 4 samples is its exact expectation."""
+    """Every legal action of `state` with its one-ply value for `player`: the evaluation after the action
+    (`evaluate`, the game's `evaluate` by default), chance that follows sampled up to `samples` times (once
+    when nothing random follows); `stratified`: the first chance event after the action drawn evenly over its
+    outcomes (sample i at (i + 0.5) / samples), so a d4 with 4 samples is its exact expectation."""
+    value = know.evaluate if evaluate is None else evaluate
     out = []
     for a in state.legal_actions():
         total, k = 0.0, 0
@@ -65,7 +68,7 @@ def one_ply_values(
             if spread:
                 spread_chance(c, (i + 0.5) / samples)
             random_part = settle(c, know, rng, player) or spread
-            total += know.evaluate(c)[player]
+            total += value(c)[player]
             k += 1
             if not random_part:
                 break

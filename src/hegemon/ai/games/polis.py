@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import dataclass
 from typing import Any
 
 from hegemon.core.actions import Action
@@ -40,9 +41,41 @@ REACH = 0.5  # a siege within reach but not begun: this share of its expected ga
 # once: the best of them is worth this share of its gain instead (so a turn that leaves a polis open to a siege
 # next turn reads as the danger it is, and defending it pays)
 REACH_MOVER = 0.9
+PP_NONE = 6.0  # no prestige left: ostracism danger
+PP_ONE = 1.5  # one prestige point left
 
 
-def polis_worth(st: Any, s: int, q: int) -> float:
+@dataclass(frozen=True)
+class Weights:
+    """The evaluation's weights and constants (the module's constants above are the defaults): greedy and
+    every caller that names none use `DEFAULT`; the search uses `SEARCH` (its `MCTS_DEFAULTS["evaluate"]`),
+    tuned against greedy by `scripts/tune_polis.py` (ai/README.md)."""
+
+    unit: float = W_UNIT
+    resource: float = W_RESOURCE
+    silver: float = W_SILVER
+    merchant: float = W_MERCHANT
+    league: float = W_LEAGUE
+    hunger: float = W_HUNGER
+    starve: float = W_STARVE
+    lost: float = W_LOST
+    scale: float = SCALE
+    keep_ds: float = KEEP_DS
+    keep_diceless: float = KEEP_DICELESS
+    keep_contested: float = KEEP_CONTESTED
+    keep_force_next: float = KEEP_FORCE_NEXT
+    action: float = W_ACTION
+    reach: float = REACH
+    reach_mover: float = REACH_MOVER
+    pp_none: float = PP_NONE
+    pp_one: float = PP_ONE
+
+
+DEFAULT = Weights()
+SEARCH = Weights()  # the search's set: see `scripts/tune_polis.py`
+
+
+def polis_worth(st: Any, s: int, q: int, w: Weights = DEFAULT) -> float:
     """What taking polis `q` is worth to side `s` in score points: its cubes (from neutral: the base
     population; from the opponent: its current cubes, which the opponent loses too), its place in the league
     (twice over from the opponent), less feeding the new cubes at the next supply, plus the prestige the siege
@@ -51,42 +84,42 @@ def polis_worth(st: Any, s: int, q: int) -> float:
     f = b.p_fort[q]
     prev = st.owner[q]
     gained = b.p_base[q] if prev < 0 else st.pop[q]
-    cubes = gained + W_LEAGUE if prev < 0 else 2 * (gained + W_LEAGUE)
+    cubes = gained + w.league if prev < 0 else 2 * (gained + w.league)
     # the new cubes must be fed at the next supply: as in `strength`, each the stored wheat cannot feed costs
     pop = common.population(st, s)
     wheat = st.res[s][WHEAT]
-    hunger = W_HUNGER * (max(0, pop + gained - wheat) - max(0, pop - wheat))
+    hunger = w.hunger * (max(0, pop + gained - wheat) - max(0, pop - wheat))
     return cubes - hunger + (f - 1 if st.siege_rule == DICELESS else f)
 
 
-def dice_siege_gain(st: Any, s: int, q: int) -> float:
+def dice_siege_gain(st: Any, s: int, q: int, w: Weights = DEFAULT) -> float:
     """The expected gain in score points of one classic (or sacrifice) siege of `q` by `s` now: the roll
     takes the polis with chance (sides − F + 1) / sides for 1 PP; a failed roll costs a hoplite and, under
     `sacrifice`, may be forced (1 PP and F − roll hoplites) when that pays and can be paid."""
     b = st.board
     f = b.p_fort[q]
     h = st.units[s][b.p_terr[q]]
-    worth = polis_worth(st, s, q)
+    worth = polis_worth(st, s, q, w)
     sides = b.siege_die
     total = 0.0
     for roll in range(1, sides + 1):
         if roll >= f:
             total += worth
             continue
-        fail = -W_UNIT
+        fail = -w.unit
         if st.siege_rule == SACRIFICE and st.pp[s] >= 2 and h - 1 >= f - roll:
-            fail = max(fail, worth - 1.0 - W_UNIT * (1 + f - roll))
+            fail = max(fail, worth - 1.0 - w.unit * (1 + f - roll))
         total += fail
     return total / sides - b.military_pp
 
 
-def diceless_keep(st: Any, s: int, t: int) -> float:
+def diceless_keep(st: Any, s: int, t: int, w: Weights = DEFAULT) -> float:
     """The chance that one more action of a diceless siege in territory `t` finds the discs still there."""
-    keep = KEEP_DS if st.siege_rule == DICELESS_SACRIFICE else KEEP_DICELESS
-    return keep * KEEP_CONTESTED if st.units[1 - s][t] > 0 else keep
+    keep = w.keep_ds if st.siege_rule == DICELESS_SACRIFICE else w.keep_diceless
+    return keep * w.keep_contested if st.units[1 - s][t] > 0 else keep
 
 
-def siege_value(st: Any, s: int, q: int) -> float:
+def siege_value(st: Any, s: int, q: int, w: Weights = DEFAULT) -> float:
     """The value to `s` of its diceless siege of `q` (discs on it, or a forcing under way): the polis's worth
     times the chance the remaining discs are all placed — each further action a chance of the siege being
     broken, so every disc placed brings the polis nearer; none if the hoplites in the territory fell below F
@@ -99,29 +132,29 @@ def siege_value(st: Any, s: int, q: int) -> float:
     t = b.p_terr[q]
     d = st.discs[s][q]
     h = st.units[s][t]
-    worth = polis_worth(st, s, q)
+    worth = polis_worth(st, s, q, w)
     due = st.pending
     pending = st.phase == common.DS_FORCE and st.active == s and isinstance(due, DiscSiege) and due.polis == q
     value = 0.0
-    keep = diceless_keep(st, s, t)
+    keep = diceless_keep(st, s, t, w)
     if h >= f:
         left = f - d
-        value = worth * keep**left - W_ACTION * left
+        value = worth * keep**left - w.action * left
     if st.siege_rule == DICELESS_SACRIFICE:
         k = f - d if pending else f - d - 1  # forced discs still needed
         if st.pp[s] >= k and (h >= k if pending else h >= f):
-            forced = worth - k * (1.0 + W_UNIT)
-            value = max(value, forced if pending else (forced - W_ACTION) * KEEP_FORCE_NEXT * keep / KEEP_DS)
+            forced = worth - k * (1.0 + w.unit)
+            value = max(value, forced if pending else (forced - w.action) * w.keep_force_next * keep / w.keep_ds)
     return max(value, reach_value(st, s, q))
 
 
-def reach_value(st: Any, s: int, q: int) -> float:
+def reach_value(st: Any, s: int, q: int, w: Weights = DEFAULT) -> float:
     """A siege of `q` that `s` could make now (F own hoplites in the territory; under the dice rules also
     control of it): a share (`REACH`) of its expected gain (`reach_gain`)."""
-    return REACH * reach_gain(st, s, q)
+    return w.reach * reach_gain(st, s, q, w)
 
 
-def reach_gain(st: Any, s: int, q: int) -> float:
+def reach_gain(st: Any, s: int, q: int, w: Weights = DEFAULT) -> float:
     """The expected gain of a siege of `q` that `s` could make now, 0 if none or not worth it: a roll now, or
     under the diceless rules every disc placed one action at a time with the risk of being broken (a start
     costs 1 PP under Diceless Sacrifice)."""
@@ -134,10 +167,10 @@ def reach_gain(st: Any, s: int, q: int) -> float:
     if st.siege_rule < DICELESS:
         if us <= st.units[1 - s][t]:
             return 0.0
-        gain = dice_siege_gain(st, s, q)
+        gain = dice_siege_gain(st, s, q, w)
     else:
-        worth = polis_worth(st, s, q)
-        gain = worth * diceless_keep(st, s, t) ** (f - 1) - W_ACTION * (f - 1)
+        worth = polis_worth(st, s, q, w)
+        gain = worth * diceless_keep(st, s, t, w) ** (f - 1) - w.action * (f - 1)
         if st.siege_rule == DICELESS_SACRIFICE:
             gain -= 1.0
     return gain if gain > 0 else 0.0
@@ -163,14 +196,14 @@ def pending_prestige(st: Any, s: int) -> int:
     return 0
 
 
-def sacrifice_option(st: Any, s: int) -> float:
+def sacrifice_option(st: Any, s: int, w: Weights = DEFAULT) -> float:
     """Under `sacrifice`, after a failed roll: the option to force (1 PP and F − roll hoplites take the
     polis), worth the polis less that cost when positive."""
     due = st.pending
     if st.phase != common.SACRIFICE_FORCE or st.active != s or not isinstance(due, SiegeRollDue):
         return 0.0
     q, roll = due.polis, due.roll
-    return max(0.0, polis_worth(st, s, q) - 1.0 - W_UNIT * (st.board.p_fort[q] - roll))
+    return max(0.0, polis_worth(st, s, q, w) - 1.0 - w.unit * (st.board.p_fort[q] - roll))
 
 
 END_PHASES = frozenset((common.SUPPLY, common.GROWTH, common.PHOROS))
@@ -195,15 +228,15 @@ def lost_at_round_end(st: Any, s: int) -> bool:
     return True
 
 
-def strength(st: Any, s: int) -> float:
+def strength(st: Any, s: int, w: Weights = DEFAULT) -> float:
     """Side `s`'s strength in score points."""
     b = st.board
     res = st.res[s]
     pop = common.population(st, s)
     v = float(scoring.score(st, s))
-    v += W_UNIT * sum(st.units[s])
-    v += W_RESOURCE * (sum(res) - res[SILVER]) + W_SILVER * res[SILVER]
-    v += W_MERCHANT * st.merchants[s]
+    v += w.unit * sum(st.units[s])
+    v += w.resource * (sum(res) - res[SILVER]) + w.silver * res[SILVER]
+    v += w.merchant * st.merchants[s]
     diceless = st.siege_rule >= DICELESS
     discs = st.discs[s]
     owner = st.owner
@@ -213,41 +246,46 @@ def strength(st: Any, s: int) -> float:
         if capital[q]:
             continue
         if owner[q] == s:
-            v += W_LEAGUE
+            v += w.league
         elif diceless and discs[q]:
-            v += siege_value(st, s, q)
+            v += siege_value(st, s, q, w)
         else:
-            gain = reach_gain(st, s, q)
-            v += REACH * gain
+            gain = reach_gain(st, s, q, w)
+            v += w.reach * gain
             best = max(best, gain)
     if best > 0 and st.phase == common.ACTION and st.active == s and not st.n_actions and not st.passed[s]:
-        v += (REACH_MOVER - REACH) * best  # its turn comes next: it can make that siege at once
+        v += (w.reach_mover - w.reach) * best  # its turn comes next: it can make that siege at once
     if st.siege_rule == SACRIFICE:
-        v += sacrifice_option(st, s)
+        v += sacrifice_option(st, s, w)
     short = pop - res[WHEAT]
     if short > 0:
-        v -= W_HUNGER * short
+        v -= w.hunger * short
         if st.pop[b.capital[s]] > res[WHEAT] + st.pp[s]:
-            v -= W_STARVE
+            v -= w.starve
     if lost_at_round_end(st, s):
-        v -= W_LOST
+        v -= w.lost
     pp = st.pp[s] + pending_prestige(st, s)
     if pp <= 0:
-        v -= 6.0
+        v -= w.pp_none
     elif pp == 1:
-        v -= 1.5
+        v -= w.pp_one
     return v
 
 
-def evaluate(st: Any) -> list[float]:
+def evaluate(st: Any, w: Weights = DEFAULT) -> list[float]:
     """[Athens, Sparta] values in [0, 1] summing to 1: the result at the end, else a logistic of the
     difference of strengths."""
     if st.phase == common.OVER:
-        w = st.outcome().winners
-        return [1.0 / len(w) if p in w else 0.0 for p in (0, 1)]
-    d = strength(st, 0) - strength(st, 1)
-    v = 1.0 / (1.0 + math.exp(-d / SCALE))
+        won = st.outcome().winners
+        return [1.0 / len(won) if p in won else 0.0 for p in (0, 1)]
+    d = strength(st, 0, w) - strength(st, 1, w)
+    v = 1.0 / (1.0 + math.exp(-d / w.scale))
     return [v, 1.0 - v]
+
+
+def search_evaluate(st: Any) -> list[float]:
+    """The search's evaluation: `evaluate` with the search's weights (`SEARCH`)."""
+    return evaluate(st, SEARCH)
 
 
 def determinize(st: Any, player: PlayerId, rng: random.Random) -> Any:
@@ -313,4 +351,4 @@ def turn_start(st: Any, player: PlayerId) -> Any:
 # (mcts:hard vs greedy 56% -> 75% on the same 80 deals)
 MCTS_DEFAULTS = {"inner_prior": False, "widen": False, "exploration": 0.5, "prior_weight": 3.0, "turn_order": True,
                  "turn_horizon": True, "auto_inner": True, "prior_samples": 4,
-                 "stratify_root": True}
+                 "stratify_root": True, "evaluate": search_evaluate}
