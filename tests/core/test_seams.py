@@ -140,6 +140,11 @@ def test_every_game_offers_its_per_game_pieces(name: str) -> None:
         assert module.__name__ == game.modules[role]
     assert game.glossary()["game"] == name
     assert game.board_name(opts) is None and game.board_name(None) is None  # the board that comes with the game
+    shipped = game.shipped_boards()  # the game's own board first; the others are chosen by name
+    assert shipped[0] == "default" and len(set(shipped)) == len(shipped)
+    for other in shipped[1:]:
+        chosen = game.parse_options({"board": other})
+        assert game.board_name(chosen) == other and game.new_game(chosen, 0).current_player() is not None
     state = game.new_game(opts, 0)
     text = game_module(game, "text")
     assert "\n" in text.render(state, None) and text.render_map(state)

@@ -258,6 +258,7 @@ def create_app(
                     "options": [o for o in g.describe_options() if o["name"] != "board"],
                     "preset_field": g.options_type.PRESET_FIELD,
                     "presets": g.options_type.PRESETS,
+                    "boards": list(g.shipped_boards()),
                 }
             )
         return {"games": out, "bots": web_bots()}

@@ -132,7 +132,10 @@ class CreateTable(Strict):
 
     game: GameName
     players: int | None = Field(None, ge=2, le=5, description="Number of players (defaults from the seats)")
-    options: dict[str, Any] = Field(default_factory=dict, description="Game options (see GET /api/games)")
+    options: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Game options (see GET /api/games); `board` names one of the game's shipped `boards`, never a file",
+    )
     seats: list[SeatSpec] | None = Field(None, max_length=5, description="Default: one person, the rest random bots")
     seed: int | None = Field(None, ge=0, le=2**62, description="Seed of the chance draws (default: random)")
     turn_timer: int | None = Field(
@@ -188,6 +191,10 @@ class TableSummary(BaseModel):
     joinable: int = 0
     round: Any = None
     turn_timer: int | None = None
+    board: str | None = Field(
+        None, description="The board the table plays on: a name of the game's `boards` (`default`: its own board), or "
+        "`uploaded` for a corrected board file",
+    )
 
 
 class TableDetail(TableSummary):
@@ -258,6 +265,10 @@ class GameInfo(BaseModel):
     options: list[dict[str, Any]]
     preset_field: str | None = None
     presets: dict[str, dict[str, Any]] = {}
+    boards: list[str] = Field(
+        default_factory=list, description="The boards that ship with the game, its own (`default`) first; another is "
+        "chosen with the option `board` at table creation",
+    )
 
 
 class GamesList(BaseModel):

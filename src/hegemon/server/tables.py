@@ -11,6 +11,7 @@ leave the server, so not even whoever chose the seed can foresee a draw."""
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 import re
@@ -118,6 +119,43 @@ _BOARD_NAME = re.compile(r"[0-9a-f]{24}\.toml")
 def board_module(game: str) -> Any:
     """The board module of a game (`board_from_text`, `register_board`, `forget_board`)."""
     return game_module(get_game(game), "board")
+
+
+def shipped_board(game: Game, name: Any, upload: bool) -> str | None:
+    """The board option of a new table whose request names a board (`options.board`): None for the game's default
+    board (or none named), else the name of another board that ships with the game (`Game.shipped_boards`).
+    Anything else, a path above all, is refused (bad_request `board_unknown`, naming the boards there are), and
+    so is a shipped board other than the default together with an uploaded file (`board_both`)."""
+    if name is None:
+        return None
+    boards = game.shipped_boards()
+    if not isinstance(name, str) or name not in boards:
+        shown = (name if isinstance(name, str) else json.dumps(name, default=str))[:40]
+        raise ServerError(
+            "bad_request",
+            f"option 'board': {shown!r} is not a board of {game.title} ({', '.join(boards)}); a corrected board "
+            "file is sent as board_data",
+            detail="board_unknown",
+            args={"name": shown, "boards": ", ".join(boards)},
+        )
+    if name == boards[0]:
+        return None
+    if upload:
+        raise ServerError(
+            "bad_request", f"option 'board': {name!r} ships with the game; send either it or a board file (board_data)",
+            detail="board_both", args={"name": name},
+        )  # fmt: skip
+    return name
+
+
+def board_label(game: Game, options: Any) -> str:
+    """Which board a table plays on, for its summary: the name of a shipped board ("default" for the game's own),
+    or "uploaded" for a corrected board file."""
+    name = game.board_name(options)
+    boards = game.shipped_boards()
+    if name is None:
+        return boards[0]
+    return name if name in boards else "uploaded"
 
 
 @dataclass(frozen=True)
@@ -388,8 +426,9 @@ class TableManager:
     def _create(self, req: CreateTable, board: UploadedBoard | None) -> Table:
         game = get_game(req.game)
         raw = dict(req.options)
-        if "board" in raw:
-            raise ServerError("bad_request", "option 'board': send the corrected board file as board_data", detail="board_data")
+        shipped = shipped_board(game, raw.pop("board", None), req.board_data is not None)
+        if shipped is not None:
+            raw["board"] = shipped
         fields = {o["name"] for o in game.describe_options()}
         n = req.players or (len(req.seats) if req.seats else None)
         if n is None and "players" in raw:
@@ -494,7 +533,7 @@ class TableManager:
         directory and validated again (RulesDataError if it is missing or no longer valid). Tables stored with
         a server path get the file's name instead."""
         ref = options.get("board")
-        if ref is None:
+        if ref is None or ref in get_game(game).shipped_boards():  # a shipped board, by its name
             return options, None
         name = Path(str(ref)).name
         if not _BOARD_NAME.fullmatch(name):
@@ -968,6 +1007,7 @@ class TableManager:
             "seconds_left": t.seconds_left(self.clock()),
             "timed_out": t.timed_out,
             "outcome": view.get("outcome"),
+            "board": board_label(t.game, t.options),
         }
 
     # ------------------------------------------------------------------ past and stored positions
@@ -1021,6 +1061,7 @@ class TableManager:
             "joinable": sum(1 for s in t.seats if s.kind == "human" and s.open and not s.claimed),
             "round": view.get("round"),
             "turn_timer": t.turn_timer,
+            "board": board_label(t.game, t.options),
         }
 
     def detail(self, t: Table, seat: int | None = None) -> dict[str, Any]:

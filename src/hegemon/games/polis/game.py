@@ -10,7 +10,7 @@ from hegemon.core.actions import Action
 from hegemon.core.errors import ConfigError
 from hegemon.core.options import describe_options, parse_options
 from hegemon.games.polis.actions import CODEC
-from hegemon.games.polis.board import load_board
+from hegemon.games.polis.board import SHIPPED_BOARDS, load_board
 from hegemon.games.polis.options import PolisOptions
 from hegemon.games.polis.state import PolisState
 
@@ -68,6 +68,11 @@ class PolisGame:
         board."""
         opts = options if isinstance(options, PolisOptions) else self.parse_options(options)
         return opts.board
+
+    def shipped_boards(self) -> tuple[str, ...]:
+        """The boards that ship with Polis: the reconstruction ("default") and the balanced board ("balanced",
+        README "Balance of the reconstructed board"), chosen with the option `board=balanced`."""
+        return tuple(SHIPPED_BOARDS)
 
     def game_length(self, state: PolisState) -> tuple[int, int | None]:
         """How long `state`'s game has gone: rounds played (the state counts them from 0), and no game-long

@@ -67,6 +67,10 @@ class SpqrGame:
         opts = options if isinstance(options, SpqrOptions) else self.parse_options(options)
         return opts.board
 
+    def shipped_boards(self) -> tuple[str, ...]:
+        """One board ships with S.P.Q.RisiKo! (a corrected one is an uploaded file)."""
+        return ("default",)
+
     def game_length(self, state: SpqrState) -> tuple[int, int | None]:
         """How long `state`'s game has gone: (rounds played, counted from 1; turns over the game)."""
         return state.round, state.turns

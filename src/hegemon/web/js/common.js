@@ -183,3 +183,12 @@ export function botLabel(kind) {
   const base = has(`bot.${name}`) ? t(`bot.${name}`) : name;
   return level ? `${base} (${has(`level.${level}`) ? t(`level.${level}`) : level})` : base;
 }
+
+/** The name of the board a table plays on (`board`: a shipped board's name, "default" for the game's own, or
+ * "uploaded"), in the player's language; null when there is nothing to tell apart (a game's only board). */
+export function boardName(game, board) {
+  if (!board) return null;
+  if (board === "uploaded") return t("board.uploaded");
+  if (has(`board.${game}.${board}`)) return t(`board.${game}.${board}`);
+  return board === "default" ? null : board;
+}

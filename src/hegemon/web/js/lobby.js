@@ -1,6 +1,6 @@
 // The lobby: create a table (game, rule options with their one-line explanations, seats), get the private
 // seat links, list the open and running tables, join or watch one.
-import { api, botLabel, clear, h, langButton } from "./common.js";
+import { api, boardName, botLabel, clear, h, langButton } from "./common.js";
 import { has, initLang, lang, t } from "./i18n.js";
 import { linkRow, rememberLinks } from "./invite.js";
 
@@ -15,6 +15,8 @@ function optLabel(o) {
 }
 
 const MAIN_OPTIONS = ["rules", "siege", "vp_target", "max_rounds"];
+// a new table's bot seats: the easy search bot, a real opponent (the random bot stays on the list)
+const DEFAULT_BOT = "mcts:easy";
 
 function applyPreset(game, value) {
   // a rule set sets the defaults of its switches (those the user has not changed)
@@ -78,11 +80,33 @@ function seatRows(game, n) {
       h("option", { value: "you", selected: i === 0 }, t("lobby.you")),
       h("option", { value: "human" }, t("lobby.person")),
       h("option", { value: "open" }, t("lobby.anyone")),
-      BOTS.map((b) => h("option", { value: `bot:${b}`, selected: i > 0 && b === "random" }, t("lobby.bot", { name: botLabel(b) }))));
+      BOTS.map((b) => h("option", { value: `bot:${b}`, selected: i > 0 && b === defaultBot() }, t("lobby.bot", { name: botLabel(b) }))));
     const label = game.name === "polis" ? t(i === 0 ? "polis.athens" : "polis.sparta") : t("lobby.seat", { n: i + 1 });
     rows.push(h("div", { class: "seatrow" }, h("label", { for: `seat-${i}` }, label), sel));
   }
   return rows;
+}
+
+function defaultBot() {
+  return BOTS.includes(DEFAULT_BOT) ? DEFAULT_BOT : BOTS[0];
+}
+
+/** The board of a game with several (Polis): each board that ships with it, with one line on what it is, or a
+ * corrected board file. `file` is the file input (kept across a redraw, with the file chosen in it). */
+function boardChoice(game, prev, file) {
+  const choices = [...game.boards, "upload"];
+  const chosen = choices.includes(prev) ? prev : game.boards[0];
+  file.addEventListener("change", () => { if (file.files.length) document.getElementById("board-upload").checked = true; });
+  const rows = choices.map((c) => {
+    const id = `board-${c}`;
+    const label = c === "upload" ? t("board.uploaded") : boardName(game.name, c) || c;
+    const key = c === "upload" ? "boardhelp.uploaded" : `boardhelp.${game.name}.${c}`;
+    return h("div", { class: "boardopt" },
+      h("input", { type: "radio", name: "board", id, value: c, checked: c === chosen }),
+      h("label", { for: id }, h("span", { class: "boardname" }, label), has(key) ? h("small", { class: "help" }, t(key)) : null),
+      c === "upload" ? file : null);
+  });
+  return h("fieldset", { class: "boards", id: "boardchoice" }, h("legend", {}, t("lobby.boardchoice")), rows);
 }
 
 function renderCreate() {
@@ -90,12 +114,17 @@ function renderCreate() {
   const prevPlayers = Number(document.getElementById("players")?.value) || 0;
   const prevName = document.getElementById("name")?.value ?? (localStorage.getItem("hegemon.name") || "");
   const prevSeats = [...document.querySelectorAll("select.seat")].map((x) => x.value);
+  const prevBoard = document.querySelector("input[name=board]:checked")?.value;
+  const prevFile = document.getElementById("boardfile");
   const root = clear(document.getElementById("create"));
   const game = GAMES.find((g) => g.name === gameSel) || GAMES[0];
   const playersOpt = game.options.find((o) => o.name === "players");
   const nDefault = playersOpt ? playersOpt.default : game.min_players;
   const prevN = prevPlayers || nDefault;
   const n = Math.min(game.max_players, Math.max(game.min_players, prevN));
+  const same = gameSel === game.name;
+  const file = same && prevFile ? prevFile : h("input", { id: "boardfile", type: "file", accept: ".toml,text/plain" });
+  const choose = (game.boards || []).length > 1; // several boards ship with the game: a choice of its own
   const form = h("form", { id: "createform" },
     h("h2", {}, t("lobby.create")),
     h("div", { class: "row" },
@@ -111,21 +140,21 @@ function renderCreate() {
     h("fieldset", { class: "seats" }, seatRows(game, n)),
     h("div", { class: "options main" },
       game.options.filter((o) => MAIN_OPTIONS.includes(o.name)).map((o) => optInput(o, game))),
+    choose ? boardChoice(game, same ? prevBoard : null, file) : null,
     h("details", { class: "options", id: "moreoptions" },
-      h("summary", {}, t("lobby.options")),
+      h("summary", {}, t(choose ? "lobby.options_noboard" : "lobby.options")),
       game.options.filter((o) => o.name !== "players" && !MAIN_OPTIONS.includes(o.name)).map((o) => optInput(o, game)),
       h("div", { class: "opt" }, h("label", { for: "timer" }, t("lobby.timer")),
         h("input", { id: "timer", type: "number", min: 5, max: 86400, placeholder: t("lobby.none_value") })),
       h("div", { class: "opt" }, h("label", { for: "seed" }, t("lobby.seed")),
         h("input", { id: "seed", type: "number", min: 0 })),
-      h("div", { class: "opt" }, h("label", { for: "boardfile" }, t("lobby.board")),
-        h("input", { id: "boardfile", type: "file", accept: ".toml,text/plain" }))),
+      choose ? null : h("div", { class: "opt" }, h("label", { for: "boardfile" }, t("lobby.board")), file)),
     h("p", { id: "createerror", class: "error", hidden: true }),
     h("button", { id: "createbtn", type: "submit", class: "primary" }, t("lobby.submit")));
   form.addEventListener("submit", (e) => { e.preventDefault(); create(game, n); });
   root.append(form);
   // keep the seats already chosen when only the number of players changes
-  if (gameSel === game.name) prevSeats.forEach((v, i) => { const el = document.getElementById(`seat-${i}`); if (el) el.value = v; });
+  if (same) prevSeats.forEach((v, i) => { const el = document.getElementById(`seat-${i}`); if (el) el.value = v; });
 }
 
 async function create(game, n) {
@@ -148,17 +177,21 @@ async function create(game, n) {
   if (timer) body.turn_timer = Number(timer);
   const seed = document.getElementById("seed").value;
   if (seed) body.seed = Number(seed);
-  const file = document.getElementById("boardfile").files[0];
-  if (file) body.board_data = await file.text();
   const errEl = document.getElementById("createerror");
+  const fail = (msg) => { errEl.textContent = t("lobby.error", { msg }); errEl.hidden = false; };
+  // a board that ships with the game goes by its name; a corrected board as the file's text
+  const chosen = document.querySelector("input[name=board]:checked")?.value;
+  const file = document.getElementById("boardfile").files[0];
+  if (chosen && chosen !== "upload" && chosen !== game.boards[0]) body.options.board = chosen;
+  if (chosen === "upload" && !file) { fail(t("err.board_data")); return; }
+  if (file && (!chosen || chosen === "upload")) body.board_data = await file.text();
   try {
     const res = await api("/api/tables", { method: "POST", body });
     errEl.hidden = true;
     showLinks(res, claim);
     refresh();
   } catch (e) {
-    errEl.textContent = t("lobby.error", { msg: e.message });
-    errEl.hidden = false;
+    fail(e.message);
   }
 }
 
@@ -191,6 +224,12 @@ function seatText(s) {
   return s.kind === "bot" ? `${t("table.bot")} ${botLabel(s.bot)}` : s.name + (s.claimed ? "" : " (…)");
 }
 
+/** Which board a listed table plays on, when its game has several or the board is a corrected file. */
+function boardTag(tb) {
+  const name = boardName(tb.game, tb.board);
+  return name ? h("small", { class: "boardtag", "data-board": tb.board }, name) : null;
+}
+
 function tableRow(tb) {
   const mine = localStorage.getItem(`hegemon.seat.${tb.id}`);
   const btns = [];
@@ -201,7 +240,7 @@ function tableRow(tb) {
   const status = [t(`status.${tb.status}`)];
   if (tb.joinable > 0) status.push(h("span", { class: "badge open" }, ` ${t("lobby.openbadge")} ×${tb.joinable}`));
   return h("tr", { "data-table": tb.id, class: tb.joinable > 0 ? "joinable" : "" },
-    h("td", {}, tb.title), h("td", {}, tb.id), h("td", {}, status),
+    h("td", {}, tb.title, boardTag(tb)), h("td", {}, tb.id), h("td", {}, status),
     h("td", {}, tb.seats.map(seatText).join(", ")), h("td", { class: "btns" }, btns));
 }
 

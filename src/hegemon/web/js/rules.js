@@ -2,7 +2,7 @@
 // (<game>.<lang>.md), drawn here with DOM calls (never as HTML). Used by the rules page (/rules/<game>) and by
 // the drawer that opens beside the board at the table. Headings carry the rule tags they explain
 // ("## Land attacks {R 13 R 13.6}"): each tag becomes an anchor, so a refusal's "[R 13.6]" links to it.
-import { api, clear, h } from "./common.js";
+import { api, boardName, clear, h } from "./common.js";
 import { has, lang, setLang, t } from "./i18n.js";
 
 export const GAMES = ["spqrisiko", "polis"];
@@ -133,6 +133,15 @@ export function tableBox(gameInfo, options) {
     const said = (help(main)[v] || "").replace(/^[^:]{1,40}:\s*/, "");
     box.append(h("p", { class: "rules-main", "data-option": main.name, "data-value": v },
       h("strong", {}, `${optLabel(main)}: ${valueText(main, v)}. `), said.charAt(0).toUpperCase() + said.slice(1)));
+  }
+  // the board: a shipped one by its name, or a corrected file (shown when the game has several boards)
+  const shipped = gameInfo.boards || [];
+  const onBoard = !options.board ? shipped[0] : shipped.includes(options.board) ? options.board : "uploaded";
+  const boardSaid = boardName(gameInfo.name, onBoard);
+  if (boardSaid) {
+    const key = onBoard === "uploaded" ? "boardhelp.uploaded" : `boardhelp.${gameInfo.name}.${onBoard}`;
+    box.append(h("p", { class: "rules-board", "data-board": onBoard },
+      h("strong", {}, `${t("table.board", { name: boardSaid })}. `), has(key) && onBoard !== "uploaded" ? t(key) : ""));
   }
   const changed = [];
   for (const o of gameInfo.options) {

@@ -1,7 +1,7 @@
 // The table page, the same for every game: the websocket of this seat (or a spectator), the header, the log,
 // refusals, the turn timer, the end of the game and the replay viewer. The board and the move controls come
 // from a game module in ./boards/<game>.js (createBoard(root, ctx) → {render, controls, players, describe…}).
-import { api, botLabel, clear, COLOUR_NAMES, COLOURS, h, icon, langButton } from "./common.js";
+import { api, boardName, botLabel, clear, COLOUR_NAMES, COLOURS, h, icon, langButton } from "./common.js";
 import { initLang, t } from "./i18n.js";
 import { renderWaiting, takeSeatFirst } from "./invite.js";
 import { errorText } from "./errors.js";
@@ -242,9 +242,18 @@ function tapNames() {
   });
 }
 
+/** The board the table plays on, beside the game's title, when the game has several (or it is a corrected file). */
+function showBoardName() {
+  const name = boardName(msg.game, msg.board);
+  el("boardname").textContent = name ? t("table.board", { name }) : "";
+  el("boardname").hidden = !name;
+  if (msg.board) document.body.dataset.board = msg.board;
+}
+
 function renderHeader() {
   const v = msg.view;
   el("title").textContent = board.title;
+  showBoardName();
   const parts = [];
   if (v.round !== undefined && v.round !== null) parts.push(board.roundText ? board.roundText(v) : t("table.round", { n: v.round }));
   if (msg.status !== "finished") parts.push(t("table.phase", { p: board.phaseText(v.phase) })); // "game over · finished" says it twice
@@ -464,6 +473,7 @@ function showReplay(r) {
   pl.append(h("h2", {}, t("table.players")));
   board.players(pl, msg);
   el("status").textContent = t("table.phase", { p: board.phaseText(r.view.phase) });
+  showBoardName();
   clear(el("log"));
   renderLog(undefined);
   document.body.dataset.step = r.step;
@@ -472,7 +482,8 @@ function showReplay(r) {
 async function startReplay() {
   const detail = await api(`/api/tables/${ID}`);
   await loadBoard(detail.game);
-  msg = { seats: detail.seats, seat: null, status: detail.status, view: detail.view, version: detail.version, log: [] };
+  msg = { seats: detail.seats, seat: null, status: detail.status, view: detail.view, version: detail.version, log: [],
+    game: detail.game, board: detail.board };
   el("title").textContent = `${board.title} — ${t("replay.title")}`;
   const bar = el("replaybar");
   bar.hidden = false;
