@@ -73,37 +73,39 @@ def test_a_default_polis_table_says_it_plays_the_reconstructed_board(page: Page,
     expect(page.locator("#boardname")).to_have_text(EN["table.board"].replace("{name}", EN["board.polis.default"]))
 
 
-def test_the_board_choice_in_italian_on_a_laptop_and_a_phone(browser: Browser, server: Server) -> None:
-    for width, height, name in ((1280, 860, "laptop"), (390, 844, "phone")):
-        ctx = browser.new_context(locale="it-IT", viewport={"width": width, "height": height}, is_mobile=width < 500,
-                                  has_touch=width < 500)  # fmt: skip
-        p = ctx.new_page()
-        errors: list[str] = []
-        p.on("pageerror", lambda e: errors.append(str(e)))
-        polis_form(p, server)
-        expect(p.locator("#boardchoice legend")).to_have_text(IT["lobby.boardchoice"])
-        expect(p.locator("label[for=board-balanced]")).to_contain_text(IT["board.polis.balanced"])
-        expect(p.locator("label[for=board-balanced]")).to_contain_text(IT["boardhelp.polis.balanced"])
-        expect(p.locator("label[for=board-default]")).to_contain_text(IT["board.polis.default"])
-        expect(p.locator("#moreoptions summary")).to_have_text(IT["lobby.options_noboard"])
-        assert p.evaluate("document.documentElement.scrollWidth") <= width + 2
-        for sel in ("#boardchoice", "#boardfile", "label[for=board-balanced]"):
-            box = p.locator(sel).bounding_box()
-            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, (name, sel, box)
-        p.locator("#boardchoice").screenshot(path=str(DOCS / f"screenshot-lobby-board-it-{name}.png"))
-        p.screenshot(path=str(DOCS / f"screenshot-lobby-it-{name}.png"), full_page=True)
-        # the upload chosen without a file: said in Italian, and nothing is created
-        before = len(httpx.get(f"{server.url}/api/tables").json())
-        p.click("label[for=board-upload]")
-        p.click("#createbtn")
-        expect(p.locator("#createerror")).to_contain_text(IT["err.board_data"])
-        assert len(httpx.get(f"{server.url}/api/tables").json()) == before
-        # a language switch keeps the choice
-        p.click("#lang")
-        expect(p.locator("#board-upload")).to_be_checked()
-        expect(p.locator("#boardchoice legend")).to_have_text(EN["lobby.boardchoice"])
-        ctx.close()
-        assert not errors, errors
+@pytest.mark.parametrize("width, height, name", [(1280, 860, "laptop"), (390, 844, "phone")])
+def test_the_board_choice_in_italian_on_a_laptop_and_a_phone(
+    browser: Browser, server: Server, width: int, height: int, name: str
+) -> None:
+    phone = width < 500
+    ctx = browser.new_context(locale="it-IT", viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone)
+    p = ctx.new_page()
+    errors: list[str] = []
+    p.on("pageerror", lambda e: errors.append(str(e)))
+    polis_form(p, server)
+    expect(p.locator("#boardchoice legend")).to_have_text(IT["lobby.boardchoice"])
+    expect(p.locator("label[for=board-balanced]")).to_contain_text(IT["board.polis.balanced"])
+    expect(p.locator("label[for=board-balanced]")).to_contain_text(IT["boardhelp.polis.balanced"])
+    expect(p.locator("label[for=board-default]")).to_contain_text(IT["board.polis.default"])
+    expect(p.locator("#moreoptions summary")).to_have_text(IT["lobby.options_noboard"])
+    assert p.evaluate("document.documentElement.scrollWidth") <= width + 2
+    for sel in ("#boardchoice", "#boardfile", "label[for=board-balanced]"):
+        box = p.locator(sel).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, (sel, box)
+    p.locator("#boardchoice").screenshot(path=str(DOCS / f"screenshot-lobby-board-it-{name}.png"))
+    p.screenshot(path=str(DOCS / f"screenshot-lobby-it-{name}.png"), full_page=True)
+    # the upload chosen without a file: said in Italian, and nothing is created
+    before = len(httpx.get(f"{server.url}/api/tables").json())
+    p.click("label[for=board-upload]")
+    p.click("#createbtn")
+    expect(p.locator("#createerror")).to_contain_text(IT["err.board_data"])
+    assert len(httpx.get(f"{server.url}/api/tables").json()) == before
+    # a language switch keeps the choice
+    p.click("#lang")
+    expect(p.locator("#board-upload")).to_be_checked()
+    expect(p.locator("#boardchoice legend")).to_have_text(EN["lobby.boardchoice"])
+    ctx.close()
+    assert not errors, errors
 
 
 def test_spqrisiko_has_one_board_and_offers_only_the_upload(page: Page, server: Server) -> None:

@@ -147,10 +147,12 @@ def test_lobby_lists_games_options_and_bots(page: Page, server: Server) -> None:
     page.select_option("#game", "polis")
     expect(page.locator("#opt-siege")).to_be_visible()
     assert "random" in page.locator("#seat-1").inner_text()
+    expect(page.locator("#seat-1")).to_have_value("bot:mcts:easy")  # the default opponent is a real one
 
 
 def test_spqrisiko_against_bots_by_clicking_the_map(page: Page, server: Server) -> None:
-    create_table(page, server, "spqrisiko", players=4)
+    # random bots (the lobby's default is the easy search bot): the person's clicks carry the game into round 3
+    create_table(page, server, "spqrisiko", players=4, seats={i: "bot:random" for i in (1, 2, 3)})
     page.click("#go")
     page.wait_for_selector("#map")
     attacks = [0]
@@ -341,7 +343,10 @@ def test_phone_width(browser: Browser, server: Server) -> None:
     box = p.locator("#map").bounding_box()
     assert box is not None and box["width"] > 300
     v = version(p)
-    p.locator("svg .area.clickable").first.tap()
+    # the largest free province (a tap on a small island's box can land on the sea around it)
+    areas = p.locator("svg .area.clickable").all()
+    sizes = [(b["width"] * b["height"] if (b := a.bounding_box()) else 0.0) for a in areas]
+    areas[sizes.index(max(sizes))].tap()
     wait_moved(p, v)
     p.screenshot(path=str(DOCS / "screenshot-phone-table.png"), full_page=True)
     # Polis on a phone: the map pans in its box, the controls are on the first screen, a button shows it whole
