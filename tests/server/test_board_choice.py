@@ -88,13 +88,14 @@ def test_naming_the_default_board_is_the_game_without_a_board_option(tmp_path: P
 
 def test_a_balanced_table_resumes_exactly_after_a_restart(tmp_path: Path) -> None:
     with app(tmp_path) as c:
+        m = c.app.state.manager  # type: ignore[attr-defined]  # the app's TableManager
+        m.new_salt = lambda: "pepper"  # the same chance draws every run (a table's salt is otherwise secret)
         tid = c.post("/api/tables", json={"game": "polis", "seed": 9, "seats": PEOPLE,
                                           "options": {"board": "balanced", "siege": "diceless"}}).json()["id"]  # fmt: skip
-        m = c.app.state.manager  # type: ignore[attr-defined]  # the app's TableManager
         t = m.get(tid)
         for s in t.seats:
             m.claim(t, s.index)
-        assert play_random(m, t, 60, random.Random(4)) == 60
+        assert play_random(m, t, 60, random.Random(4)) > 20  # (random play may end the game: that is resumed too)
         before = (t.version, state_digest(t.state), c.get(f"/api/tables/{tid}/glossary").json())
     with app(tmp_path) as c:
         t = c.app.state.manager.get(tid)  # type: ignore[attr-defined]  # the app's TableManager
