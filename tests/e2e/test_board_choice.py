@@ -12,6 +12,8 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from hegemon.games.polis.board import SHIPPED_BOARDS
+
 from .conftest import DOCS, Server
 
 pytestmark = pytest.mark.e2e
@@ -100,10 +102,26 @@ def test_the_board_choice_in_italian_on_a_laptop_and_a_phone(
     p.click("#createbtn")
     expect(p.locator("#createerror")).to_contain_text(IT["err.board_data"])
     assert len(httpx.get(f"{server.url}/api/tables").json()) == before
-    # a language switch keeps the choice
+    # the file picker speaks the page's language; choosing a file picks the upload and shows the file's name
+    p.click("label[for=board-default]")
+    expect(p.locator("#boardfilebtn")).to_have_text(IT["lobby.choosefile"])
+    expect(p.locator("#boardfilename")).to_have_text(IT["lobby.nofile"])
+    text = SHIPPED_BOARDS["default"].read_text(encoding="utf-8").replace("value = 45", "value = 44", 1)
+    p.set_input_files("#boardfile", files=[{"name": "my-board.toml", "mimeType": "text/plain", "buffer": text.encode()}])
+    expect(p.locator("#board-upload")).to_be_checked()
+    expect(p.locator("#boardfilename")).to_have_text("my-board.toml")
+    # a language switch keeps the choice and the file
     p.click("#lang")
     expect(p.locator("#board-upload")).to_be_checked()
     expect(p.locator("#boardchoice legend")).to_have_text(EN["lobby.boardchoice"])
+    expect(p.locator("#boardfilebtn")).to_have_text(EN["lobby.choosefile"])
+    expect(p.locator("#boardfilename")).to_have_text("my-board.toml")
+    p.click("#createbtn")
+    p.wait_for_selector("#go")
+    tid = p.locator("#links h2").inner_text()
+    detail = httpx.get(f"{server.url}/api/tables/{tid}").json()
+    assert detail["board"] == "uploaded" and detail["options"]["board"].endswith(".toml")
+    expect(p.locator(f"tr[data-table='{tid}'] small.boardtag").first).to_have_text(EN["board.uploaded"])
     ctx.close()
     assert not errors, errors
 

@@ -91,12 +91,31 @@ function defaultBot() {
   return BOTS.includes(DEFAULT_BOT) ? DEFAULT_BOT : BOTS[0];
 }
 
+/** The board file input: choosing a file picks the upload (where the game has a board choice) and shows its name. */
+function newFileInput() {
+  const file = h("input", { id: "boardfile", type: "file", accept: ".toml,text/plain" });
+  file.addEventListener("change", () => {
+    const upload = document.getElementById("board-upload");
+    if (upload && file.files.length) upload.checked = true;
+    const shown = document.getElementById("boardfilename");
+    if (shown) shown.textContent = file.files.length ? file.files[0].name : t("lobby.nofile");
+  });
+  return file;
+}
+
+/** The file input with a button and the chosen file's name in the page's language (the browser's own button
+ * speaks the browser's language). */
+function filePicker(file) {
+  return h("span", { class: "filepick" }, file,
+    h("label", { for: "boardfile", class: "button", id: "boardfilebtn" }, t("lobby.choosefile")),
+    h("span", { id: "boardfilename", class: "hint" }, file.files.length ? file.files[0].name : t("lobby.nofile")));
+}
+
 /** The board of a game with several (Polis): each board that ships with it, with one line on what it is, or a
  * corrected board file. `file` is the file input (kept across a redraw, with the file chosen in it). */
 function boardChoice(game, prev, file) {
   const choices = [...game.boards, "upload"];
   const chosen = choices.includes(prev) ? prev : game.boards[0];
-  file.addEventListener("change", () => { if (file.files.length) document.getElementById("board-upload").checked = true; });
   const rows = choices.map((c) => {
     const id = `board-${c}`;
     const label = c === "upload" ? t("board.uploaded") : boardName(game.name, c) || c;
@@ -104,7 +123,7 @@ function boardChoice(game, prev, file) {
     return h("div", { class: "boardopt" },
       h("input", { type: "radio", name: "board", id, value: c, checked: c === chosen }),
       h("label", { for: id }, h("span", { class: "boardname" }, label), has(key) ? h("small", { class: "help" }, t(key)) : null),
-      c === "upload" ? file : null);
+      c === "upload" ? filePicker(file) : null);
   });
   return h("fieldset", { class: "boards", id: "boardchoice" }, h("legend", {}, t("lobby.boardchoice")), rows);
 }
@@ -123,7 +142,7 @@ function renderCreate() {
   const prevN = prevPlayers || nDefault;
   const n = Math.min(game.max_players, Math.max(game.min_players, prevN));
   const same = gameSel === game.name;
-  const file = same && prevFile ? prevFile : h("input", { id: "boardfile", type: "file", accept: ".toml,text/plain" });
+  const file = same && prevFile ? prevFile : newFileInput();
   const choose = (game.boards || []).length > 1; // several boards ship with the game: a choice of its own
   const form = h("form", { id: "createform" },
     h("h2", {}, t("lobby.create")),
@@ -148,7 +167,7 @@ function renderCreate() {
         h("input", { id: "timer", type: "number", min: 5, max: 86400, placeholder: t("lobby.none_value") })),
       h("div", { class: "opt" }, h("label", { for: "seed" }, t("lobby.seed")),
         h("input", { id: "seed", type: "number", min: 0 })),
-      choose ? null : h("div", { class: "opt" }, h("label", { for: "boardfile" }, t("lobby.board")), file)),
+      choose ? null : h("div", { class: "opt" }, h("label", { for: "boardfile" }, t("lobby.board")), filePicker(file))),
     h("p", { id: "createerror", class: "error", hidden: true }),
     h("button", { id: "createbtn", type: "submit", class: "primary" }, t("lobby.submit")));
   form.addEventListener("submit", (e) => { e.preventDefault(); create(game, n); });
