@@ -61,6 +61,10 @@ def test_a_balanced_polis_table_from_the_lobby_names_its_board(page: Page, serve
     expect(box).to_contain_text(EN["board.polis.balanced"])
     expect(box).to_contain_text(EN["boardhelp.polis.balanced"])
     page.screenshot(path=str(DOCS / "screenshot-polis-balanced-table.png"))
+    # the replay viewer names it too
+    page.goto(f"{server.url}/r/{tid}")
+    page.wait_for_selector("#replaystep")
+    expect(page.locator("#boardname")).to_have_text(EN["table.board"].replace("{name}", EN["board.polis.balanced"]))
 
 
 def test_a_default_polis_table_says_it_plays_the_reconstructed_board(page: Page, server: Server) -> None:
