@@ -118,7 +118,7 @@ def rules(
     except HegemonError as e:
         fail(str(e))
         return
-    shipped = list(getattr(game_module(g, "board"), "SHIPPED_BOARDS", {})) if "board" in g.modules else []
+    shipped = list(g.shipped_boards())
     if as_json:
         shown: dict[str, Any] = {"game": g.name, "options": described, "rule_sets": presets, "boards": shipped}
         if board is not None:
@@ -148,7 +148,7 @@ def rules(
         for k in keys:
             pt.add_row(k, *(str(presets[n].get(k, "")) for n in names))
         out.print(pt)
-    if shipped:
+    if len(shipped) > 1:
         out.print("boards that come with the game (--board NAME): " + ", ".join(shipped))
     if board is not None:
         out.print(f"board {escape(board)}: loaded and valid")

@@ -101,6 +101,11 @@ def test_rules_lists_options_rule_sets_and_refuses_unknown_games() -> None:
     names = {o["name"] for o in data["options"]}
     assert {"rules", "neutrals", "naval_move", "garrison", "first_elimination_round", "random_deal"} <= names
     assert data["rule_sets"]["official"]["naval_move"] == "single_group"
+    assert data["boards"] == ["default"]  # every game names its shipped boards, the default first
+    code, out, _ = run("rules", "polis", "--json")
+    assert code == 0 and json.loads(out)["boards"] == ["default", "balanced"]
+    code, out, _ = run("rules", "polis")
+    assert "boards that come with the game (--board NAME): default, balanced" in out
     code, _, err = run("rules", "chess")
     assert code == 2 and "known games" in err
 
