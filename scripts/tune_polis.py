@@ -164,7 +164,9 @@ def summarise(records: list[dict[str, Any]], games: list[tuple[str, int, int]]) 
         obj, ra, rs = objective(res)
         row: dict[str, Any] = {"candidate": cand, "objective": obj, "athens": ra, "sparta": rs,
                                "sieges": sum(res[k]["sieges"] for k in wanted) / len(wanted),
-                               "rules": {rule: objective(res, rule)[0] for rule in RULES}}
+                               "rules": {rule: objective(res, rule)[0] for rule in RULES},
+                               "rule_sieges": {rule: sum(res[k]["sieges"] for k in wanted if k[0] == rule)
+                                               / sum(1 for k in wanted if k[0] == rule) for rule in RULES}}
         if base is not None and wanted <= set(base):
             # paired: the difference per game, stratified by seat (the objective weighs each seat by half)
             diff, var = 0.0, 0.0
@@ -185,11 +187,12 @@ def report(rows: list[dict[str, Any]], games: list[tuple[str, int, int]]) -> Non
     na = sum(1 for g in games if g[2] == 0)
     print(f"{len(games)} games a candidate ({na} as Athens, {len(games) - na} as Sparta), rules {', '.join(RULES)}")
     print(f"{'candidate':34} {'objective':>9} {'vs base':>15} {'Athens':>7} {'Sparta':>7} {'sieges':>6}  "
-          + " ".join(f"{r[:10]:>10}" for r in RULES))
+          + " ".join(f"{r[:10]:>10}" for r in RULES) + "  mcts sieges a game per rule")
     for r in rows:
         delta = f"{r['delta']:+.3f}±{r['se']:.3f}" if "delta" in r else ""
         print(f"{r['candidate'][:34]:34} {r['objective']:9.3f} {delta:>15} {r['athens']:7.3f} {r['sparta']:7.3f} "
-              f"{r['sieges']:6.2f}  " + " ".join(f"{r['rules'][rule]:10.3f}" for rule in RULES))
+              f"{r['sieges']:6.2f}  " + " ".join(f"{r['rules'][rule]:10.3f}" for rule in RULES) + "  "
+              + " / ".join(f"{r['rule_sieges'][rule]:.2f}" for rule in RULES))
 
 
 def main() -> None:
