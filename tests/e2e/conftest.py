@@ -39,6 +39,10 @@ class Server:
         self.bot_delay = bot_delay
         self.proc: subprocess.Popen[bytes] | None = None
         self.port = 0
+        self.log_path = db.with_name("server.log")
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
     @property
     def url(self) -> str:
@@ -49,9 +53,9 @@ class Server:
             self.port = free_port()
         cmd = [sys.executable, "-m", "hegemon.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
                "--db", f"sqlite:///{self.db}", "--bot-delay", str(self.bot_delay)]  # fmt: skip
-        self.proc = subprocess.Popen(
-            cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=dict(os.environ)
-        )
+        # the log goes to a file: a pipe nobody reads fills up and then blocks the server at its next log line
+        with self.log_path.open("ab") as log:
+            self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log, env=dict(os.environ))
         deadline = time.time() + 90  # a loaded CI machine can be slow to start it (and to reload every table)
         while time.time() < deadline:
             try:
@@ -77,6 +81,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv.start()
     yield srv
     srv.stop()
+    # a bot that fails falls back to a random legal move and the table goes on: the games still look right,
+    # so the log is where such a failure shows (a compiled class the search workers could not unpickle)
+    failed = [line for line in srv.log().splitlines() if "playing a random legal move" in line]
+    assert not failed, "\n".join(failed[:5])
 
 
 @pytest.fixture(scope="session")

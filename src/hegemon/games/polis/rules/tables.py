@@ -115,6 +115,7 @@ def tables(b: Board) -> Tables:
     return t
 
 
+@mypyc_attr(serializable=True)  # compiled (mypyc): pickled with the board's tables (search workers), made with __new__ alone
 class UnitView:
     """What the rules derive from the unit counts alone — a side's units `us` against the opponent's `them` —
     cached per count pattern (`unit_view`): the bitmasks of the territories the opponent does not control
