@@ -37,7 +37,6 @@ import argparse
 import dataclasses
 import json
 import math
-import random
 import sys
 import time
 from pathlib import Path
@@ -45,10 +44,10 @@ from typing import Any
 
 from hegemon.ai import GreedyBot, MctsBot
 from hegemon.ai.games import polis as know
-from hegemon.core.game import CHANCE, TERMINAL
-from hegemon.core.play import derive_seed, sample_chance
+from hegemon.core.play import derive_seed
 from hegemon.games import get_game
 from hegemon.lab.measures import measures_for
+from hegemon.lab.sweep import play_measured
 
 RULES = ("classic", "sacrifice", "diceless", "diceless_sacrifice")
 # the weights screened one at a time (each times SCREEN_FACTORS): the valuation of material and resources, the
@@ -101,20 +100,8 @@ def play(over: dict[str, float], rule: str, deal: int, mcts_seat: int, seed: int
                               time_limit=None, evaluate=evaluate)
     bots[1 - mcts_seat] = GreedyBot(derive_seed("tune-bot", seed, deal, mcts_seat, 1 - mcts_seat))
     measures = measures_for("polis")
-    rng = random.Random(derive_seed("chance", game_seed))
-    state = g.new_game(opts, game_seed)
-    limit = g.max_actions(opts)
     t0 = time.perf_counter()
-    n = 0
-    while n < limit:
-        p = state.current_player()
-        if p == TERMINAL:
-            break
-        action = sample_chance(state, rng) if p == CHANCE else bots[p].choose(state, p)
-        token = measures.before(state, action)
-        state.apply(action)
-        measures.after(state, action, token)
-        n += 1
+    state, _, _ = play_measured(g, opts, game_seed, bots, measures)
     out = state.outcome()
     winners = list(out.winners) if out is not None else []
     won = 1.0 / len(winners) if mcts_seat in winners else 0.0

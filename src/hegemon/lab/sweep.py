@@ -17,11 +17,12 @@ from __future__ import annotations
 import json
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from hegemon.ai import make_bot
-from hegemon.core.game import CHANCE, TERMINAL
+from hegemon.ai import Bot, make_bot
+from hegemon.core.game import CHANCE, TERMINAL, Game, State
 from hegemon.core.play import derive_seed, sample_chance
 from hegemon.core.record import GameRecord, state_digest
 from hegemon.games import get_game
@@ -97,21 +98,10 @@ def plan_units(sweep: Sweep) -> list[Unit]:
     ]
 
 
-def play_unit(sweep: Sweep, unit: Unit) -> dict[str, Any]:
-    """Play one game; its record as JSON (replayable with `hegemon replay`), measures in `meta`."""
-    game = get_game(sweep.game)
-    opts = game.parse_options(sweep.options(unit.variant))
-    n = game.players(opts)
-    seats = sweep.seats(unit, n)
-    seed = sweep.game_seed(unit.deal)
-    bots = [make_bot(s, derive_seed("lab-bot", sweep.seed, unit.deal, unit.rotation, j)) for j, s in enumerate(seats)]
-    for bot in bots:
-        if getattr(bot, "time_limit", None) is not None:
-            # iteration budgets only, so a game is reproducible on any machine
-            setattr(bot, "time_limit", None)  # noqa: B010
-    measures = measures_for(game.name)
-    t0 = time.perf_counter()
-    # the same loop and chance stream as core.record.run_game, with the measures' hooks
+def play_measured(game: Game, opts: Any, seed: int, bots: Sequence[Bot],
+                  measures: Any) -> tuple[State, list[dict[str, Any]], int]:  # fmt: skip
+    """Play one game of `game` from `seed` with `bots` by seat, feeding `measures` its hooks: the final state, the
+    actions as JSON and the number of decisions. The same loop and chance stream as `core.record.run_game`."""
     rng = random.Random(derive_seed("chance", seed))
     state = game.new_game(opts, seed)
     actions: list[dict[str, Any]] = []
@@ -130,6 +120,24 @@ def play_unit(sweep: Sweep, unit: Unit) -> dict[str, Any]:
         state.apply(action)
         measures.after(state, action, token)
         actions.append(action.to_json())
+    return state, actions, decisions
+
+
+def play_unit(sweep: Sweep, unit: Unit) -> dict[str, Any]:
+    """Play one game; its record as JSON (replayable with `hegemon replay`), measures in `meta`."""
+    game = get_game(sweep.game)
+    opts = game.parse_options(sweep.options(unit.variant))
+    n = game.players(opts)
+    seats = sweep.seats(unit, n)
+    seed = sweep.game_seed(unit.deal)
+    bots = [make_bot(s, derive_seed("lab-bot", sweep.seed, unit.deal, unit.rotation, j)) for j, s in enumerate(seats)]
+    for bot in bots:
+        if getattr(bot, "time_limit", None) is not None:
+            # iteration budgets only, so a game is reproducible on any machine
+            setattr(bot, "time_limit", None)  # noqa: B010
+    measures = measures_for(game.name)
+    t0 = time.perf_counter()
+    state, actions, decisions = play_measured(game, opts, seed, bots, measures)
     out = state.outcome()
     meta = {
         "key": unit.key,
