@@ -108,7 +108,7 @@ def test_search_uses_its_set_and_greedy_the_default() -> None:
     assert any(know.search_evaluate(d) != know.evaluate(d) for d in sieges), "the search's set is not greedy's"
     bot = MctsBot(seed=1, iterations=5, time_limit=None)
     bot.search(st, p)
-    assert bot._evaluate is know.search_evaluate
+    assert bot._evaluate is (know.search_evaluate_athens if p == 0 else know.search_evaluate)
     # the search's root prior is the one-ply value under the search's set
     mine = MctsBot(seed=2, iterations=1, time_limit=None)
     root_prior = mine._setting(know, "evaluate", None)
@@ -122,6 +122,27 @@ def test_search_uses_its_set_and_greedy_the_default() -> None:
     searched = one_ply_values(know.determinize(st, p, random.Random(4)), p, know, random.Random(4), 4,
                               evaluate=lambda d: know.evaluate(d, other))
     assert [v for _, v in searched] != [v for _, v in greedy], "a different set gives different values"
+
+
+def test_the_search_playing_athens_uses_athens_set() -> None:
+    """`MCTS_DEFAULTS["evaluate_for"]`: the search values positions with `SEARCH_ATHENS` when it plays Athens and
+    with `SEARCH` when it plays Sparta (ai/README.md, "Fitting the evaluation to game results")."""
+    assert know.MCTS_DEFAULTS["evaluate_for"] is know.search_evaluate_for
+    assert know.search_evaluate_for(0) is know.search_evaluate_athens
+    assert know.search_evaluate_for(1) is know.search_evaluate
+    changed = {f.name: getattr(know.SEARCH_ATHENS, f.name) for f in dataclasses.fields(know.Weights)
+               if getattr(know.SEARCH_ATHENS, f.name) != getattr(know.SEARCH, f.name)}
+    assert changed == {"resource": 0.0, "silver": 0.6, "project": 0.5}
+    found = {0: False, 1: False}
+    for st in positions("classic", 3, 20):
+        p = st.current_player()
+        assert know.search_evaluate_athens(st) == know.evaluate(st, know.SEARCH_ATHENS)
+        if know.search_evaluate_athens(st) != know.search_evaluate(st):
+            found[p] = True
+        bot = MctsBot(seed=1, iterations=3, time_limit=None)
+        bot.search(st, p)
+        assert bot._evaluate is know.search_evaluate_for(p)
+    assert all(found.values()), "the two sets value some positions differently, with either side to move"
 
 
 def test_an_evaluation_given_to_the_search_wins_over_the_games() -> None:

@@ -62,7 +62,8 @@ class MctsBot:
     with `inner_prior` — in the order of their own one-ply values, and with `widen` nodes grow progressively
     (about 1 + sqrt(visits) children). Each game's knowledge module may set these, the exploration constant,
     the prior's weight and the search's own `evaluate` (the game's `evaluate` otherwise; Polis gives the search
-    its own weights) in `MCTS_DEFAULTS`; an argument given here wins."""
+    its own weights) or `evaluate_for(player)` (the search's evaluation for the side it plays: Polis' Athens has
+    its own set) in `MCTS_DEFAULTS`; an argument given here wins."""
 
     name = "mcts"
 
@@ -146,7 +147,14 @@ class MctsBot:
         self._pw = float(self._setting(know, "prior_weight", self.prior_weight, 1.0))
         self._me = player
         self._stratify = bool(self._setting(know, "stratify_root", None))
-        self._evaluate: Callable[[Any], list[float]] = self._setting(know, "evaluate", self.evaluate, know.evaluate)
+        # the evaluation: the one given here, else the game's for the side searching (`evaluate_for`), else the
+        # game's search evaluation (`evaluate`), else its `evaluate`
+        evaluate_for = None if self.evaluate is not None else self._setting(know, "evaluate_for", None, None)
+        self._evaluate: Callable[[Any], list[float]] = (
+            evaluate_for(player)
+            if evaluate_for is not None
+            else self._setting(know, "evaluate", self.evaluate, know.evaluate)
+        )
         actions = decision(state, player)
         samples = int(self._setting(know, "prior_samples", None, 2))
         seen = self._one_ply(know.determinize(state, player, self.rng), player, know, samples)

@@ -81,6 +81,12 @@ DEFAULT = Weights()
 # the search's set, tuned against greedy with the default set by `scripts/tune_polis.py` (ai/README.md, "A separately
 # tuned evaluation for the search"): a siege within reach counts 0.3 of its gain, not half
 SEARCH = Weights(reach=0.3)
+# the search's set when it plays Athens (session 9): the weights a fit of the evaluation's terms to game results
+# points to (`scripts/fit_polis.py`: silver worth about 0.6, other resources about nothing beyond the hunger they
+# relieve, the best project a side can start about 0.5), on top of `SEARCH`. Measured against `SEARCH` on paired
+# deals it won more as Athens and less as Sparta (ai/README.md, "Fitting the evaluation to game results"), so
+# only Athens' search uses it (`search_evaluate_for`)
+SEARCH_ATHENS = Weights(reach=0.3, resource=0.0, silver=0.6, project=0.5)
 
 
 def polis_worth(st: Any, s: int, q: int, w: Weights = DEFAULT) -> float:
@@ -327,6 +333,16 @@ def search_evaluate(st: Any) -> list[float]:
     return evaluate(st, SEARCH)
 
 
+def search_evaluate_athens(st: Any) -> list[float]:
+    """The search's evaluation when it plays Athens: `evaluate` with `SEARCH_ATHENS`."""
+    return evaluate(st, SEARCH_ATHENS)
+
+
+def search_evaluate_for(player: PlayerId) -> Any:
+    """The search's evaluation for the side it plays (`MCTS_DEFAULTS["evaluate_for"]`): Athens' set or `SEARCH`."""
+    return search_evaluate_athens if player == 0 else search_evaluate
+
+
 def determinize(st: Any, player: PlayerId, rng: random.Random) -> Any:
     """A copy where the opponent's combat cards are dealt again from the cards `player` has not seen (the
     deck plus that hand — only their total per kind is used), keeping the hand's size. Everything else in
@@ -390,4 +406,4 @@ def turn_start(st: Any, player: PlayerId) -> Any:
 # (mcts:hard vs greedy 56% -> 75% on the same 80 deals)
 MCTS_DEFAULTS = {"inner_prior": False, "widen": False, "exploration": 0.5, "prior_weight": 3.0, "turn_order": True,
                  "turn_horizon": True, "auto_inner": True, "prior_samples": 4,
-                 "stratify_root": True, "evaluate": search_evaluate}
+                 "stratify_root": True, "evaluate": search_evaluate, "evaluate_for": search_evaluate_for}

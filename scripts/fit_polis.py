@@ -1,0 +1,242 @@
+"""Fit the Polis evaluation's weights to game results (Texel tuning; issue 13 item 1).
+
+The evaluation (`ai/games/polis.py`) is a logistic of the difference of the sides' strengths, and a strength is
+the score plus weighted terms: units, resources, silver, merchants, the league, sieges within reach, the
+diceless sieges in progress, hunger, the prestige danger... Its weights were set by hand and by playing
+candidates against greedy (`scripts/tune_polis.py`), one weight at a time. Here they are fitted at once: replay
+stored lab games, take every position where a turn of the action phase starts (where the search values its
+leaves: the end of the searching side's turn), compute each term for both sides (`features`, which mirrors
+`strength` and is checked against it by tests/ai/test_polis_fit.py) and fit a logistic regression of the result
+(Athens won 1, lost 0, a tie 0.5) on the differences of the terms, with a seat intercept (the board's
+imbalance, which ranks no move) and a light L2 penalty. The score's coefficient gives the logistic's scale
+(1 / coefficient) and each term's coefficient divided by it gives the term's weight in score points.
+
+Fitted per round too (`--by-round`), to see whether a weight should change as the game goes on.
+
+Use:
+    python scripts/fit_polis.py /tmp/fit5/games.jsonl /tmp/big11/games.jsonl [--by-round] [--siege sacrifice]
+    python scripts/fit_polis.py ... --json weights.json   # the fitted weights, as `Weights` overrides"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from scipy.optimize import minimize
+
+from hegemon.ai.games import polis as know
+from hegemon.core.game import CHANCE
+from hegemon.core.record import GameRecord
+from hegemon.games import get_game
+from hegemon.games.polis import scoring
+from hegemon.games.polis.board import SILVER, WHEAT
+from hegemon.games.polis.options import DICELESS, SACRIFICE
+from hegemon.games.polis.rules import common
+
+# the strength's terms, in order; the score's own coefficient is the logistic's 1 / scale. `sign` turns a term
+# into the weight of `Weights` it estimates (the penalties are subtracted in `strength`); `None`: a term whose
+# coefficient is 1 in `strength` (a value already in score points), fitted as a check
+TERMS: tuple[tuple[str, str | None, float], ...] = (
+    ("score", None, 1.0),
+    ("units", "unit", 1.0),
+    ("resources", "resource", 1.0),
+    ("silver", "silver", 1.0),
+    ("merchants", "merchant", 1.0),
+    ("league", "league", 1.0),
+    ("reach", "reach", 1.0),
+    ("reach_next", None, 1.0),  # the best siege within reach of the side whose turn comes next
+    ("sieges", None, 1.0),  # the diceless sieges in progress (siege_value)
+    ("sacrifice", None, 1.0),  # the option to force after a failed roll
+    ("short", "hunger", -1.0),
+    ("starve", "starve", -1.0),
+    ("lost", "lost", -1.0),
+    ("pp_none", "pp_none", -1.0),
+    ("pp_one", "pp_one", -1.0),
+    ("project", "project", 1.0),
+)
+NAMES = tuple(t[0] for t in TERMS)
+
+
+def features(st: Any, s: int, w: know.Weights = know.DEFAULT) -> list[float]:
+    """Side `s`'s strength term by term, unweighted (in `TERMS` order): `strength(st, s, w)` is the sum of
+    these times their weights (`weighted`). The nested weights (a siege's worth, the keep chances) are `w`'s."""
+    b = st.board
+    res = st.res[s]
+    pop = common.population(st, s)
+    f = dict.fromkeys(NAMES, 0.0)
+    f["score"] = float(scoring.score(st, s))
+    f["units"] = float(sum(st.units[s]))
+    f["resources"] = float(sum(res) - res[SILVER])
+    f["silver"] = float(res[SILVER])
+    f["merchants"] = float(st.merchants[s])
+    f["project"] = know.project_option(st, s, w)
+    diceless = st.siege_rule >= DICELESS
+    best = 0.0
+    for q in range(b.n_poleis):
+        if b.p_capital[q]:
+            continue
+        if st.owner[q] == s:
+            f["league"] += 1
+        elif diceless and st.discs[s][q]:
+            f["sieges"] += know.siege_value(st, s, q, w)
+        else:
+            gain = know.reach_gain(st, s, q, w)
+            f["reach"] += gain
+            best = max(best, gain)
+    if best > 0 and st.phase == common.ACTION and st.active == s and not st.n_actions and not st.passed[s]:
+        f["reach_next"] = best
+    if st.siege_rule == SACRIFICE:
+        f["sacrifice"] = know.sacrifice_option(st, s, w)
+    short = pop - res[WHEAT]
+    if short > 0:
+        f["short"] = float(short)
+        if st.pop[b.capital[s]] > res[WHEAT] + st.pp[s]:
+            f["starve"] = 1.0
+    if know.lost_at_round_end(st, s):
+        f["lost"] = 1.0
+    pp = st.pp[s] + know.pending_prestige(st, s)
+    if pp <= 0:
+        f["pp_none"] = 1.0
+    elif pp == 1:
+        f["pp_one"] = 1.0
+    return [f[n] for n in NAMES]
+
+
+def coefficients(w: know.Weights) -> list[float]:
+    """The weight of each term of `TERMS` in `strength` with the weights `w`."""
+    out = []
+    for name, field, sign in TERMS:
+        if field is None:
+            out.append(w.reach_mover - w.reach if name == "reach_next" else 1.0)
+        else:
+            out.append(sign * getattr(w, field))
+    return out
+
+
+def weighted(st: Any, s: int, w: know.Weights = know.DEFAULT) -> float:
+    """`strength` recomputed from `features` and `coefficients` (the test's check that they mirror it)."""
+    return sum(c * x for c, x in zip(coefficients(w), features(st, s, w), strict=True))
+
+
+def positions(
+    path: Path, siege: str | None, w: know.Weights
+) -> Iterator[tuple[int, str, str, list[float], float]]:
+    """(round, siege rule, the bots by seat, Athens' terms minus Sparta's, Athens' result) at the start of every
+    action-phase turn of every game in the JSONL file."""
+    game = get_game("polis")
+    with path.open() as fh:
+        for line in fh:
+            rec = json.loads(line)
+            record = GameRecord.from_json(rec)
+            rule = str(record.options.get("siege", "classic"))
+            if siege is not None and rule != siege:
+                continue
+            out = record.outcome or {}
+            winners = out.get("winners") or []
+            y = (1.0 / len(winners)) if 0 in winners else 0.0
+            st: Any = game.new_game(game.parse_options(record.options), record.seed)
+            for raw in record.actions:
+                if (
+                    st.phase == common.ACTION
+                    and not st.n_actions
+                    and st.current_player() != CHANCE
+                    and st.pending is None
+                ):
+                    a, s = features(st, 0, w), features(st, 1, w)
+                    yield st.round, rule, ",".join(record.seats), [x - z for x, z in zip(a, s, strict=True)], y
+                st.apply(game.decode_action(raw))
+
+
+def fit(x: np.ndarray, y: np.ndarray, l2: float) -> tuple[np.ndarray, float, float]:
+    """Logistic regression with an intercept, L2 on the slopes: (slopes, intercept, mean log loss)."""
+    n, k = x.shape
+    sd = x.std(axis=0)
+    sd[sd < 1e-9] = 1.0
+    z = x / sd
+
+    def loss(theta: np.ndarray) -> tuple[float, np.ndarray]:
+        b, c = theta[:k], theta[k]
+        t = z @ b + c
+        p = 1.0 / (1.0 + np.exp(-t))
+        eps = 1e-12
+        ll = -np.mean(y * np.log(p + eps) + (1 - y) * np.log(1 - p + eps)) + l2 * float(b @ b) / n
+        g = p - y
+        grad = np.concatenate([z.T @ g / n + 2 * l2 * b / n, [g.mean()]])
+        return float(ll), grad
+
+    res = minimize(loss, np.zeros(k + 1), jac=True, method="L-BFGS-B")
+    b = res.x[:k] / sd
+    return b, float(res.x[k]), float(loss(res.x)[0])
+
+
+def log_loss(x: np.ndarray, y: np.ndarray, coef: np.ndarray, intercept: float) -> float:
+    p = 1.0 / (1.0 + np.exp(-(x @ coef + intercept)))
+    eps = 1e-12
+    return float(-np.mean(y * np.log(p + eps) + (1 - y) * np.log(1 - p + eps)))
+
+
+def report(label: str, x: np.ndarray, ctl: np.ndarray, y: np.ndarray, l2: float, w: know.Weights) -> dict[str, float]:
+    """Fit and print the weights in score points next to `w`'s; the fitted `Weights` overrides. `ctl`: control
+    columns (which bot sits where) fitted alongside, not reported."""
+    k = x.shape[1]
+    coef, intercept, _ = fit(np.hstack([x, ctl]), y, l2)
+    fit_ll = log_loss(np.hstack([x, ctl]), y, coef, intercept)
+    # the current evaluation on the same positions, its controls and intercept refitted alone
+    cur = np.array(coefficients(w)) / w.scale
+    t = x @ cur
+    ctl_only, c0, _ = fit(np.hstack([t[:, None], ctl]), y, 0.0)
+    free = np.concatenate([[1.0], ctl_only[1:]])
+    res = minimize(lambda c: log_loss(np.hstack([t[:, None], ctl]), y, free, float(c[0])), [c0], method="Nelder-Mead")
+    cur_ll = log_loss(np.hstack([t[:, None], ctl]), y, free, float(res.x[0]))
+    seat_coef, seat_c, _ = fit(ctl, y, 0.0) if ctl.shape[1] else (np.zeros(0), 0.0, 0.0)
+    base = log_loss(ctl, y, seat_coef, seat_c)
+    a0 = coef[0]
+    print(f"\n{label}: {len(y)} positions, Athens result {y.mean():.3f}; log loss: seats and bots only {base:.4f}, "
+          f"current weights {cur_ll:.4f}, fitted {fit_ll:.4f}  (spread of the current values {t.std():.2f})")
+    print(f"  scale: fitted {1 / a0 if a0 > 0 else float('inf'):.2f}, current {w.scale}")
+    overrides: dict[str, float] = {"scale": round(1 / a0, 3) if a0 > 0 else w.scale}
+    for (name, field, sign), c, now in zip(TERMS[1:], coef[1:k], coefficients(w)[1:], strict=True):
+        val = c / a0 if a0 > 0 else float("nan")
+        print(f"  {name:11s} fitted {val:+7.3f}   current {now:+7.3f}")
+        if field is not None:
+            overrides[field] = round(sign * val, 3)
+    return overrides
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("games", nargs="+", type=Path, help="lab games.jsonl files (Polis)")
+    ap.add_argument("--siege", default=None, help="only games under this siege rule")
+    ap.add_argument("--by-round", action="store_true", help="fit each round apart too")
+    ap.add_argument("--l2", type=float, default=1.0, help="L2 penalty on the standardised slopes")
+    ap.add_argument("--json", type=Path, default=None, help="write the pooled fit as Weights overrides")
+    args = ap.parse_args(argv)
+    w = know.SEARCH
+    rows = [p for path in args.games for p in positions(path, args.siege, w)]
+    if not rows:
+        print("no positions", file=sys.stderr)
+        return 1
+    x = np.array([r[3] for r in rows])
+    y = np.array([r[4] for r in rows])
+    rounds = np.array([r[0] for r in rows])
+    # which bots sit where (and the siege rule): controls, so that a term is not credited with the stronger
+    # bot's seat
+    groups = sorted({(r[1], r[2]) for r in rows})
+    ctl = np.array([[1.0 if (r[1], r[2]) == g else 0.0 for g in groups[1:]] for r in rows]).reshape(len(rows), -1)
+    pooled = report("all rounds", x, ctl, y, args.l2, w)
+    if args.by_round:
+        for r in sorted(set(rounds.tolist())):
+            m = rounds == r
+            report(f"round {r + 1}", x[m], ctl[m], y[m], args.l2, w)
+    if args.json is not None:
+        args.json.write_text(json.dumps(pooled, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
