@@ -269,6 +269,8 @@ def test_polis_end_of_round_steps_taken_without_a_choice_are_announced(browser: 
     for _ in range(80):
         if page.evaluate("window.__toasts.some(([k]) => k.includes('auto'))") or not wait_turn(page):
             break
+        if page.evaluate("document.body.dataset.phase") == "phoros":
+            break  # the round's end is under way: its steps taken alone are announced (awaited below), not raced
         v = version(page)
         if page.locator("#confirm-yes").count():
             page.click("#confirm-yes")
