@@ -137,10 +137,12 @@ def test_a_database_locked_for_8_seconds_mid_play_loses_nothing_and_play_resumes
         for t in threads:
             t.start()
         time.sleep(1.5)
-        before_lock = len(acked)
         bot_version = http.get(f"/api/tables/{bots['id']}").json()["version"]
         con = sqlite3.connect(db, timeout=10)
         con.execute("BEGIN EXCLUSIVE")
+        # counted once the lock is held: a move acknowledged between an earlier count and the lock is not one made
+        # while the database was locked
+        before_lock = len(acked)
         locked.set()
         time.sleep(2.0)
         for tok in tokens:  # a move made now is refused, typed, and changes nothing
