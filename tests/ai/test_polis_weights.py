@@ -1,6 +1,6 @@
 """The Polis evaluation's parameter set (`Weights`): the default is the module's constants, so greedy and every
 caller that names no set are unchanged; the search evaluates with its own set (`SEARCH`, through
-`MCTS_DEFAULTS["evaluate"]`), greedy with the default one; and a set's weights really reach the evaluation."""
+`MCTS_DEFAULTS["evaluate_for"]`, Athens with `SEARCH_ATHENS`), greedy with the default one; and a set's weights really reach the evaluation."""
 
 from __future__ import annotations
 
@@ -100,7 +100,7 @@ def test_the_search_set_is_the_tuned_one() -> None:
 
 
 def test_search_uses_its_set_and_greedy_the_default() -> None:
-    assert know.MCTS_DEFAULTS["evaluate"] is know.search_evaluate
+    assert "evaluate" not in know.MCTS_DEFAULTS  # `evaluate_for` names the search's evaluation for either side
     st = positions("classic", 3)[2]
     p = st.current_player()
     assert know.search_evaluate(st) == know.evaluate(st, know.SEARCH)
@@ -109,10 +109,10 @@ def test_search_uses_its_set_and_greedy_the_default() -> None:
     bot = MctsBot(seed=1, iterations=5, time_limit=None)
     bot.search(st, p)
     assert bot._evaluate is (know.search_evaluate_athens if p == 0 else know.search_evaluate)
-    # the search's root prior is the one-ply value under the search's set
+    # the search's root prior is the one-ply value under the same set (`_one_ply` evaluates with `_evaluate`)
     mine = MctsBot(seed=2, iterations=1, time_limit=None)
-    root_prior = mine._setting(know, "evaluate", None)
-    assert root_prior is know.search_evaluate
+    mine.search(st, p)
+    assert mine._evaluate is know.search_evaluate_for(p)
     # greedy: its action values are the one-ply values under the default set, whatever the search's set is
     other = dataclasses.replace(know.DEFAULT, unit=3.0, silver=2.0, scale=1.0)
     greedy = GreedyBot(seed=4).action_values(st, p)

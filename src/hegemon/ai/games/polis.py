@@ -53,8 +53,8 @@ W_PROJECT = 0.0
 @dataclass(frozen=True)
 class Weights:
     """The evaluation's weights and constants (the module's constants above are the defaults): greedy and
-    every caller that names none use `DEFAULT`; the search uses `SEARCH` (its `MCTS_DEFAULTS["evaluate"]`),
-    tuned against greedy by `scripts/tune_polis.py` (ai/README.md)."""
+    every caller that names none use `DEFAULT`; the search uses `SEARCH` (`search_evaluate`), tuned against greedy
+    by `scripts/tune_polis.py`, and as Athens `SEARCH_ATHENS` (its `MCTS_DEFAULTS["evaluate_for"]`; ai/README.md)."""
 
     unit: float = W_UNIT
     resource: float = W_RESOURCE
@@ -406,4 +406,4 @@ def turn_start(st: Any, player: PlayerId) -> Any:
 # (mcts:hard vs greedy 56% -> 75% on the same 80 deals)
 MCTS_DEFAULTS = {"inner_prior": False, "widen": False, "exploration": 0.5, "prior_weight": 3.0, "turn_order": True,
                  "turn_horizon": True, "auto_inner": True, "prior_samples": 4,
-                 "stratify_root": True, "evaluate": search_evaluate, "evaluate_for": search_evaluate_for}
+                 "stratify_root": True, "evaluate_for": search_evaluate_for}
