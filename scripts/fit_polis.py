@@ -58,6 +58,8 @@ TERMS: tuple[tuple[str, str | None, float], ...] = (
     ("pp_none", "pp_none", -1.0),
     ("pp_one", "pp_one", -1.0),
     ("project", "project", 1.0),
+    # the danger of the prestige left after the coming supply, beyond the danger of the track now
+    ("supply_danger", "supply_danger", -1.0),
 )
 NAMES = tuple(t[0] for t in TERMS)
 
@@ -97,13 +99,20 @@ def features(st: Any, s: int, w: know.Weights = know.DEFAULT) -> list[float]:
         f["short"] = float(short)
         if st.pop[b.capital[s]] > res[WHEAT] + st.pp[s]:
             f["starve"] = 1.0
-    if know.lost_at_round_end(st, s):
+    lost = know.lost_at_round_end(st, s)
+    if lost:
         f["lost"] = 1.0
     pp = st.pp[s] + know.pending_prestige(st, s)
     if pp <= 0:
         f["pp_none"] = 1.0
     elif pp == 1:
         f["pp_one"] = 1.0
+    if st.phase == common.ACTION and not lost:
+        end = know.round_end_prestige(st, s)
+        if end <= 0 and st.passed[s] and w.supply_danger:
+            f["lost"] += 1.0
+        else:
+            f["supply_danger"] = max(0.0, know.danger(end, w) - know.danger(pp, w))
     return [f[n] for n in NAMES]
 
 

@@ -76,12 +76,15 @@ def label(over: dict[str, float]) -> str:
     return ",".join(f"{k}={v:g}" for k, v in sorted(over.items())) or BASELINE
 
 
-def weights(over: dict[str, float]) -> know.Weights:
-    return dataclasses.replace(know.DEFAULT, **over)
+def weights(over: dict[str, float], base: str = "default", seat: int = 0) -> know.Weights:
+    """The candidate's weights for the search in `seat`: overrides of the default set, or with `base` "search" of
+    the set the search uses in that seat (`SEARCH_ATHENS` as Athens, `SEARCH` as Sparta)."""
+    start = know.DEFAULT if base == "default" else know.SEARCH_ATHENS if seat == 0 else know.SEARCH
+    return dataclasses.replace(start, **over)
 
 
 def play(over: dict[str, float], rule: str, deal: int, mcts_seat: int, seed: int, iterations: int,
-         board: str | None) -> dict[str, Any]:
+         board: str | None, base: str = "default") -> dict[str, Any]:
     """One game: mcts (the candidate's weights) in `mcts_seat` against greedy (default weights)."""
     g = get_game("polis")
     raw: dict[str, Any] = dict(g.selfplay_defaults)
@@ -90,7 +93,7 @@ def play(over: dict[str, float], rule: str, deal: int, mcts_seat: int, seed: int
         raw["board"] = board
     opts = g.parse_options(raw)
     game_seed = derive_seed("tune", seed, deal)
-    w = weights(over)
+    w = weights(over, base, mcts_seat)
 
     def evaluate(st: Any) -> list[float]:
         return know.evaluate(st, w)
@@ -115,7 +118,7 @@ def games_of(args: argparse.Namespace) -> list[tuple[str, int, int]]:
     """(rule, deal, seat of the search) of every game a candidate plays, deal-major."""
     out = []
     for m in range(max(args.athens, args.sparta)):
-        for rule in RULES:
+        for rule in args.rules:
             if m < args.athens:
                 out.append((rule, m, 0))
             if m < args.sparta:
@@ -140,10 +143,13 @@ def summarise(records: list[dict[str, Any]], games: list[tuple[str, int, int]]) 
     def objective(res: dict[tuple[str, int, int], dict[str, Any]], rule: str | None = None) -> tuple[float, float, float]:
         a = [res[k]["won"] for k in wanted if k[2] == 0 and (rule is None or k[0] == rule)]
         s = [res[k]["won"] for k in wanted if k[2] == 1 and (rule is None or k[0] == rule)]
-        ra, rs = sum(a) / len(a), sum(s) / len(s)
-        return (ra + rs) / 2, ra, rs
+        ra = sum(a) / len(a) if a else math.nan
+        rs = sum(s) / len(s) if s else math.nan
+        # one seat only (`--sparta 0`: a change to Athens' set alone): that seat's rate
+        return (ra + rs) / 2 if a and s else ra if a else rs, ra, rs
 
     base = by.get(BASELINE)
+    rules = [rule for rule in RULES if any(g[0] == rule for g in games)]
     rows = []
     for cand, res in by.items():
         if not wanted <= set(res):
@@ -151,19 +157,20 @@ def summarise(records: list[dict[str, Any]], games: list[tuple[str, int, int]]) 
         obj, ra, rs = objective(res)
         row: dict[str, Any] = {"candidate": cand, "objective": obj, "athens": ra, "sparta": rs,
                                "sieges": sum(res[k]["sieges"] for k in wanted) / len(wanted),
-                               "rules": {rule: objective(res, rule)[0] for rule in RULES},
+                               "rules": {rule: objective(res, rule)[0] for rule in rules},
                                "rule_sieges": {rule: sum(res[k]["sieges"] for k in wanted if k[0] == rule)
-                                               / sum(1 for k in wanted if k[0] == rule) for rule in RULES}}
+                                               / sum(1 for k in wanted if k[0] == rule) for rule in rules}}
         if base is not None and wanted <= set(base):
             # paired: the difference per game, stratified by seat (the objective weighs each seat by half)
             diff, var = 0.0, 0.0
-            for seat in (0, 1):
+            seats = [seat for seat in (0, 1) if any(k[2] == seat for k in wanted)]
+            for seat in seats:
                 ks = [k for k in wanted if k[2] == seat]
                 d = [res[k]["won"] - base[k]["won"] for k in ks]
                 mean = sum(d) / len(d)
                 sd2 = sum((x - mean) ** 2 for x in d) / max(1, len(d) - 1)
-                diff += mean / 2
-                var += sd2 / len(d) / 4
+                diff += mean / len(seats)
+                var += sd2 / len(d) / len(seats) ** 2
             row["delta"], row["se"] = diff, math.sqrt(var)
         rows.append(row)
     rows.sort(key=lambda r: -r["objective"])
@@ -172,14 +179,15 @@ def summarise(records: list[dict[str, Any]], games: list[tuple[str, int, int]]) 
 
 def report(rows: list[dict[str, Any]], games: list[tuple[str, int, int]]) -> None:
     na = sum(1 for g in games if g[2] == 0)
-    print(f"{len(games)} games a candidate ({na} as Athens, {len(games) - na} as Sparta), rules {', '.join(RULES)}")
+    rules = [rule for rule in RULES if any(g[0] == rule for g in games)]
+    print(f"{len(games)} games a candidate ({na} as Athens, {len(games) - na} as Sparta), rules {', '.join(rules)}")
     print(f"{'candidate':34} {'objective':>9} {'vs base':>15} {'Athens':>7} {'Sparta':>7} {'sieges':>6}  "
-          + " ".join(f"{r[:10]:>10}" for r in RULES) + "  mcts sieges a game per rule")
+          + " ".join(f"{r[:10]:>10}" for r in rules) + "  mcts sieges a game per rule")
     for r in rows:
         delta = f"{r['delta']:+.3f}±{r['se']:.3f}" if "delta" in r else ""
         print(f"{r['candidate'][:34]:34} {r['objective']:9.3f} {delta:>15} {r['athens']:7.3f} {r['sparta']:7.3f} "
-              f"{r['sieges']:6.2f}  " + " ".join(f"{r['rules'][rule]:10.3f}" for rule in RULES) + "  "
-              + " / ".join(f"{r['rule_sieges'][rule]:.2f}" for rule in RULES))
+              f"{r['sieges']:6.2f}  " + " ".join(f"{r['rules'][rule]:10.3f}" for rule in rules) + "  "
+              + " / ".join(f"{r['rule_sieges'][rule]:.2f}" for rule in rules))
 
 
 def main() -> None:
@@ -192,10 +200,18 @@ def main() -> None:
     parser.add_argument("--sparta", type=int, default=10, help="deals a rule with the search as Sparta")
     parser.add_argument("--iterations", type=int, default=150, help="search iterations a move (mcts:normal)")
     parser.add_argument("--board", default=None, help="a Polis board data file (default: the default board)")
+    parser.add_argument("--rules", default=",".join(RULES), help="the siege rules to play, comma-separated")
+    parser.add_argument("--base", choices=("default", "search"), default="default",
+                        help="what a candidate overrides: the default set, or the search's own set for each seat")
     parser.add_argument("--out", type=Path, default=Path("/tmp/hegemon-tune-polis.jsonl"))
     args = parser.parse_args()
+    args.rules = [r.strip() for r in args.rules.split(",") if r.strip()]
+    if not args.rules or any(r not in RULES for r in args.rules):
+        raise SystemExit(f"--rules: a comma-separated list of {', '.join(RULES)}")
     games = games_of(args)
-    config = {"seed": args.seed, "iterations": args.iterations, "board": args.board}
+    config: dict[str, Any] = {"seed": args.seed, "iterations": args.iterations, "board": args.board}
+    if args.base != "default":
+        config["base"] = args.base
     records = [r for r in load(args.out) if r.get("config") == config]
     if not args.report:
         cands = [parse_candidate(c) for c in args.candidate]
@@ -210,7 +226,7 @@ def main() -> None:
                 for rule, deal, seat in games:
                     if (label(over), rule, deal, seat) in done:
                         continue
-                    rec = play(over, rule, deal, seat, args.seed, args.iterations, args.board)
+                    rec = play(over, rule, deal, seat, args.seed, args.iterations, args.board, args.base)
                     rec["config"] = config
                     fh.write(json.dumps(rec) + "\n")
                     fh.flush()

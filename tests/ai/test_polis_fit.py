@@ -37,7 +37,8 @@ def records(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-@pytest.mark.parametrize("weights", [know.DEFAULT, know.SEARCH, know.Weights(project=1.0, unit=0.4)])
+@pytest.mark.parametrize("weights", [know.DEFAULT, know.SEARCH, know.SEARCH_ATHENS,
+                                     know.Weights(project=1.0, unit=0.4, supply_danger=2.0)])
 def test_terms_times_weights_are_the_strength(records: Path, weights: know.Weights) -> None:
     """Every position of the games, both sides: the weighted terms sum to `strength` (a term added to
     `strength` and not to `features` fails here)."""

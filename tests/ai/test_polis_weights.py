@@ -25,7 +25,7 @@ CONSTANTS = {
     "league": "W_LEAGUE", "hunger": "W_HUNGER", "starve": "W_STARVE", "lost": "W_LOST", "scale": "SCALE",
     "keep_ds": "KEEP_DS", "keep_diceless": "KEEP_DICELESS", "keep_contested": "KEEP_CONTESTED",
     "keep_force_next": "KEEP_FORCE_NEXT", "action": "W_ACTION", "reach": "REACH", "reach_mover": "REACH_MOVER",
-    "pp_none": "PP_NONE", "pp_one": "PP_ONE", "project": "W_PROJECT",
+    "pp_none": "PP_NONE", "pp_one": "PP_ONE", "project": "W_PROJECT", "supply_danger": "W_SUPPLY_DANGER",
 }
 
 

@@ -48,6 +48,10 @@ PP_ONE = 1.5  # one prestige point left
 # few): this share of what it would bring beyond the resources it takes. Off (0) in both sets: measured at 1.0
 # it was no clear gain for the search against greedy (ai/README.md, "Athens' economy")
 W_PROJECT = 0.0
+# the prestige a side will hold after the coming supply (`round_end_prestige`): the danger of an empty or
+# one-point track counted on it as well as on the track now, times this weight; and a side that has passed with
+# none left then is lost (`W_LOST`). Off (0) in the default set (greedy's)
+W_SUPPLY_DANGER = 0.0
 
 
 @dataclass(frozen=True)
@@ -75,6 +79,7 @@ class Weights:
     pp_none: float = PP_NONE
     pp_one: float = PP_ONE
     project: float = W_PROJECT
+    supply_danger: float = W_SUPPLY_DANGER
 
 
 DEFAULT = Weights()
@@ -242,6 +247,28 @@ def lost_at_round_end(st: Any, s: int) -> bool:
     return True
 
 
+def round_end_prestige(st: Any, s: int) -> int:
+    """At best, the prestige side `s` holds when the end-of-round check comes, if nothing else happens this
+    round: the track now (and what a siege under way pays), plus the immediate prestige of the projects under
+    construction on its poleis and a megalopolis point for each of its poleis above its base population, less
+    the prestige the coming supply takes for the capital's cubes the stored wheat cannot feed (the other poleis
+    can be released instead). 0 or less: ostracised at the end of the round (§9.1 case 2)."""
+    b = st.board
+    owner = st.owner
+    pp = st.pp[s] + pending_prestige(st, s)
+    for p in st.started:
+        for q in range(b.n_poleis):
+            if owner[q] == s and p in st.slots[q]:
+                pp += b.pr_immediate[p]
+    pp += b.mega_pp * sum(1 for q in range(b.n_poleis) if owner[q] == s and st.pop[q] > b.p_base[q])
+    return pp - max(0, st.pop[b.capital[s]] * b.supply_wheat - st.res[s][WHEAT])
+
+
+def danger(pp: int, w: Weights) -> float:
+    """The ostracism danger of holding `pp` prestige points."""
+    return w.pp_none if pp <= 0 else w.pp_one if pp == 1 else 0.0
+
+
 def project_option(st: Any, s: int, w: Weights = DEFAULT) -> float:
     """The best project side `s` can start now, while it may still act this round (action phase, not passed):
     one of the offer whose exact cost it holds, with a free slot of its symbol on an own polis; worth the
@@ -307,13 +334,17 @@ def strength(st: Any, s: int, w: Weights = DEFAULT) -> float:
         v -= w.hunger * short
         if st.pop[b.capital[s]] > res[WHEAT] + st.pp[s]:
             v -= w.starve
-    if lost_at_round_end(st, s):
+    lost = lost_at_round_end(st, s)
+    if lost:
         v -= w.lost
-    pp = st.pp[s] + pending_prestige(st, s)
-    if pp <= 0:
-        v -= w.pp_none
-    elif pp == 1:
-        v -= w.pp_one
+    now = danger(st.pp[s] + pending_prestige(st, s), w)
+    v -= now
+    if w.supply_danger and st.phase == common.ACTION and not lost:
+        end = round_end_prestige(st, s)
+        if end <= 0 and st.passed[s]:
+            v -= w.lost  # passed, and the supply will take the last prestige point
+        else:
+            v -= w.supply_danger * max(0.0, danger(end, w) - now)
     return v
 
 
