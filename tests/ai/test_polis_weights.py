@@ -132,7 +132,7 @@ def test_the_search_playing_athens_uses_athens_set() -> None:
     assert know.search_evaluate_for(1) is know.search_evaluate
     changed = {f.name: getattr(know.SEARCH_ATHENS, f.name) for f in dataclasses.fields(know.Weights)
                if getattr(know.SEARCH_ATHENS, f.name) != getattr(know.SEARCH, f.name)}
-    assert changed == {"resource": 0.0, "silver": 0.6, "project": 0.5}
+    assert changed == {"resource": 0.0, "silver": 0.6, "project": 0.5, "league": 0.5}
     found = {0: False, 1: False}
     for st in positions("classic", 3, 20):
         p = st.current_player()
