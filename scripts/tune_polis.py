@@ -84,8 +84,9 @@ def weights(over: dict[str, float], base: str = "default", seat: int = 0) -> kno
 
 
 def play(over: dict[str, float], rule: str, deal: int, mcts_seat: int, seed: int, iterations: int,
-         board: str | None, base: str = "default") -> dict[str, Any]:
-    """One game: mcts (the candidate's weights) in `mcts_seat` against greedy (default weights)."""
+         board: str | None, base: str = "default", opponent: str = "greedy") -> dict[str, Any]:
+    """One game: mcts (the candidate's weights) in `mcts_seat` against greedy (default weights), or with
+    `opponent` "search" against the search with its own set for its seat (the same iterations)."""
     g = get_game("polis")
     raw: dict[str, Any] = dict(g.selfplay_defaults)
     raw["siege"] = rule
@@ -101,7 +102,9 @@ def play(over: dict[str, float], rule: str, deal: int, mcts_seat: int, seed: int
     bots: list[Any] = [None, None]
     bots[mcts_seat] = MctsBot(derive_seed("tune-bot", seed, deal, mcts_seat, mcts_seat), iterations=iterations,
                               time_limit=None, evaluate=evaluate)
-    bots[1 - mcts_seat] = GreedyBot(derive_seed("tune-bot", seed, deal, mcts_seat, 1 - mcts_seat))
+    other_seed = derive_seed("tune-bot", seed, deal, mcts_seat, 1 - mcts_seat)
+    bots[1 - mcts_seat] = (MctsBot(other_seed, iterations=iterations, time_limit=None) if opponent == "search"
+                           else GreedyBot(other_seed))
     measures = measures_for("polis")
     t0 = time.perf_counter()
     state, _, _ = play_measured(g, opts, game_seed, bots, measures)
@@ -203,6 +206,9 @@ def main() -> None:
     parser.add_argument("--rules", default=",".join(RULES), help="the siege rules to play, comma-separated")
     parser.add_argument("--base", choices=("default", "search"), default="default",
                         help="what a candidate overrides: the default set, or the search's own set for each seat")
+    parser.add_argument("--opponent", choices=("greedy", "search"), default="greedy",
+                        help="the other seat: greedy (default weights), or the search with its own set for that seat"
+                             " (to tune one seat against the other's best play, e.g. Sparta: --athens 0)")
     parser.add_argument("--out", type=Path, default=Path("/tmp/hegemon-tune-polis.jsonl"))
     args = parser.parse_args()
     args.rules = [r.strip() for r in args.rules.split(",") if r.strip()]
@@ -212,6 +218,8 @@ def main() -> None:
     config: dict[str, Any] = {"seed": args.seed, "iterations": args.iterations, "board": args.board}
     if args.base != "default":
         config["base"] = args.base
+    if args.opponent != "greedy":
+        config["opponent"] = args.opponent
     records = [r for r in load(args.out) if r.get("config") == config]
     if not args.report:
         cands = [parse_candidate(c) for c in args.candidate]
@@ -226,7 +234,8 @@ def main() -> None:
                 for rule, deal, seat in games:
                     if (label(over), rule, deal, seat) in done:
                         continue
-                    rec = play(over, rule, deal, seat, args.seed, args.iterations, args.board, args.base)
+                    rec = play(over, rule, deal, seat, args.seed, args.iterations, args.board, args.base,
+                               args.opponent)
                     rec["config"] = config
                     fh.write(json.dumps(rec) + "\n")
                     fh.flush()
