@@ -64,8 +64,8 @@ def test_a_polis_table_on_the_balanced_board_plays_and_shows_it(tmp_path: Path) 
         assert c.app.state.manager.get(tid).state.board is load_board("balanced")  # type: ignore[attr-defined]  # a Polis state (State is the protocol)
         balanced = c.get(f"/api/tables/{tid}/glossary").json()
         default = c.get(f"/api/tables/{plain}/glossary").json()
-        assert balanced["projects"]["parthenon"]["cost"] == {"wood": 1, "oil": 5}
-        assert default["projects"]["parthenon"]["cost"] == {"silver": 4, "wood": 1, "oil": 1}
+        assert balanced["projects"]["temple_of_zeus"]["cost"] == {"metal": 1, "wood": 1, "wine": 3}
+        assert default["projects"]["temple_of_zeus"]["cost"] == {"silver": 3, "metal": 1, "wood": 1}
         assert balanced == get_game("polis").glossary(load_board("balanced"))
         # the seat's state messages name the board (the table page's header shows it)
         with c.websocket_connect(f"/ws/tables/{tid}") as ws:
