@@ -286,6 +286,37 @@ def test_restart_skips_a_table_whose_stored_board_no_longer_validates(
     assert lines and "cards.legionary" in lines[0] and "not loaded" in lines[0]
 
 
+def test_restart_skips_a_table_whose_actions_no_longer_replay_and_keeps_its_rows(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A shipped board or a rule changed since a table was played (the balanced Polis board was re-derived in
+    session 11): its stored actions no longer replay. The server starts and serves every other table; that one
+    is skipped with a warning, and its stored rows stay for a server whose rules replay them."""
+    with app(tmp_path) as c:
+        bots = [{"bot": "random"}, {"bot": "random"}]  # they play at once: the table has stored actions
+        stale = c.post("/api/tables", json={"game": "polis", "seed": 3, "seats": bots,
+                                            "options": {"board": "balanced"}}).json()["id"]  # fmt: skip
+        fine = c.post("/api/tables", json={"game": "polis", "seed": 4}).json()["id"]
+    db = sqlite3.connect(tmp_path / "h.db")
+    (first,) = db.execute("SELECT action FROM actions WHERE table_id = ? AND idx = 0", (stale,)).fetchone()
+    # what the old board allowed and the new one does not: here a move where a card is to be drawn
+    db.execute("UPDATE actions SET action = ? WHERE table_id = ? AND idx = 0", (json.dumps({"type": "pass"}), stale))
+    db.commit()
+    rows = db.execute("SELECT COUNT(*) FROM actions WHERE table_id = ?", (stale,)).fetchone()[0]
+    db.close()
+    assert first != json.dumps({"type": "pass"}) and rows > 0
+    with caplog.at_level(logging.WARNING, logger="hegemon.server"), app(tmp_path) as c:
+        assert {t["id"] for t in c.get("/api/tables").json()} == {fine}
+        assert c.get(f"/api/tables/{stale}").status_code == 404
+        assert c.get(f"/api/tables/{fine}").status_code == 200
+    lines = [r.getMessage() for r in caplog.records if stale in r.getMessage()]
+    assert lines and "no longer replay" in lines[0]
+    db = sqlite3.connect(tmp_path / "h.db")
+    assert db.execute("SELECT COUNT(*) FROM actions WHERE table_id = ?", (stale,)).fetchone()[0] == rows
+    assert db.execute("SELECT COUNT(*) FROM tables WHERE id = ?", (stale,)).fetchone()[0] == 1
+    db.close()
+
+
 def test_game_options_resolve_an_accepted_board_by_name_only(tmp_path: Path) -> None:
     """Options naming an upload are resolved by the server's registry; a client cannot name a file."""
     with app(tmp_path) as c:

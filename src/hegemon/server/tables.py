@@ -565,7 +565,8 @@ class TableManager:
 
     def build(self, st: StoredTable) -> Table | None:
         """A table rebuilt from its stored form by replaying its actions with `play` (None, logged, when its game
-        or board no longer loads). Touches nothing shared, so it may run in a worker thread."""
+        or board no longer loads, or its actions no longer replay: rules or a shipped board changed since they
+        were played; its stored rows are kept). Touches nothing shared, so it may run in a worker thread."""
         try:
             game = get_game(st.game)
             stored, _board = self._stored_board(game.name, st.options)
@@ -581,7 +582,11 @@ class TableManager:
         table = Table(st.id, game, options, st.seed, seats, st.created, st.turn_timer, state)
         table.salt = st.salt
         table.seats_version = st.seats_version
-        self._replay_stored(table, st.actions)
+        try:
+            self._replay_stored(table, st.actions)
+        except HegemonError as e:
+            log.warning("table %s not loaded: its stored actions no longer replay (%s)", st.id, e)
+            return None
         table.creator = st.creator
         table.stopped = st.status == "stopped" and not table.finished
         if table.finished or table.stopped:
