@@ -53,6 +53,7 @@ class BuildNative(build_ext):
             self.extensions = []
             return
         t0 = time.perf_counter()
+        _say(f"compiling {len(_native.source_paths())} engine modules with mypyc: type-checking and generating C (step 1 of 2)")
         try:
             from mypyc.build import mypycify
 
@@ -83,6 +84,7 @@ class BuildNative(build_ext):
             ext._file_name = self.get_ext_filename(full)
         self.extensions = exts
         self.distribution.ext_modules = exts
+        _say(f"C generated in {time.perf_counter() - t0:.0f} s; the C compiler builds the engine (step 2 of 2, the longer one)")
         super().run()
         built = [Path(self.get_ext_fullpath(e.name)) for e in exts]
         if inplace:
