@@ -206,12 +206,12 @@ class _Guard:
         stale = stale_sources(self.root)
         if stale is None:
             log.warning("hegemon: compiled engine modules without a build manifest for this Python (an "
-                        "interrupted or foreign build): running pure Python; rebuild with `pip install -e .`")
+                        "interrupted or foreign build): running pure Python; rebuild with `make install` (or `pip install -e .`)")
             return False
         if stale:
             more = f" and {len(stale) - 3} more" if len(stale) > 3 else ""
             log.warning("hegemon: %s changed since the engine was compiled: running pure Python (correct, "
-                        "slower); rebuild with `pip install -e .` or set %s=1 to silence this",
+                        "slower); rebuild with `make install` (or `pip install -e .`) or set %s=1 to silence this",
                         ", ".join(stale[:3]) + more, PURE_ENV)
             return False
         return True

@@ -329,3 +329,49 @@ def test_siege_actions_cost_one_extra_resource_after_the_opponent_passed():
     do(st, A.Besiege("thebai"), A.SiegeRoll(4))
     assert st.phase_name() == "extra resource"
     assert A.PayExtra("oil") in st.legal_actions()
+
+
+def _empty_pool(st, side: int) -> None:
+    """Spend every cube of `side`'s pool on units spread over the map (3 a territory at most)."""
+    from hegemon.games.polis.rules import common
+
+    free = common.pool(st, side)
+    for t in range(st.board.n_terr):
+        if free <= 0:
+            break
+        add = min(3 - st.units[side][t], free)
+        if add > 0:
+            st.units[side][t] += add
+            free -= add
+    assert common.pool(st, side) == 0
+
+
+@pytest.mark.parametrize("rule", ["diceless", "diceless_sacrifice"])
+def test_diceless_empty_pool_refuses_only_the_disc_that_takes_the_polis(rule):
+    """N9 (issue 29 item 7): the seed sets no cube condition on a start or continue; only taking the polis
+    needs a cube, so with an empty pool the siege may start and go on but not complete."""
+    st = scenario(rule, units={(ATHENS, "boiotia"): 3}, pp=(3, 3))
+    _empty_pool(st, ATHENS)
+    acts = st.legal_actions()
+    assert A.StartSiege("thebai") in acts  # F 3: the first disc takes nothing
+    st.discs[ATHENS][Q(st, "thebai")] = 2
+    assert A.ContinueSiege("thebai") not in st.legal_actions()  # the third disc would take it
+    st.discs[ATHENS][Q(st, "thebai")] = 1
+    assert A.ContinueSiege("thebai") in st.legal_actions()
+
+
+def test_diceless_sacrifice_empty_pool_forcing_stops_before_the_completing_disc():
+    st = scenario("diceless_sacrifice", units={(ATHENS, "boiotia"): 3}, pp=(3, 3))
+    _empty_pool(st, ATHENS)
+    st.discs[ATHENS][Q(st, "thebai")] = 1
+    do(st, A.ContinueSiege("thebai"))  # the second disc of three takes nothing
+    # forcing the third would take the polis, which needs a cube: no forcing offered
+    assert st.phase != DS_FORCE and st.discs[ATHENS][Q(st, "thebai")] == 2
+    assert st.owner[Q(st, "thebai")] == -1
+
+
+def test_dice_sieges_still_need_a_cube_up_front():
+    st = scenario("classic", units={(ATHENS, "boiotia"): 3}, pp=(3, 3))
+    assert A.Besiege("thebai") in st.legal_actions()
+    _empty_pool(st, ATHENS)
+    assert A.Besiege("thebai") not in st.legal_actions()

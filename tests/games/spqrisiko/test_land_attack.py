@@ -175,9 +175,8 @@ def test_house_default_frontier_source_rolls_the_official_dice_and_leaves_two_af
     play(st, A.Attack("cisalpina", "italia"))
     assert {a.dice for a in of_kind(st, A.RollDice)} == {1, 2, 3}
     fight(st, ((6, 6, 6), (1,)))
-    assert {a.count for a in of_kind(st, A.MoveIn)} == {1, 2}  # Cisalpina borders neutrals: 2 stay
-    play(st, A.MoveIn(2))
-    assert (armies(st, "cisalpina"), armies(st, "italia")) == (2, 2)
+    # Cisalpina borders neutrals: 2 stay, so the 3 dice's minimum yields to 2, the one count, applied by itself
+    assert phase(st) != "move_in" and (armies(st, "cisalpina"), armies(st, "italia")) == (2, 2)
 
 
 def test_house_default_four_against_three_rolls_three_dice() -> None:
@@ -207,18 +206,60 @@ def test_house_default_source_bordering_only_the_target_attacks_down_to_one() ->
     assert {a.dice for a in of_kind(st, A.RollDice)} == {1}
 
 
-def test_house_default_move_in_at_least_one() -> None:
+def test_house_default_move_in_at_least_the_last_roll() -> None:
+    """The house rules keep the published minimum [R 13.3] where the seed is silent (issue 29 item 7)."""
     st = land({"italia": (0, 5), "cisalpina": (1, 3)})
     play(st, A.Attack("italia", "cisalpina"))
     assert {a.dice for a in of_kind(st, A.RollDice)} == {3}  # Italia borders only the target
     fight(st, ((6, 6, 6), (1, 1, 1)))
+    assert {a.count for a in of_kind(st, A.MoveIn)} == {3, 4}
+    assert refused(st, A.MoveIn(1))
+
+
+def test_house_move_in_minimum_one_is_the_earlier_reading() -> None:
+    st = land({"italia": (0, 5), "cisalpina": (1, 3)}, move_in_minimum="one")
+    play(st, A.Attack("italia", "cisalpina"))
+    fight(st, ((6, 6, 6), (1, 1, 1)))
     assert {a.count for a in of_kind(st, A.MoveIn)} == {1, 2, 3, 4}
+
+
+@pytest.mark.parametrize(
+    ("rules", "extra", "counts"),
+    [("house-1.2", {}, set(range(3, 9))), ("house-1.2", {"garrison": "garrison_first"}, set(range(3, 9))),
+     ("house-1.2", {"move_in_minimum": "one"}, set(range(1, 9))), ("official", {}, set(range(3, 9)))],
+)
+def test_audit_cisalpina_nine_conquers_italia_with_three_dice(rules: str, extra: dict, counts: set[int]) -> None:
+    """The audit's case: Cisalpina (9, no other enemy neighbour) takes Italia with 3 dice."""
+    mine = {p: (0, 3) for p in ("illiria", "lugdunense", "narbonensis", "noricum", "raetia")}
+    st = land({"cisalpina": (0, 9), "italia": (1, 1), **mine}, rules=rules, **extra)
+    assert armies(st, "cisalpina") == 9
+    play(st, A.Attack("cisalpina", "italia"))
+    fight(st, ((6, 6, 6), (1,)))
+    assert {a.count for a in of_kind(st, A.MoveIn)} == counts
+
+
+def test_house_move_in_minimum_yields_to_the_frontier_garrison() -> None:
+    """Fewer than the last roll's dice only where the garrison would be broken: a frontier source of 4 rolling
+    3 dice keeps 2 and moves in 2."""
+    st = land({"cisalpina": (0, 3), "italia": (1, 1)}, place="cisalpina")
+    play(st, A.Attack("cisalpina", "italia"))
+    fight(st, ((6, 6, 6), (1,)))
+    # one legal count (2) is applied by itself: Cisalpina keeps its 2
+    assert phase(st) != "move_in" and (armies(st, "cisalpina"), armies(st, "italia")) == (2, 2)
+    st = land({"cisalpina": (0, 3), "italia": (1, 1)}, place="cisalpina", move_in_minimum="one")
+    play(st, A.Attack("cisalpina", "italia"))
+    fight(st, ((6, 6, 6), (1,)))
+    assert {a.count for a in of_kind(st, A.MoveIn)} == {1, 2}
 
 
 def test_house_strict_dice_cap_keeps_two_on_a_frontier() -> None:
     st = land({"cisalpina": (0, 4), "italia": (1, 1)}, garrison="garrison_first")
     play(st, A.Attack("cisalpina", "italia"))
     assert {a.dice for a in of_kind(st, A.RollDice)} == {1, 2}
+    fight(st, ((6, 6), (1,)))
+    assert phase(st) != "move_in" and (armies(st, "cisalpina"), armies(st, "italia")) == (2, 2)
+    st = land({"cisalpina": (0, 4), "italia": (1, 1)}, garrison="garrison_first", move_in_minimum="one")
+    play(st, A.Attack("cisalpina", "italia"))
     fight(st, ((6, 6), (1,)))
     assert {a.count for a in of_kind(st, A.MoveIn)} == {1, 2}
     play(st, A.MoveIn(1))

@@ -56,18 +56,19 @@ class PolisOptions(Options):
             ),
             "diceless": (
                 "Diceless: no dice; each siege action adds a marker and the city falls when the markers equal "
-                "its fortification — strong cities take longer, and a battle there can break the siege.",
+                "its fortification, which costs 1 prestige and gives its fortification in prestige — strong "
+                "cities take longer, and a battle there can break the siege.",
                 "Senza dadi: niente dadi; ogni azione d'assedio aggiunge un segnalino e la città cade quando i "
                 "segnalini eguagliano la fortificazione: le città forti richiedono più tempo e una battaglia può "
-                "rompere l'assedio.",
+                "rompere l'assedio; prenderla costa 1 prestigio e ne dà quanto la sua fortificazione.",
             ),
             "diceless_sacrifice": (
-                "Diceless with sacrifice: as diceless, but starting costs 1 prestige up front and you may speed "
-                "it up by paying 1 prestige and 1 hoplite per extra marker; markers stay from one round to the "
-                "next.",
-                "Senza dadi con sacrificio: come senza dadi, ma iniziare costa subito 1 prestigio e puoi "
-                "accelerare pagando 1 prestigio e 1 oplita per ogni segnalino in più; i segnalini restano da un "
-                "round all'altro.",
+                "Diceless with sacrifice: prestige up front — starting costs 1, the city gives its fortification; "
+                "each extra marker costs 1 prestige and 1 hoplite (and a cube of an opponent's city); markers stay "
+                "between rounds.",
+                "Senza dadi con sacrificio: prestigio subito — iniziare costa 1, la città dà la sua fortificazione; "
+                "ogni segnalino in più costa 1 prestigio e 1 oplita (e un cubo di una città avversaria); i "
+                "segnalini restano tra i round.",
             ),
         },
     )

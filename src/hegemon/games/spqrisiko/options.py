@@ -120,6 +120,26 @@ class SpqrOptions(Options):
         "una provincia di confine ne richiede 3 e si ferma a 2 (casa), o tira al massimo i legionari meno 2 "
         "(casa, rigorosa)",
     )
+    move_in_minimum: str = option(
+        "last_roll",
+        "After a conquest under a house garrison: move in at least the dice of the last roll, as far as the "
+        "garrison allows (the published minimum), or at least 1 (an earlier reading)",
+        choices=("last_roll", "one"),
+        choice_help={
+            "last_roll": (
+                "Move in at least as many legionaries as the last roll's dice, fewer only where the border "
+                "garrison would otherwise be broken.",
+                "Entrano almeno tanti legionari quanti i dadi dell'ultimo tiro, meno solo dove altrimenti la "
+                "guarnigione di confine resterebbe scoperta.",
+            ),
+            "one": (
+                "Move in at least 1 legionary, whatever the dice of the last roll.",
+                "Entra almeno 1 legionario, qualunque sia il numero di dadi dell'ultimo tiro.",
+            ),
+        },
+        help_it="Dopo una conquista con la guarnigione della casa: entrano almeno i dadi dell'ultimo tiro, per "
+        "quanto la guarnigione lo consente (il minimo del regolamento), o almeno 1 (una lettura precedente)",
+    )
     first_elimination_round: int = option(
         HOUSE["first_elimination_round"],
         "First game round in which a player may be eliminated (official 5, house 4)",

@@ -65,10 +65,11 @@ def legal(st: PolisState, out: list[Any], extra: bool, view: UnitView) -> None:
     cands = [x for x in reach if owner[x[0]] != s]
     if not cands:
         return
-    if common.pool(st, s) < b.min_pop:  # a taken polis needs at least one cube (§4.7, R26, R38)
-        return
+    has_cube = common.pool(st, s) >= b.min_pop  # a taken polis needs at least one cube (§4.7, R26, R38)
     them = st.units[o]
     if mode <= SACRIFICE:
+        if not has_cube:  # a roll may take the polis at once
+            return
         acts = st.tables.besiege
         for q, t, _f in cands:
             if us[t] > them[t]:
@@ -85,8 +86,10 @@ def legal(st: PolisState, out: list[Any], extra: bool, view: UnitView) -> None:
     my = st.discs[s]
     their = st.discs[o]
     tb = st.tables
-    for q, _t, _f in cands:
+    for q, _t, f in cands:
         if q in targeted:
+            continue
+        if not has_cube and my[q] + 1 >= f:  # only the disc that completes the stack takes the polis (N9)
             continue
         if my[q]:
             out.append(tb.continue_siege[q])
@@ -181,7 +184,10 @@ def apply_disc(st: PolisState, polis: str, start: bool) -> None:
 
 
 def _can_force(st: PolisState, s: int, q: int) -> bool:
-    return st.pp[s] >= 1 and st.units[s][st.board.p_terr[q]] >= 1
+    b = st.board
+    if st.discs[s][q] + 1 >= b.p_fort[q] and common.pool(st, s) < b.min_pop:
+        return False  # the completing disc takes the polis, which needs a cube (N9)
+    return st.pp[s] >= 1 and st.units[s][b.p_terr[q]] >= 1
 
 
 def legal_ds_force(st: PolisState, out: list[Any]) -> None:

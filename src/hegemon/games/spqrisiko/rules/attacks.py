@@ -316,7 +316,11 @@ def move_in_range(st: SpqrState, me: int) -> tuple[int, int]:
     s = bt.source
     spare = st.armies[s] - garrison(st, s, me)
     if st.opts.garrison != "move_in_first":
-        return 1, max(1, spare)
+        # house readings: the garrison comes first; the published minimum (the last roll's dice) holds as far
+        # as the garrison allows (RULES-NOTES 4), or, with move_in_minimum=one, any number from 1
+        hi = max(1, spare)
+        lo = 1 if st.opts.move_in_minimum == "one" else max(1, min(st.last_dice, hi))
+        return lo, hi
     lo = st.last_dice
     return lo, max(lo, spare)
 
