@@ -206,3 +206,54 @@ def report(
         print(json.dumps(summary, default=str))
         return
     show(summary, lang)
+
+
+@lab_app.command()
+def luck(
+    game: Annotated[str, typer.Argument(help="The game: polis or spqrisiko")],
+    bots: Annotated[str, typer.Option(help="Bots by seat (cycled over the seats, rotated per setting)")] = "mcts:easy",
+    settings: Annotated[int, typer.Option(help="Settings: bots, their seeds and seats fixed")] = 100,
+    streams: Annotated[int, typer.Option(help="Chance streams each setting is played under")] = 8,
+    seed: Seed = 1,
+    option: Option = None,
+    board: Board = None,
+    players: Players = None,
+    jobs: Jobs = 1,
+    out_dir: Out = None,
+    as_json: AsJson = False,
+) -> None:
+    """The luck share of each variant, by common random numbers: each setting (bots, bot seeds, seats) is
+    replayed under several chance streams; the share of the result's variance that changes with the stream
+    alone is the luck share (0: chance never decides; 1: only chance does)."""
+    from hegemon.lab import luck as lk
+
+    try:
+        plan = lk.make_plan(game, [b.strip() for b in bots.split(",") if b.strip()], settings, streams, seed,
+                            option or [], board, players)
+    except HegemonError as e:
+        fail(str(e))
+        return
+    total = plan.settings * plan.streams * len(plan.variants)
+    with _progress(False) as prog:
+        task = prog.add_task("luck", total=total, rate="")
+        records = lk.run(plan, jobs, progress=lambda k: prog.advance(task, k))
+    result = lk.analyse(records, plan)
+    target = out_dir or Path("lab") / f"{plan.game}-luck"
+    lk.write(target, records, result)
+    if as_json:
+        print(json.dumps(result, default=str))
+        return
+    for w in result["warnings"]:
+        err.print(f"[yellow]warning:[/yellow] {escape(w)}")
+    table = Table(title=f"Luck share ({plan.settings} settings x {plan.streams} chance streams; bots {bots})")
+    for col in ("variant", "luck share", "interval", "same game in every stream"):
+        table.add_column(col)
+    for v in result["variants"]:
+        ci = v.get("ci")
+        table.add_row(escape(v["label"]), f"{v['luck']:.2f}" if result["readable"] else "withheld",
+                      f"[{ci[0]:.2f}, {ci[1]:.2f}]" if ci else "-", f"{v['identical_streams']:.0%}")
+    out.print(table)
+    for d in result["differences"]:
+        out.print(f"{escape(d['label'])} vs {escape(d['versus'])}: {d['difference']:+.2f} "
+                  f"[{d['ci'][0]:+.2f}, {d['ci'][1]:+.2f}], p = {d['p_holm']:.3g} (Holm)")
+    out.print(f"records and luck.json in {target}")
