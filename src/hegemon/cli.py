@@ -243,7 +243,8 @@ def play_cmd(
         named = named_options(g, board=board, rules=rules_, siege=siege)
         opts = game_options(g, players, option or [], **named)
         n = g.players(opts)
-        seat_list = [s.strip().lower() for s in seats.split(",") if s.strip()] if seats else ["human"] + ["random"] * (n - 1)
+        written = [s.strip() for s in seats.split(",") if s.strip()] if seats else ["human"] + ["random"] * (n - 1)
+        seat_list = ["human" if s.lower() == "human" else s for s in written]  # a bot's spec keeps its case (a URL)
         if len(seat_list) != n:
             fail(f"--seats names {len(seat_list)} seats but the game has {n} players")
         bots = {i: make_bot(s, derive_seed(seed, "bot", i)) for i, s in enumerate(seat_list) if s != "human"}
@@ -271,7 +272,10 @@ def play_cmd(
                 action = sample_chance(state, rng)
                 log.append(str(action.visible_to(viewer)))
             elif p in bots:
-                action = bots[p].choose(state, p)
+                try:
+                    action = bots[p].choose(state, p)
+                except HegemonError as e:  # an external bot that cannot be reached: one line, not a traceback
+                    fail(f"{seat_label(g, p)}: {e}", code=1)
                 log.append(f"{seat_label(g, p)}: {action}")
             else:
                 chosen = human_turn(g, state, p, txt, log, seats_seen, pending)
@@ -548,13 +552,18 @@ def selfplay(
     import time
 
     t0 = time.perf_counter()
+    failure: str | None = None
     with progress() as prog:
         task = prog.add_task(f"{g.name} self-play", total=games, rate="")
         for i in range(games):
             gseed = seed + i
             agents = [make_bot(s, derive_seed(gseed, "bot", k)) for k, s in enumerate(specs)]
             chosen[0] = 0
-            state, rec = run_game(g, opts, gseed, [a.choose for a in agents], seats=specs, on_action=count)
+            try:
+                state, rec = run_game(g, opts, gseed, [a.choose for a in agents], seats=specs, on_action=count)
+            except HegemonError as e:  # an external bot that cannot be reached: one line, not a traceback
+                failure = f"game {i + 1} (seed {gseed}): {e}"
+                break
             rec.meta = {"index": i + 1}
             if fh:
                 fh.write(rec.to_line() + "\n")
@@ -580,6 +589,9 @@ def selfplay(
             prog.update(task, advance=1, rate=f"{(i + 1) / dt:.1f} games/s")
     if fh:
         fh.close()
+    if failure is not None:
+        kept = f"; the {len(rounds)} games before it are in {jsonl}" if jsonl and rounds else ""
+        fail(failure + kept, code=1)
     elapsed = time.perf_counter() - t0
     summary = {
         "game": g.name,
