@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
+import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -76,6 +78,12 @@ def named_options(game: Game, **named: Any) -> dict[str, Any]:
     """The named CLI options (`--rules`, `--siege`, `--board`…) that `game` has; the others do not apply to it."""
     fields = {o["name"] for o in game.describe_options()}
     return {k: v for k, v in named.items() if k in fields}
+
+
+def seat_label(game: Game, seat: int) -> str:
+    """A seat as the terminal names it: its side where seats are sides (Polis: Athens, Sparta), else P1, P2…"""
+    sides = game.side_names
+    return sides[seat][0] if 0 <= seat < len(sides) else f"P{seat + 1}"
 
 
 def frac(p: Fraction) -> dict[str, Any]:
@@ -164,32 +172,55 @@ def group_actions(actions: list[Action]) -> list[tuple[str, list[tuple[int, Acti
     return list(groups.items())
 
 
+_ODDS_NOTE = re.compile(r"\s*\[win [^\]]*\]$")
+"""The odds a menu shows after an attack (`[win 61.2%]`): typed with the action, it is ignored."""
+_REPEAT = re.compile(r"(.*\S)\s+x(\d+)$")
+AMBIGUOUS_SHOWN = 12
+"""Actions an ambiguous text lists by number (the rest are counted)."""
+
+
+def typed(text: str) -> str:
+    """A text as matched against the menu: case, leading and trailing spaces and runs of spaces ignored (a
+    Polis move step is shown indented, `  2 from attika`, and typed `2 from attika`)."""
+    return " ".join(text.split()).casefold()
+
+
 def parse_choice(text: str, actions: list[Action], game: Game) -> tuple[Action, int]:
-    """A number (optionally `N xK` to repeat K times), an action's text, or its JSON."""
-    text = text.strip()
+    """A number (optionally `N xK` to repeat K times), an action's text as the menu shows it or the start of
+    it (spaces and case do not matter; the menu's `[win …]` note may be typed or left out), or its JSON."""
+    text = " ".join(text.split())
+    if text.startswith("{"):
+        m = _REPEAT.fullmatch(text)
+        body, repeat = (m[1], max(1, int(m[2]))) if m and m[1].endswith("}") else (text, 1)
+        try:
+            obj = json.loads(body)
+        except json.JSONDecodeError:
+            raise HegemonError("that is not valid JSON") from None
+        return game.decode_action(obj), repeat
+    numbered = list(enumerate(actions, 1))
+    key = typed(_ODDS_NOTE.sub("", text))
+    exact = [(i, a) for i, a in numbered if typed(str(a)) == key]
     repeat = 1
-    if " x" in text:
-        head, _, tail = text.rpartition(" x")
-        if tail.isdigit():
-            text, repeat = head.strip(), max(1, int(tail))
+    m = _REPEAT.fullmatch(text)
+    if not exact and m:  # `N xK` or `<text> xK` (an action whose own text ends so is matched whole first)
+        text, repeat = m[1], max(1, int(m[2]))
+        key = typed(_ODDS_NOTE.sub("", text))
+        exact = [(i, a) for i, a in numbered if typed(str(a)) == key]
     if text.isdigit():
         k = int(text)
         if 1 <= k <= len(actions):
             return actions[k - 1], repeat
         raise HegemonError(f"choose a number from 1 to {len(actions)}")
-    if text.startswith("{"):
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError:
-            raise HegemonError("that is not valid JSON") from None
-        return game.decode_action(obj), repeat
-    matches = [a for a in actions if str(a).lower() == text.lower()]
-    if not matches:
-        matches = [a for a in actions if str(a).lower().startswith(text.lower())]
+    if not key:
+        raise HegemonError("type an action's number or its text")
+    matches = exact or [(i, a) for i, a in numbered if typed(str(a)).startswith(key)]
     if len(matches) == 1:
-        return matches[0], repeat
-    if len(matches) > 1:
-        raise HegemonError(f"{len(matches)} actions start with {text!r}: type more, or its number")
+        return matches[0][1], repeat
+    if matches:
+        shown = ", ".join(str(i) for i, _ in matches[:AMBIGUOUS_SHOWN])
+        more = f" and {len(matches) - AMBIGUOUS_SHOWN} more" if len(matches) > AMBIGUOUS_SHOWN else ""
+        how = "read" if exact else "start with"
+        raise HegemonError(f"{len(matches)} actions {how} {text!r} (numbers {shown}{more}): type more, or its number")
     raise HegemonError(f"no legal action matches {text!r}; type its number")
 
 
@@ -212,7 +243,8 @@ def play_cmd(
         named = named_options(g, board=board, rules=rules_, siege=siege)
         opts = game_options(g, players, option or [], **named)
         n = g.players(opts)
-        seat_list = [s.strip().lower() for s in seats.split(",") if s.strip()] if seats else ["human"] + ["random"] * (n - 1)
+        written = [s.strip() for s in seats.split(",") if s.strip()] if seats else ["human"] + ["random"] * (n - 1)
+        seat_list = ["human" if s.lower() == "human" else s for s in written]  # a bot's spec keeps its case (a URL)
         if len(seat_list) != n:
             fail(f"--seats names {len(seat_list)} seats but the game has {n} players")
         bots = {i: make_bot(s, derive_seed(seed, "bot", i)) for i, s in enumerate(seat_list) if s != "human"}
@@ -230,26 +262,30 @@ def play_cmd(
     viewer = humans[0] if len(humans) == 1 else None
     seats_seen: dict[int, list[str]] = {}  # each human's last board, to print only what changed
     pending: dict[int, tuple[Action, int]] = {}  # a human's `N xK` repeat still to play
-    while state.current_player() != TERMINAL:
-        p = state.current_player()
-        if p != CHANCE:
-            for other in [k for k in pending if k != p]:
-                del pending[other]  # another player decides: a repeat never outlives its player's run
-        if p == CHANCE:
-            action = sample_chance(state, rng)
-            log.append(str(action.visible_to(viewer)))
-        elif p in bots:
-            action = bots[p].choose(state, p)
-            log.append(f"P{p + 1}: {action}")
-        else:
-            chosen = human_turn(g, state, p, txt, log, seats_seen, pending)
-            if chosen is None:
-                out.print("[yellow]game abandoned[/yellow]")
-                raise typer.Exit(1)
-            action = chosen
-            log.append(f"P{p + 1}: {action}")
-        state.apply(action)
-        history.append(action.to_json())
+    with line_editing():
+        while state.current_player() != TERMINAL:
+            p = state.current_player()
+            if p != CHANCE:
+                for other in [k for k in pending if k != p]:
+                    del pending[other]  # another player decides: a repeat never outlives its player's run
+            if p == CHANCE:
+                action = sample_chance(state, rng)
+                log.append(str(action.visible_to(viewer)))
+            elif p in bots:
+                try:
+                    action = bots[p].choose(state, p)
+                except HegemonError as e:  # an external bot that cannot be reached: one line, not a traceback
+                    fail(f"{seat_label(g, p)}: {e}", code=1)
+                log.append(f"{seat_label(g, p)}: {action}")
+            else:
+                chosen = human_turn(g, state, p, txt, log, seats_seen, pending)
+                if chosen is None:
+                    out.print("[yellow]game abandoned[/yellow]")
+                    raise typer.Exit(1)
+                action = chosen
+                log.append(f"{seat_label(g, p)}: {action}")
+            state.apply(action)
+            history.append(action.to_json())
     for line in log[-30:]:
         out.print(f"  [dim]{escape(line)}[/dim]")
     out.print(txt.render(state, viewer))
@@ -261,6 +297,43 @@ def play_cmd(
         )
         with record.open("a", encoding="utf-8") as fh:
             fh.write(rec.to_line() + "\n")
+
+
+HISTORY_LINES = 1000
+"""Lines of the prompt's history kept between games (`history_file()`)."""
+
+
+def history_file() -> Path:
+    """Where the prompt's history is kept: `play-history` in the user's data directory (the web table's SQLite
+    file is there too)."""
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("hegemon")) / "play-history"
+
+
+@contextlib.contextmanager
+def line_editing() -> Iterator[None]:
+    """At an interactive prompt: line editing (arrows, Home/End, Ctrl-R…) through readline, and the history of
+    the last HISTORY_LINES lines typed, read from `history_file()` and written back when the game ends. Nothing
+    when stdin is not a terminal (a script, a pipe) or Python has no readline."""
+    if not sys.stdin.isatty():
+        yield
+        return
+    try:
+        import readline
+    except ImportError:  # a Python built without it
+        yield
+        return
+    path = history_file()
+    readline.set_history_length(HISTORY_LINES)
+    with contextlib.suppress(OSError):
+        readline.read_history_file(path)
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError):  # a read-only home: the game was still played
+            path.parent.mkdir(parents=True, exist_ok=True)
+            readline.write_history_file(path)
 
 
 def menu_lines(kind: str, items: list[tuple[int, str]], width: int) -> list[Text]:
@@ -322,7 +395,7 @@ def human_turn(
     for line in log[-15:]:
         out.print(f"  [dim]{escape(line)}[/dim]")
     log.clear()
-    out.rule(f"P{p + 1} — {state.phase_name()}")
+    out.rule(f"{seat_label(g, p)} — {state.phase_name()}")
     board = txt.render(state, p).splitlines()
     changed = board_changes(seen.get(p), board)
     seen[p] = board
@@ -357,7 +430,7 @@ def human_turn(
                 out.print(row)
         show_menu = True
         try:
-            text = input(f"P{p + 1}> ")
+            text = input(f"{seat_label(g, p)}> ")
         except EOFError:
             return None
         cmd = text.strip().lower()
@@ -479,13 +552,18 @@ def selfplay(
     import time
 
     t0 = time.perf_counter()
+    failure: str | None = None
     with progress() as prog:
         task = prog.add_task(f"{g.name} self-play", total=games, rate="")
         for i in range(games):
             gseed = seed + i
             agents = [make_bot(s, derive_seed(gseed, "bot", k)) for k, s in enumerate(specs)]
             chosen[0] = 0
-            state, rec = run_game(g, opts, gseed, [a.choose for a in agents], seats=specs, on_action=count)
+            try:
+                state, rec = run_game(g, opts, gseed, [a.choose for a in agents], seats=specs, on_action=count)
+            except HegemonError as e:  # an external bot that cannot be reached: one line, not a traceback
+                failure = f"game {i + 1} (seed {gseed}): {e}"
+                break
             rec.meta = {"index": i + 1}
             if fh:
                 fh.write(rec.to_line() + "\n")
@@ -511,6 +589,9 @@ def selfplay(
             prog.update(task, advance=1, rate=f"{(i + 1) / dt:.1f} games/s")
     if fh:
         fh.close()
+    if failure is not None:
+        kept = f"; the {len(rounds)} games before it are in {jsonl}" if jsonl and rounds else ""
+        fail(failure + kept, code=1)
     elapsed = time.perf_counter() - t0
     summary = {
         "game": g.name,
@@ -541,7 +622,7 @@ def selfplay(
     table.add_column("wins", justify="right")
     table.add_column("win rate", justify="right")
     for k in range(n):
-        table.add_row(f"P{k + 1}", specs[k], f"{wins[k]:g}", f"{wins[k] / games:.1%}")
+        table.add_row(seat_label(g, k), specs[k], f"{wins[k]:g}", f"{wins[k] / games:.1%}")
     out.print(table)
     turns = (f"turns: mean {summary['mean_turns']:.1f}, median {summary['median_turns']:g}  ·  "
              if summary["mean_turns"] is not None else "")
@@ -616,7 +697,7 @@ def replay_cmd(
         except HegemonError as e:
             fail(f"action {i}: {e}", code=1)
             return
-        turn_lines.append(("chance: " if who == CHANCE else f"P{who + 1}: ") + str(a.visible_to(viewer)))
+        turn_lines.append(("chance: " if who == CHANCE else f"{seat_label(g, who)}: ") + str(a.visible_to(viewer)))
         now = g.turn_count(state)
         if now != last_turn or state.current_player() == TERMINAL:
             last_turn = now

@@ -3,14 +3,17 @@ greedy beats random, the external HTTP bot."""
 
 from __future__ import annotations
 
+import json
 import random
+import re
+import time
 from typing import Any
 
 import pytest
 from scipy.stats import binomtest
 
 from hegemon.ai import GreedyBot, MctsBot, make_bot
-from hegemon.ai.external import serve_bot
+from hegemon.ai.external import ExternalBot, ExternalBotError, serve_bot
 from hegemon.ai.games import knowledge
 from hegemon.ai.mcts import parse_strength
 from hegemon.core.errors import ConfigError
@@ -319,3 +322,116 @@ def test_turn_planning_options_work_in_a_game_without_a_finishing_default() -> N
     a = bot.choose(st, me)
     assert a in st.legal_actions()
     assert bot._horizon and bot._auto and bot.last_iterations == 30
+
+
+# ----------------------------------------------------------------- issue 25 item 6: external bots fail clearly
+
+
+class PathBot:
+    """A real local HTTP bot that remembers the path (with its query) of each request and answers with `answer`
+    (an HTTP status code, a body, and optionally a delay)."""
+
+    def __init__(self, status: int = 200, body: bytes | None = None, delay: float = 0.0) -> None:
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        self.paths: list[str] = []
+        bot = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                bot.paths.append(self.path)
+                self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                time.sleep(delay)
+                data = body if body is not None else json.dumps({"index": 0}).encode()
+                self.send_response(status)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, format: str, *args: Any) -> None:
+                return None
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def free_port() -> int:
+    """A port nothing listens on (bound, then released)."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def decision_state() -> Any:
+    return advance("polis", 3, lambda s: len(s.legal_actions()) >= 2)
+
+
+def test_an_external_bot_url_keeps_its_case_and_the_kind_does_not_care() -> None:
+    srv = PathBot()
+    try:
+        st = decision_state()
+        bot = make_bot(f"EXTERNAL:http://127.0.0.1:{srv.port}/MyBot?Key=ABC", 0)
+        assert bot.choose(st, st.current_player()) == st.legal_actions()[0]
+        assert srv.paths == ["/MyBot?Key=ABC"]
+    finally:
+        srv.close()
+    assert make_bot("Mcts:HARD", 0).iterations == make_bot("mcts:hard", 0).iterations  # type: ignore[attr-defined]
+    assert make_bot("Greedy", 0).name == "greedy"
+
+
+@pytest.mark.parametrize(
+    ("server", "problem"),
+    [
+        (None, r"is unreachable \(Connection refused\)"),
+        ({"status": 500, "body": b"boom"}, r"answered HTTP 500 Internal Server Error"),
+        ({"body": b"<html>not json"}, r"answered something that is not JSON: b'<html>not json'"),
+        ({"body": b'{"index": 999}'}, r"answered no legal action: \{'index': 999\}"),
+        ({"delay": 1.0}, r"did not answer within 0.2 s"),
+    ],
+)
+def test_a_failing_external_bot_is_one_typed_line(server: dict[str, Any] | None, problem: str) -> None:
+    srv = PathBot(**server) if server is not None else None
+    url = f"http://127.0.0.1:{srv.port if srv else free_port()}/move"
+    try:
+        st = decision_state()
+        before = state_digest(st)
+        with pytest.raises(ExternalBotError) as info:
+            ExternalBot(url, timeout=0.2).choose(st, st.current_player())
+    finally:
+        if srv is not None:
+            srv.close()
+    message = str(info.value)
+    assert re.fullmatch(rf"external bot at {re.escape(url)} {problem}", message), message
+    assert "\n" not in message and info.value.code == "external_bot" and info.value.url == url
+    assert state_digest(st) == before  # nothing changed
+    import pickle
+
+    back = pickle.loads(pickle.dumps(info.value))  # as a lab worker process sends it back
+    assert type(back) is ExternalBotError and str(back) == message
+
+
+def test_serve_bot_answers_a_failing_choice_with_http_500() -> None:
+    def choose(request: dict[str, Any]) -> dict[str, Any]:
+        raise RuntimeError("the bot crashed")
+
+    server = serve_bot(choose)
+    try:
+        st = decision_state()
+        with pytest.raises(ExternalBotError, match="answered HTTP 500"):
+            ExternalBot(f"http://127.0.0.1:{server.server_address[1]}/").choose(st, st.current_player())
+    finally:
+        server.shutdown()
+
+
+@pytest.mark.parametrize("url", ["ftp://example.org/", "http://", "localhost:8000/move"])
+def test_an_external_bot_needs_an_http_url(url: str) -> None:
+    with pytest.raises(ConfigError, match="external bot needs an http"):
+        make_bot(f"external:{url}", 0)

@@ -195,3 +195,40 @@ def test_odds_table_prints_every_cell_as_json_and_csv() -> None:
     assert code == 2 and "between 1 and 200" in err
     code, _, err = run("odds", "spqrisiko")
     assert code == 2 and "--table" in err
+
+
+def test_an_unreachable_external_bot_ends_selfplay_and_play_with_one_line(tmp_path: Path) -> None:
+    from tests.ai.test_bots import free_port
+
+    url = f"http://127.0.0.1:{free_port()}/Bot"
+    for args in (["selfplay", "polis", "--games", "2", "--bots", f"external:{url},random",
+                  "--jsonl", str(tmp_path / "g.jsonl")],
+                 ["play", "polis", "--seats", f"human,external:{url}", "--seed", "3"]):  # fmt: skip
+        proc = subprocess.run([sys.executable, "-m", "hegemon", *args], input="pass\n" * 5, capture_output=True,
+                              text=True, timeout=120)  # fmt: skip
+        lines = proc.stderr.strip().splitlines()
+        assert proc.returncode == 1 and len(lines) == 1, proc.stderr
+        who = "game 1 (seed 0)" if args[0] == "selfplay" else "Sparta"
+        assert lines[0] == f"error: {who}: external bot at {url} is unreachable (Connection refused)"
+
+
+def test_an_external_bot_is_called_at_its_url_as_written() -> None:
+    from tests.ai.test_bots import PathBot
+
+    srv = PathBot()
+    try:
+        url = f"http://127.0.0.1:{srv.port}/MyBot?Key=ABC"
+        code, out, err = run("selfplay", "polis", "--games", "1", "--bots", f"random,External:{url}", "--json")
+        assert code == 0, err
+        assert json.loads(out)["bots"] == ["random", f"External:{url}"]
+        assert srv.paths and set(srv.paths) == {"/MyBot?Key=ABC"}
+        code, out = play_as_human(url)
+        assert code == 1 and "Sparta: " in out and set(srv.paths) == {"/MyBot?Key=ABC"}
+    finally:
+        srv.close()
+
+
+def play_as_human(url: str) -> tuple[int, str]:
+    result = runner.invoke(app, ["play", "polis", "--seats", f"Human,external:{url}", "--seed", "3"],
+                           input="pass\n" * 3 + "quit\n")  # fmt: skip
+    return result.exit_code, result.stdout

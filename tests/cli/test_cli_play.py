@@ -4,13 +4,19 @@ exact odds of an attack shown before it is made."""
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
+from typing import Any
 
+import pytest
 from rich.cells import cell_len
 from typer.testing import CliRunner
 
-from hegemon.cli import app, board_changes, menu_lines
+from hegemon.cli import app, board_changes, menu_lines, parse_choice
+from hegemon.core.game import CHANCE
+from hegemon.core.play import sample_chance
+from hegemon.games import get_game
 from hegemon.games.polis.board import DEFAULT_BOARD
 from hegemon.games.polis.game import GAME as POLIS
 from hegemon.games.polis.text import action_odds
@@ -32,9 +38,9 @@ def test_polis_repeat_by_text_plays_the_action_k_times(tmp_path: Path) -> None:
     code, out = play(("play", "polis", "--seats", "human,random", "--seed", "3", "--board", str(board)),
                      "pass", "grow athinae x2", "quit")  # fmt: skip
     assert code == 1 and "game abandoned" in out
-    assert out.count("P1: grow athinae") == 2 and "repeat: grow athinae" in out
+    assert out.count("Athens: grow athinae") == 2 and "repeat: grow athinae" in out
     # after the first growth only what changed is printed: Athens's line and Athinae, not the markets
-    after = out.split("repeat: grow athinae")[0].rsplit("P1: grow athinae", 1)[1]
+    after = out.split("repeat: grow athinae")[0].rsplit("Athens: grow athinae", 1)[1]
     assert "pop 5/4/10" in after and "wheat 3" in after and "Market values" not in after
     assert "only what changed" in after
 
@@ -104,3 +110,134 @@ def test_polis_siege_odds_before_the_roll() -> None:
     line = action_odds(st, A.Besiege("megara"))
     assert line is not None and "win 75.0% (3/4) with this roll" in line and "(15/16) repeating" in line
     assert action_odds(st, A.Pass()) is None
+
+
+# ----------------------------------------------------------------- issue 25 item 5: typed as shown, seats by name
+
+POLIS3 = ("play", "polis", "--seats", "human,greedy", "--seed", "3")
+
+
+def test_polis_indented_steps_are_typed_as_the_menu_shows_them() -> None:
+    # `14` starts a move; its steps are shown indented (`  2 from attika`, `  end of move`) and typed without it
+    code, out = play(POLIS3, "14", "2 from attika", "  END   of move ", "quit")
+    assert code == 1 and "no legal action matches" not in out, out[-2000:]
+    assert "Athens:   2 from attika" in out and "Athens:   end of move" in out
+
+
+def _sampled_states(name: str, games: int, every: int) -> list[Any]:
+    g = get_game(name)
+    states = []
+    for seed in range(games):
+        st = g.new_game(g.parse_options(g.selfplay_defaults), seed)
+        rng = random.Random(seed)
+        k = 0
+        while not st.is_terminal() and k < 3000:
+            if st.current_player() == CHANCE:
+                st.apply(sample_chance(st, rng))
+                continue
+            if k % every == 0 or any(str(a).startswith(" ") for a in st.legal_actions()):
+                states.append(st.clone())
+            st.apply(rng.choice(st.legal_actions()))
+            k += 1
+    return states
+
+
+@pytest.mark.parametrize(("name", "games", "every"), [("polis", 2, 1), ("spqrisiko", 1, 7)])
+def test_every_action_is_typed_as_shown_with_any_spacing_and_case(name: str, games: int, every: int) -> None:
+    g = get_game(name)
+    kinds: set[str] = set()
+    for st in _sampled_states(name, games, every):
+        actions = st.legal_actions()
+        texts = [" ".join(str(a).split()).casefold() for a in actions]
+        for a in actions:
+            if texts.count(" ".join(str(a).split()).casefold()) > 1:
+                continue  # two actions that read alike: typed by number (the error lists them)
+            shown = str(a)
+            for typed_text in (shown, shown.strip(), "  " + shown.strip().upper().replace(" ", "   ") + " "):
+                assert parse_choice(typed_text, actions, g) == (a, 1), (typed_text, [str(x) for x in actions])
+            assert parse_choice(f"{shown.strip()} [win 61.2%] x2", actions, g) == (a, 2)  # the menu's odds note
+            if shown.startswith("  "):
+                kinds.add(a.kind)
+    if name == "polis":  # the indented steps the issue names were all met and typed
+        assert {"move_from", "end_move"} <= kinds, kinds
+
+
+def test_an_ambiguous_text_lists_the_numbers_to_type() -> None:
+    code, out = play(POLIS3, "create 1", "fly   to the moon", "999 x2", "create 1 merchant(s) at chios", "quit")
+    assert code == 1
+    assert "8 actions start with 'create 1' (numbers 2, 3, 4, 7, 8, 9, 12, 13): type more, or its number" in out
+    assert "no legal action matches 'fly to the moon'; type its number" in out
+    assert "choose a number from 1 to" in out
+    assert "Athens: create 1 merchant(s) at chios" in out
+
+
+def test_polis_seats_are_athens_and_sparta_in_play_selfplay_and_replay(tmp_path: Path) -> None:
+    code, out = play(POLIS3, "pass", "quit")
+    assert code == 1
+    assert "Athens> " in out and "Athens — action" in out and "Sparta: " in out
+    assert not re.search(r"\bP[12]\b", out), re.findall(r".*\bP[12]\b.*", out)[:3]
+    records = tmp_path / "games.jsonl"
+    result = runner.invoke(app, ["selfplay", "polis", "--games", "1", "--bots", "random", "--jsonl", str(records)])
+    assert result.exit_code == 0 and re.search(r"Athens\s+│\s+random", result.stdout), result.stdout
+    assert re.search(r"Sparta\s+│\s+random", result.stdout) and "P1" not in result.stdout
+    result = runner.invoke(app, ["replay", str(records), "--no-step"])
+    assert result.exit_code == 0 and "Athens: " in result.stdout and "Sparta: " in result.stdout
+    assert not re.search(r"\bP[12]: ", result.stdout)
+
+
+def _pty_play(home: Path, keys: list[str], timeout: float = 60.0) -> tuple[int, str]:
+    """`hegemon play polis` in a real terminal (a pseudo-terminal): each of `keys` is typed at the next prompt."""
+    import os
+    import pty
+    import select
+    import subprocess
+    import sys
+    import time
+
+    master, slave = pty.openpty()
+    env = {**os.environ, "XDG_DATA_HOME": str(home), "HOME": str(home), "TERM": "xterm", "COLUMNS": "120"}
+    proc = subprocess.Popen([sys.executable, "-m", "hegemon", *POLIS3[:-2], "--seed", "3"],
+                            stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True)  # fmt: skip
+    os.close(slave)
+    seen = b""
+    pending = list(keys)
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([master], [], [], 0.2)
+            if ready:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:  # the child closed the terminal
+                    break
+                if not chunk:
+                    break
+                seen += chunk
+            if pending and seen.count(b"Athens> ") > len(keys) - len(pending):
+                os.write(master, pending.pop(0).encode())
+            if proc.poll() is not None and not ready:
+                break
+        code = proc.wait(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    return code, re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\r", "", seen.decode(errors="replace"))
+
+
+def test_the_prompt_has_line_editing_and_a_bounded_history_kept_between_games(tmp_path: Path) -> None:
+    from hegemon.cli import HISTORY_LINES
+
+    history = tmp_path / "hegemon" / "play-history"
+    history.parent.mkdir()
+    history.write_text("status\n" * (HISTORY_LINES + 500))
+    up = "\x1b[A"
+    # `board`, then the up arrow recalls it; then `quit` typed with a typo mended by the left arrow
+    code, out = _pty_play(tmp_path, ["board\r", f"{up}\r", "qit\x1b[D\x1b[Du\r"])
+    assert code == 1 and "game abandoned" in out, out[-2000:]
+    assert out.count("Attika ") >= 2 and out.count("neighbours: Megaris, Boiotia, Saronikos") == 2, out[-3000:]
+    lines = history.read_text().splitlines()
+    assert len(lines) == HISTORY_LINES and lines[-2:] == ["board", "quit"]  # a recalled line is kept once
+    # the next game: the up arrow brings back the last line of the one before (`quit`)
+    code, out = _pty_play(tmp_path, [f"{up}\r"])
+    assert code == 1 and "game abandoned" in out, out[-2000:]

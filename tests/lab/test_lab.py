@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
@@ -143,6 +144,10 @@ def test_cli_compare_tournament_report_json(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     t = json.loads(res.stdout)["tournament"]
     assert t["bots"] == ["random", "greedy", "mcts:4"] and t["cross"][1][0]["n"] == 2
+    res = runner.invoke(app, ["lab", "tournament", "polis", "--bots", "random,greedy,mcts:4", "--games", "2",
+                              "--out", str(tmp_path / "t")], env={"COLUMNS": "160"})  # the same games, reused, as tables
+    assert res.exit_code == 0 and "reused" in res.stdout, res.output
+    assert re.search(r"variant.*games.*Athens.*Sparta.*first player", res.stdout) and "seat 0" not in res.stdout
     res = runner.invoke(app, ["lab", "report", str(tmp_path / "nothing")])
     assert res.exit_code == 2
 

@@ -143,3 +143,39 @@ def test_a_search_decision_keeps_to_the_time_budget() -> None:
         assert in_thread(main()) < 10
     finally:
         thinkers.shutdown()
+
+
+def test_a_failing_external_bot_at_a_table_is_a_logged_random_move(caplog: pytest.LogCaptureFixture) -> None:
+    """Issue 25 item 6: a web client cannot seat an external bot (SERVER_BLOCKED_BOTS), but one seated by the
+    operator's code that fails (unreachable, or answering HTTP 500, both real local addresses) never stalls its
+    table: each failed decision is a random legal move and one warning line naming the bot and the failure."""
+    from hegemon.ai.external import ExternalBot
+    from tests.ai.test_bots import PathBot, free_port
+
+    m = TableManager()
+    failing = PathBot(status=500)
+    urls = [f"http://127.0.0.1:{free_port()}/gone", f"http://127.0.0.1:{failing.port}/Broken"]
+
+    async def main() -> Any:
+        runner = BotRunner(m, 0.0, Thinkers(processes=False))
+        t = bot_table(m, "random")
+        t.bots.update({0: ExternalBot(urls[0], timeout=5), 1: ExternalBot(urls[1], timeout=5)})
+        runner.watch(t)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not {0, 1} <= {e.actor for e in t.log}:
+            await asyncio.sleep(0.01)
+        await runner.stop()
+        return t
+
+    try:
+        with caplog.at_level("WARNING", logger="hegemon.server.bots"):
+            t = in_thread(main())
+    finally:
+        failing.close()
+    assert {0, 1} <= {e.actor for e in t.log}, "the table went on past both failing bots"
+    assert failing.paths and set(failing.paths) == {"/Broken"}
+    fallbacks = [r for r in caplog.records if "playing a random legal move" in r.getMessage()]
+    said = {r.getMessage().split(": ", 1)[1].rsplit(";", 1)[0] for r in fallbacks}
+    assert said == {f"external bot at {urls[0]} is unreachable (Connection refused)",
+                    f"external bot at {urls[1]} answered HTTP 500 Internal Server Error"}, said  # fmt: skip
+    assert all(r.exc_info is None and r.levelname == "WARNING" for r in fallbacks)  # one line, no traceback

@@ -50,8 +50,10 @@ def bot_names() -> list[str]:
 
 
 def make_bot(spec: str, seed: int = 0) -> Bot:
-    """Build a bot from a spec like "random" or "mcts:hard" (ConfigError for an unknown kind)."""
-    kind, _, arg = spec.strip().lower().partition(":")
+    """Build a bot from a spec like "random" or "mcts:hard" (ConfigError for an unknown kind). The kind's name is
+    read in any case; its argument is passed as written (an external bot's URL keeps its case)."""
+    kind, _, arg = spec.strip().partition(":")
+    kind = kind.strip().lower()
     if kind not in _REGISTRY:
         raise ConfigError("bot", f"unknown bot {spec!r}; known bots: {', '.join(bot_names())}")
     return _REGISTRY[kind](arg, seed)

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import threading
+import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -22,6 +24,29 @@ from hegemon.core.actions import Action
 from hegemon.core.errors import ConfigError, HegemonError
 from hegemon.core.game import PlayerId, State
 
+MAX_ANSWER = 1 << 20
+"""Bytes of an external bot's answer read at most (an answer is one action: a few hundred bytes)."""
+
+
+MAX_REQUEST = 64 << 20
+"""Bytes of one request `serve_bot` reads at most (a view and its legal actions: well under a megabyte)."""
+
+
+class ExternalBotError(HegemonError):
+    """An external bot could not be reached, did not answer in time, or answered no legal action; the message
+    (one line) names its URL and what went wrong."""
+
+    code = "external_bot"
+
+    def __init__(self, url: str, problem: str) -> None:
+        self.url = url
+        self.problem = problem
+        super().__init__(" ".join(f"external bot at {url} {problem}".split()))
+
+    def __reduce__(self) -> tuple[type[ExternalBotError], tuple[str, str]]:
+        """Pickled as its URL and problem (a lab worker process sends it back to the parent)."""
+        return (type(self), (self.url, self.problem))
+
 
 class ExternalBot:
     """A seat played by an HTTP endpoint (see the module docstring for the protocol)."""
@@ -29,7 +54,9 @@ class ExternalBot:
     name = "external"
 
     def __init__(self, url: str, timeout: float = 30.0) -> None:
-        if not url.startswith(("http://", "https://")):
+        url = url.strip()
+        parts = urllib.parse.urlsplit(url)
+        if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
             raise ConfigError("bot", f"external bot needs an http(s) URL, got {url!r}")
         self.url = url
         self.timeout = timeout
@@ -48,9 +75,24 @@ class ExternalBot:
         )
         try:
             with urllib.request.urlopen(req, timeout=self.timeout) as resp:
-                answer = json.loads(resp.read().decode())
-        except (OSError, ValueError) as e:
-            raise HegemonError(f"external bot at {self.url} failed: {e}") from None
+                raw = resp.read(MAX_ANSWER + 1)
+        except urllib.error.HTTPError as e:
+            raise ExternalBotError(self.url, f"answered HTTP {e.code} {e.reason}") from None
+        except urllib.error.URLError as e:
+            if isinstance(e.reason, TimeoutError):
+                raise ExternalBotError(self.url, f"did not answer within {self.timeout:g} s") from None
+            why = e.reason.strerror if isinstance(e.reason, OSError) and e.reason.strerror else e.reason
+            raise ExternalBotError(self.url, f"is unreachable ({why})") from None
+        except TimeoutError:
+            raise ExternalBotError(self.url, f"did not answer within {self.timeout:g} s") from None
+        except OSError as e:
+            raise ExternalBotError(self.url, f"failed ({e.strerror or e})") from None
+        if len(raw) > MAX_ANSWER:
+            raise ExternalBotError(self.url, f"answered more than {MAX_ANSWER} bytes")
+        try:
+            answer = json.loads(raw.decode())
+        except ValueError:
+            raise ExternalBotError(self.url, f"answered something that is not JSON: {raw[:80]!r}") from None
         if isinstance(answer, dict) and isinstance(answer.get("index"), int):
             i = answer["index"]
             if 0 <= i < len(legal):
@@ -60,7 +102,7 @@ class ExternalBot:
             for a in legal:
                 if a.to_json() == wanted:
                     return a
-        raise HegemonError(f"external bot at {self.url} answered no legal action: {str(answer)[:200]}")
+        raise ExternalBotError(self.url, f"answered no legal action: {str(answer)[:200]}")
 
 
 def serve_bot(
@@ -71,9 +113,15 @@ def serve_bot(
 
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:
-            n = int(self.headers.get("Content-Length", "0"))
-            request = json.loads(self.rfile.read(n).decode())
-            data = json.dumps(choose(request)).encode()
+            try:
+                n = int(self.headers.get("Content-Length", "0"))
+                if not 0 <= n <= MAX_REQUEST:
+                    raise ValueError(f"a request of {n} bytes")
+                request = json.loads(self.rfile.read(n).decode())
+                data = json.dumps(choose(request)).encode()
+            except Exception as e:  # the caller sees a failing bot (HTTP 500), the server goes on
+                self.send_error(500, explain=f"{type(e).__name__}: {e}"[:200])
+                return
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))

@@ -41,10 +41,14 @@ class GreedyBot:
 
 
 def _factory(arg: str, seed: int) -> GreedyBot:
+    arg = arg.strip().lower()
     if not arg:
         return GreedyBot(seed)
     if arg.startswith("samples="):
-        return GreedyBot(seed, samples=max(1, int(arg.split("=", 1)[1])))
+        try:
+            return GreedyBot(seed, samples=max(1, int(arg.split("=", 1)[1])))
+        except ValueError:
+            raise ConfigError("bot", f"greedy:samples=N needs a whole number, got {arg!r}") from None
     raise ConfigError("bot", f"greedy takes no strength (got {arg!r}); use greedy or greedy:samples=N")
 
 

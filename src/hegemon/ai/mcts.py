@@ -386,7 +386,7 @@ class MctsBot:
 
 def parse_strength(arg: str) -> tuple[int, float | None]:
     """`easy|normal|hard`, or `N` iterations, optionally `N@S` with a time budget of S seconds (0: none)."""
-    arg = arg.strip()
+    arg = arg.strip().lower()
     if not arg:
         arg = "normal"
     if arg in STRENGTHS:

@@ -83,8 +83,10 @@ def show(summary: dict[str, Any], lang: str = "en") -> None:
     t.add_column("variant", overflow="fold")
     t.add_column("games", justify="right")
     seats = len(vs[0]["seat_win_rate"]) if vs else 0
+    from hegemon.lab.findings import seat_name  # Polis's seats by side: Athens, Sparta
+
     for j in range(seats):
-        t.add_column(f"seat {j}", justify="right")
+        t.add_column(escape(seat_name(summary["game"], j, lang)), justify="right")
     t.add_column("first player", justify="right")
     t.add_column("skill rate", justify="right")
     t.add_column("length", justify="right")

@@ -21,6 +21,7 @@ from typing import Any
 
 from hegemon.ai.base import Bot
 from hegemon.core.actions import Action
+from hegemon.core.errors import HegemonError
 from hegemon.core.game import State
 from hegemon.core.play import derive_seed
 from hegemon.server.protocol import ServerError
@@ -207,9 +208,13 @@ class BotRunner:
                 action: Action
                 try:
                     action = await self.thinkers.choose(bot, table.state.clone(), seat)
-                except Exception:  # a bot that fails must not stall the table: a legal move drawn at random
-                    log.exception("bot %s of table %s failed at version %d; playing a random legal move",
-                                  table.seats[seat].bot, table.id, version)  # fmt: skip
+                except Exception as e:  # a bot that fails must not stall the table: a legal move drawn at random
+                    if isinstance(e, HegemonError):  # a failure the bot names (an external bot unreachable): one line
+                        log.warning("bot %s of table %s failed at version %d: %s; playing a random legal move",
+                                    table.seats[seat].bot, table.id, version, e)  # fmt: skip
+                    else:  # a bug: its traceback
+                        log.exception("bot %s of table %s failed at version %d; playing a random legal move",
+                                      table.seats[seat].bot, table.id, version)  # fmt: skip
                     rng = random.Random(derive_seed(table.seed, table.salt, "fallback", version))
                     action = rng.choice(table.state.legal_actions())
                 if m.bot_act(table, seat, version, action):
