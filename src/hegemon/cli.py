@@ -1,4 +1,4 @@
-"""The one entry point: `hegemon serve | play | selfplay | replay | odds | rules`."""
+"""The one entry point: `hegemon serve | backup | restore | play | selfplay | replay | odds | rules`."""
 
 from __future__ import annotations
 
@@ -751,6 +751,12 @@ def serve(
     expire_idle: Annotated[float | None, typer.Option(
         min=0, help="Seconds without a move or anyone connected after which a table is removed (0: never; "
         "default: $HEGEMON_EXPIRE_IDLE, else 3 days)")] = None,
+    log_level: Annotated[str | None, typer.Option(
+        help="debug, info (each request in the access log), warning or error (default: $HEGEMON_LOG_LEVEL, else "
+        "info)")] = None,
+    log_format: Annotated[str | None, typer.Option(
+        help="text, or json: one JSON object a line, for a log collector (default: $HEGEMON_LOG_FORMAT, else "
+        "text)")] = None,
 ) -> None:
     """Run the web table: lobby, tables, bots, replays (limits and timeouts: docs/web-table.md)."""
     try:
@@ -762,9 +768,50 @@ def serve(
     try:
         run(host=host, port=port, db=db, bot_delay=bot_delay, trusted_proxies=trusted_proxy or None,
             search_workers=search_workers, search_budget=search_budget, expire_finished=expire_finished,
-            expire_idle=expire_idle)  # fmt: skip
-    except (ValueError, importlib.import_module("hegemon.server.storage").DatabaseUnavailable) as e:  # a bad --trusted-proxy, limit or database
+            expire_idle=expire_idle, log_level=log_level, log_format=log_format)  # fmt: skip
+    except (ValueError, importlib.import_module("hegemon.server.storage").DatabaseUnavailable) as e:  # a bad option, a busy port, no database
         fail(str(e))
+
+
+@app.command()
+def backup(
+    dest: Annotated[Path, typer.Argument(help="The backup file to write (e.g. hegemon-$(date +%F).db)")],
+    db: Annotated[str | None, typer.Option(help="Database URL (default: the SQLite file `hegemon serve` uses)")] = None,
+    force: Annotated[bool, typer.Option(help="Replace DEST if it exists")] = False,
+) -> None:
+    """Copy the SQLite database safely while the server runs (SQLite's online backup API), with the uploaded
+    board files beside it in DEST.boards/. PostgreSQL: use pg_dump (docs/web-table.md)."""
+    from hegemon.server.app import default_db_url
+    from hegemon.server.backup import backup as copy
+
+    try:
+        c = copy(db or default_db_url(), dest, overwrite=force)
+    except (ValueError, OSError) as e:
+        fail(str(e))
+    boards = f", {c.boards} board file(s) in {c.path.name}.boards/" if c.boards else ""
+    out.print(f"backed up {c.tables} table(s), {c.actions} action(s) (schema {c.revision}, {c.size:,} bytes) "
+              f"to {c.path}{boards}", markup=False, highlight=False)  # fmt: skip
+
+
+@app.command()
+def restore(
+    source: Annotated[Path, typer.Argument(help="A file written by `hegemon backup`")],
+    db: Annotated[str | None, typer.Option(help="Database URL to restore into (default: the SQLite file `hegemon "
+                                           "serve` uses)")] = None,
+    force: Annotated[bool, typer.Option(help="Replace the database if it exists (stop the server first)")] = False,
+) -> None:
+    """Put a backup back: checks it, copies it into the database (and its board files into the board directory).
+    Stop the server first, restore, start it again: the tables resume where the backup left them."""
+    from hegemon.server.app import default_db_url
+    from hegemon.server.backup import restore as put_back
+
+    try:
+        c = put_back(source, db or default_db_url(), overwrite=force)
+    except (ValueError, OSError) as e:
+        fail(str(e))
+    boards = f" and {c.boards} board file(s)" if c.boards else ""
+    out.print(f"restored {c.tables} table(s), {c.actions} action(s) (schema {c.revision}){boards} into {c.path}; "
+              "start the server to resume them", markup=False, highlight=False)  # fmt: skip
 
 
 def main() -> None:

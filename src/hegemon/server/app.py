@@ -34,6 +34,20 @@ from hegemon.server.guard import (
     timed_http_protocol,
 )
 from hegemon.server.odds import position_odds
+from hegemon.server.ops import (
+    LOG_FORMATS,
+    LOG_LEVELS,
+    Metrics,
+    Observe,
+    Readiness,
+    configure_logging,
+    listen,
+    refusal_kind,
+)
+from hegemon.server.ops import (
+    metrics_token as token_from_env,
+)
+from hegemon.server.ops import router as ops_router
 from hegemon.server.protocol import (
     HTTP_STATUS,
     ActionAccepted,
@@ -135,6 +149,7 @@ def create_app(
     guard: dict[str, Any] | None = None,
     thinkers: Thinkers | None = None,
     expiry: Expiry | None = None,
+    metrics_token: str | None = None,
 ) -> FastAPI:
     """The application. `db_url` None: tables in memory only (tests); "sqlite:///path" or a PostgreSQL URL:
     durable tables, rebuilt from their actions at start-up. `trusted_proxies`: the addresses whose
@@ -143,8 +158,10 @@ def create_app(
     processes may serve the same database (`hegemon.server.cluster`): tables load when first asked for, and bots
     run in the process holding the table's lease (swept every `lease_every` seconds). `thinkers`: where and how
     much bots think (default: `Thinkers()`); `expiry`: when ended and abandoned tables are removed (default:
-    `Expiry()`)."""
+    `Expiry()`); `metrics_token`: the bearer token /metrics asks for (None: it answers only direct
+    connections from this machine; see `hegemon.server.ops`)."""
     ended = expiry if expiry is not None else Expiry()
+    thinkers = thinkers if thinkers is not None else Thinkers()
     if manager is None:
         storage: Storage = durable_storage(db_url) if db_url else MemoryStorage()
         if board_dir is None and db_url and db_url.startswith("sqlite:///"):
@@ -183,6 +200,7 @@ def create_app(
             if cluster is not None:
                 await cluster.stop()
             await runner.stop()
+            readiness.close()
             mgr.storage.close()
 
     async def sweep() -> None:
@@ -204,11 +222,16 @@ def create_app(
         redoc_url=None,
     )
     app.state.manager = mgr
+    metrics = Metrics(mgr, thinkers)
+    readiness = Readiness(mgr)
+    app.state.metrics = metrics
     app.add_middleware(
         Guard,
         trusted_proxies=trusted_proxies if trusted_proxies is not None else proxies_from_env(),
+        on_refuse=metrics.refuse,
         **(guard or {}),
     )
+    app.add_middleware(Observe, metrics=metrics)  # outermost: sees the Guard's refusals too
 
     def watch(t: Table) -> None:
         if cluster is not None:
@@ -223,10 +246,12 @@ def create_app(
 
     @app.exception_handler(ServerError)
     async def server_error(_req: Request, e: ServerError) -> JSONResponse:
+        metrics.refuse(refusal_kind(e.code, e.detail))
         return SafeJSON(e.to_json(), status_code=HTTP_STATUS[e.code])
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_req: Request, e: RequestValidationError) -> JSONResponse:
+        metrics.refuse("bad_request")
         errs = e.errors()
         where = ".".join(str(x) for x in errs[0].get("loc", ())) if errs else "request"
         msg = errs[0].get("msg", "invalid") if errs else "invalid"
@@ -239,6 +264,7 @@ def create_app(
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_req: Request, e: StarletteHTTPException) -> JSONResponse:
         code = "unknown_table" if e.status_code == 404 else "bad_request"
+        metrics.refuse({404: "not_found", 429: "rate_limit"}.get(e.status_code, "bad_request"))
         return SafeJSON({"type": "error", "code": code, "message": str(e.detail)}, status_code=e.status_code)
 
     # ------------------------------------------------------------------ REST
@@ -461,7 +487,8 @@ def create_app(
 
     # ------------------------------------------------------------------ websocket and the client
 
-    app.include_router(ws.router(mgr, ws_send_timeout, have))
+    app.include_router(ws.router(mgr, ws_send_timeout, have, on_refuse=metrics.refuse))
+    app.include_router(ops_router(metrics, readiness, read_limit, metrics_token))
     app.include_router(glossary.router())
 
     @app.get("/", include_in_schema=False)
@@ -585,32 +612,51 @@ def run(
     search_budget: float | None = None,
     expire_finished: float | None = None,
     expire_idle: float | None = None,
+    log_level: str | None = None,
+    log_format: str | None = None,
 ) -> None:
     """Serve the web table (the `hegemon serve` command). `trusted_proxies`: addresses or networks whose
-    X-Forwarded-For is believed (default: HEGEMON_TRUSTED_PROXIES, else none)."""
+    X-Forwarded-For is believed (default: HEGEMON_TRUSTED_PROXIES, else none); `log_level`, `log_format`: see
+    `ops.configure_logging` (default: HEGEMON_LOG_LEVEL, HEGEMON_LOG_FORMAT, else info and text). The port is
+    bound first: a busy one is a ValueError before anything is printed or the database is opened."""
     import uvicorn
 
     url = db or default_db_url()
     limits = Limits.from_env()
     proxies = parse_proxies(trusted_proxies) if trusted_proxies else proxies_from_env()
-    # Bots that search think in worker threads (and PostgreSQL commits in a writer thread): a short switch
-    # interval hands the GIL back to the event loop at once instead of after up to 5 ms of their work.
-    sys.setswitchinterval(0.0002)
-    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("hegemon").setLevel(logging.INFO)  # the server's own news (database outages, expiry)
+    token = token_from_env()
+    level = (log_level or os.environ.get("HEGEMON_LOG_LEVEL") or "info").lower()
+    fmt = (log_format or os.environ.get("HEGEMON_LOG_FORMAT") or "text").lower()
+    if level not in LOG_LEVELS or fmt not in LOG_FORMATS:
+        raise ValueError(f"log level {level!r} / format {fmt!r}: choose a level of {', '.join(LOG_LEVELS)} "
+                         f"and a format of {', '.join(LOG_FORMATS)}")  # fmt: skip
     thinkers = Thinkers(
         search_workers if search_workers is not None else int(os.environ.get("HEGEMON_SEARCH_WORKERS") or SEARCH_WORKERS),
         search_budget if search_budget is not None else float(os.environ.get("HEGEMON_SEARCH_BUDGET") or SEARCH_BUDGET),
     )
-    app = create_app(url, bot_delay, trusted_proxies=proxies, ws_send_timeout=limits.ws_send_timeout,
-                     thinkers=thinkers, expiry=Expiry.from_env(expire_finished, expire_idle))  # fmt: skip
+    sock = listen(host, port)  # a busy port fails here, before the banner and the database
+    # Bots that search think in worker threads (and PostgreSQL commits in a writer thread): a short switch
+    # interval hands the GIL back to the event loop at once instead of after up to 5 ms of their work.
+    sys.setswitchinterval(0.0002)
+    configure_logging(level, fmt)
+    try:
+        app = create_app(url, bot_delay, trusted_proxies=proxies, ws_send_timeout=limits.ws_send_timeout,
+                         thinkers=thinkers, expiry=Expiry.from_env(expire_finished, expire_idle),
+                         metrics_token=token)  # fmt: skip
+    except BaseException:
+        sock.close()
+        raise
     shown = make_url(url).render_as_string(hide_password=True)
-    print(f"hegemon web table on http://{host}:{port}  (database: {shown})", flush=True)
-    uvicorn.run(
+    shown_host = f"[{host}]" if ":" in host else host
+    if fmt == "json":
+        log.info("hegemon web table on http://%s:%d", shown_host, port, extra={"url": f"http://{shown_host}:{port}", "database": shown})
+    else:
+        print(f"hegemon web table on http://{shown_host}:{port}  (database: {shown})", flush=True)
+    config = uvicorn.Config(
         app,
-        host=host,
-        port=port,
-        log_level="warning",
+        log_config=None,  # configure_logging's handler, format and levels
+        log_level=level,
+        access_log=False,  # hegemon.access logs each request, with the client the Guard found
         http=timed_http_protocol(limits.request_timeout),
         ws=firm_websocket_protocol(),
         timeout_keep_alive=limits.keep_alive,
@@ -620,3 +666,4 @@ def run(
         ws_ping_timeout=limits.ws_ping_timeout,
         proxy_headers=False,  # the Guard middleware reads X-Forwarded-For, from trusted proxies only
     )
+    uvicorn.Server(config).run(sockets=[sock])

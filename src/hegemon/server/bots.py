@@ -68,6 +68,7 @@ class Thinkers:
         self.pool: concurrent.futures.Executor | None = None
         self._slots: asyncio.Semaphore | None = None
         self.running = 0  # searches running now (never above search_workers)
+        self.waiting = 0  # decisions waiting for a search slot (the metrics' search queue length)
         self.peak = 0
 
     def _search_pool(self) -> concurrent.futures.Executor:
@@ -88,19 +89,24 @@ class Thinkers:
             return await loop.run_in_executor(self.light, bot.choose, state, seat)
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.search_workers)
-        async with self._slots:  # FIFO: tables take turns
-            self.running += 1
-            self.peak = max(self.peak, self.running)
+        self.waiting += 1
+        try:
+            await self._slots.acquire()  # FIFO: tables take turns
+        finally:
+            self.waiting -= 1
+        self.running += 1
+        self.peak = max(self.peak, self.running)
+        try:
             try:
-                try:
-                    action, rng = await loop.run_in_executor(self._search_pool(), think, bot, state, seat,
-                                                             self.search_budget)  # fmt: skip
-                except BrokenProcessPool:
-                    log.error("a search worker died; starting new ones")
-                    self.pool = None
-                    raise
-            finally:
-                self.running -= 1
+                action, rng = await loop.run_in_executor(self._search_pool(), think, bot, state, seat,
+                                                         self.search_budget)  # fmt: skip
+            except BrokenProcessPool:
+                log.error("a search worker died; starting new ones")
+                self.pool = None
+                raise
+        finally:
+            self.running -= 1
+            self._slots.release()
         if rng is not None and isinstance(getattr(bot, "rng", None), random.Random):
             bot.rng.setstate(rng)  # type: ignore[attr-defined]  # checked above
         return action

@@ -125,7 +125,9 @@ class Guard:
         creates: tuple[float, float] = (2.0, 120.0),
         max_sockets: int = MAX_SOCKETS,
         clock: Callable[[], float] | None = None,
+        on_refuse: Callable[[str], None] | None = None,
     ) -> None:
+        """`on_refuse(kind)`: told of each refusal (rate_limit, too_large, too_many_sockets, bad_request)."""
         import time
 
         self.app = app
@@ -137,6 +139,7 @@ class Guard:
         self.buckets: dict[tuple[str, bool], TokenBucket] = {}
         self.max_sockets = max_sockets
         self.sockets: dict[str, int] = {}
+        self.on_refuse = on_refuse or (lambda _kind: None)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -148,6 +151,7 @@ class Guard:
             scope["client"] = (who, 0)
         if scope["type"] == "websocket":
             if self.sockets.get(who, 0) >= self.max_sockets:
+                self.on_refuse("too_many_sockets")
                 await send({"type": "websocket.close", "code": 1008, "reason": "too many connections"})  # a 403
                 return
             self.sockets[who] = self.sockets.get(who, 0) + 1
@@ -163,10 +167,12 @@ class Guard:
             await self.app(scope, receive, send)
             return
         if not self._allowed(who, scope["path"] == "/api/tables" and scope["method"] == "POST"):
+            self.on_refuse("rate_limit")
             await _error(send, 429, "too many requests: slow down", "rate_limit")
             return
         length = _header(scope, b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.max_body):
+            self.on_refuse("too_large")
             await _error(send, 400, f"request too large (at most {self.max_body} bytes)", "too_large")
             return
         body = bytearray()
@@ -176,6 +182,7 @@ class Guard:
                 return
             body += message.get("body", b"")
             if len(body) > self.max_body:
+                self.on_refuse("too_large")
                 await _error(send, 400, f"request too large (at most {self.max_body} bytes)", "too_large")
                 return
             if not message.get("more_body", False):
@@ -184,6 +191,7 @@ class Guard:
             try:
                 parse_client_json(bytes(body))
             except ServerError as e:
+                self.on_refuse("bad_request")
                 await _error(send, 400, e.message, e.detail)
                 return
         await self.app(scope, _replay(bytes(body), receive), send)

@@ -241,6 +241,8 @@ class SqlStorage:
             raise DatabaseUnavailable(f"cannot use the database {shown}: {reason}") from None
         self._conn: Connection | None = None
         self._busy_ms: int | None = None
+        self.actions_stored = 0
+        """Actions this object has committed (the metrics' hegemon_actions_stored_total)."""
         self.origin = secrets.token_hex(6)
         """This process's name in the notifications it sends (it ignores its own)."""
         self.notify = self.engine.dialect.name == "postgresql"
@@ -272,11 +274,13 @@ class SqlStorage:
             conn.exec_driver_sql(f"PRAGMA busy_timeout={int(busy_ms)}")
             conn.commit()
             self._busy_ms = busy_ms
+        stored = 0
         with conn.begin():
             rows: list[dict[str, Any]] = []
             for kind, data in writes:
                 if kind == "action":
                     rows.append(data)
+                    stored += 1
                     continue
                 if rows:
                     self._insert_actions(conn, rows)
@@ -311,6 +315,7 @@ class SqlStorage:
             if self.notify:  # delivered to the other processes when (and only if) this transaction commits
                 for tid in dict.fromkeys(str(_table_of(w)) for w in writes):
                     conn.exec_driver_sql("SELECT pg_notify(%s, %s)", (CHANNEL, f"{self.origin} {tid}"))
+        self.actions_stored += stored  # committed (one thread commits at a time: the loop or the writer)
 
     def _insert_actions(self, conn: Connection, rows: list[dict[str, Any]]) -> None:
         keys = self._insert_keys

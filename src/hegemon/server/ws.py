@@ -15,6 +15,7 @@ from typing import Any
 import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from hegemon.server.ops import refusal_kind
 from hegemon.server.protocol import (
     MAX_MESSAGE_BYTES,
     RATE_BURST,
@@ -80,9 +81,11 @@ def router(
     manager: TableManager,
     send_timeout: float = SEND_TIMEOUT,
     load: Callable[[str], Awaitable[None]] | None = None,
+    on_refuse: Callable[[str], None] | None = None,
 ) -> APIRouter:
     """The websocket route; `load(table_id)` brings a table into memory first (several processes: from the
-    database)."""
+    database); `on_refuse(kind)` hears of every refusal (its metrics kind)."""
+    refused = on_refuse or (lambda _kind: None)
     r = APIRouter()
 
     @r.websocket("/ws/tables/{table_id}")
@@ -94,6 +97,7 @@ def router(
             table = manager.get(table_id)
             seat = manager.seat_of(table, token) if token else None
         except ServerError as e:
+            refused(refusal_kind(e.code, e.detail))
             await websocket.send_json(e.to_json())
             await websocket.close(code=4000 + (4 if e.code == "unknown_table" else 3))
             return
@@ -152,6 +156,7 @@ def router(
                         log.exception("unexpected error on a message for table %s", table_id)
                         raise ServerError("bad_request", "this message could not be handled", detail="not_handled") from None
                 except ServerError as e:
+                    refused(refusal_kind(e.code, e.detail))
                     refusals.allow()  # every refusal, stale_version too: a flood of any kind is slowed down
                     if len(conn.errors) < 50:
                         conn.errors.append(e.to_json())
