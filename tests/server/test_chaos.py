@@ -32,7 +32,7 @@ def serve(db: Path) -> tuple[subprocess.Popen[bytes], str]:
     port = _port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "hegemon.cli", "serve", "--port", str(port), "--db", f"sqlite:///{db}",
-         "--bot-delay", "0.02"],
+         "--bot-delay", "0.02", "--log-level", "warning"],  # no access log: nobody reads the pipe until the end
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )  # fmt: skip
     url = f"http://127.0.0.1:{port}"

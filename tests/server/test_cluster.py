@@ -39,7 +39,7 @@ class Serve:
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "hegemon.cli", "serve", "--port", str(self.port), "--db", db,
-             "--bot-delay", str(bot_delay)],
+             "--bot-delay", str(bot_delay), "--log-level", "warning"],  # no access log filling the unread pipe
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
         )  # fmt: skip
         deadline = time.time() + 60

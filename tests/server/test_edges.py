@@ -234,6 +234,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     }
     env.pop("HEGEMON_TRUSTED_PROXIES", None)
     cmd = [sys.executable, "-m", "hegemon.cli", "serve", "--port", str(port), "--db", f"sqlite:///{db}", "--bot-delay", "0"]
+    cmd += ["--log-level", "warning"]  # no access log: a pipe nobody reads would fill up and block the server
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     url = f"http://127.0.0.1:{port}"
     try:

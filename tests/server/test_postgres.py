@@ -91,7 +91,7 @@ def test_serve_on_postgresql_creates_its_schema_and_keeps_tables_across_a_restar
     def serve() -> tuple[subprocess.Popen[bytes], str]:
         port = _closed_port()
         proc = subprocess.Popen(
-            [sys.executable, "-m", "hegemon.cli", "serve", "--port", str(port), "--db", url, "--bot-delay", "0"],
+            [sys.executable, "-m", "hegemon.cli", "serve", "--port", str(port), "--db", url, "--bot-delay", "0", "--log-level", "warning"],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
         )  # fmt: skip
         base = f"http://127.0.0.1:{port}"
