@@ -26,9 +26,11 @@ install-test: system-deps
 # when missing (CI runs as root)
 system-deps:
 	@(command -v chromium >/dev/null 2>&1 && command -v node >/dev/null 2>&1 && \
-	  ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1) || \
-	  (echo "hegemon setup: installing chromium, nodejs and postgresql with apt-get" && \
-	   apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium nodejs postgresql)
+	  ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && command -v nginx >/dev/null 2>&1 && \
+	  command -v systemd-analyze >/dev/null 2>&1 && command -v openssl >/dev/null 2>&1) || \
+	  (echo "hegemon setup: installing chromium, nodejs, postgresql, nginx, systemd and openssl with apt-get" && \
+	   apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+	     chromium nodejs postgresql nginx systemd openssl)
 
 # The main job: the web table (tables kept in SQLite in the user data directory).
 run: install
