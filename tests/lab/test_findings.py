@@ -35,7 +35,7 @@ def variant(v: int, label: str, options: dict[str, Any], n: int = 200, *, athens
         "first_player_win_rate": rate(n // 2, n),
         "bot_win_rate": [{"bot": "mcts:normal", **rate(round(strong * n), n)},
                          {"bot": "greedy", **rate(n - round(strong * n), n)}],
-        "luck_vs_skill": [{"pair": 0, "stronger": "mcts:normal", "weaker": "greedy", "rank_gap": 1,
+        "luck_vs_skill": [{"pair": 0, "bots": ["mcts:normal", "greedy"], "stronger": "mcts:normal", "weaker": "greedy", "rank_gap": 1,
                            "skill_rate": rate(round(strong * n), n), "dice_share": {"icc": 0.1}}],
         "length": {"turns_or_rounds": stats.mean_ci([4.0, 4.0, 3.0]), "actions": stats.mean_ci([300.0, 320.0])},
         "endings": ends,
@@ -51,15 +51,15 @@ def comparison(v: int, label: str, *, d_sieges: float = -1.2, p_sieges: float = 
     return {
         "variant": v, "label": label, "baseline": "siege=classic", "paired_games": n,
         "skill_rate": [{"pair": 0, "stronger": "mcts:normal", "diff": 0.01, "low": -0.05, "high": 0.07,
-                        "test": "mcnemar_exact", "p_value": 0.8, "only_first": 4, "only_second": 5, "pairs": n}],
+                        "test": "paired_cluster_t", "p_value": 0.8, "only_first": 4, "only_second": 5, "pairs": n}],
         "seat_win_rate": [{"seat": j, "diff": (-d_seat if j == 0 else d_seat), "low": -0.06 + (d_seat if j else -d_seat),
-                           "high": 0.06 + (d_seat if j else -d_seat), "test": "mcnemar_exact", "p_value": p_seat,
+                           "high": 0.06 + (d_seat if j else -d_seat), "test": "paired_cluster_t", "p_value": p_seat,
                            "only_first": 3, "only_second": 3, "pairs": n} for j in range(2)],
-        "length": {"test": "paired_t", "diff": 0.0, "low": -0.1, "high": 0.1, "p_value": 0.7, "pairs": n},
+        "length": {"test": "paired_cluster_t", "diff": 0.0, "low": -0.1, "high": 0.1, "p_value": 0.7, "pairs": n},
         "measures": {
-            "sieges_succeeded": {"test": "paired_t", "diff": d_sieges, "low": d_sieges - 0.3, "high": d_sieges + 0.3,
+            "sieges_succeeded": {"test": "paired_cluster_t", "diff": d_sieges, "low": d_sieges - 0.3, "high": d_sieges + 0.3,
                                  "p_value": p_sieges, "pairs": n},
-            "pp_on_sieges": {"test": "paired_t", "diff": 0.05, "low": -0.2, "high": 0.3, "p_value": 0.6, "pairs": n},
+            "pp_on_sieges": {"test": "paired_cluster_t", "diff": 0.05, "low": -0.2, "high": 0.3, "p_value": 0.6, "pairs": n},
         },
     }
 
@@ -91,8 +91,10 @@ def test_findings_in_english_carry_effect_interval_and_test() -> None:
     f = findings(sound(), "en")
     change = next(x for x in f if x.startswith("Diceless Sacrifice against Classic"))
     assert "sieges taken per game 2.30 → 1.10" in change
-    assert "−52%" in change and "95% CI −1.50 to −0.90" in change and "paired t-test p < 0.001" in change
-    assert "Sparta's win rate 50.0% → 50.0% (+0.0 points" in change and "McNemar's exact test p = 0.9" in change
+    assert "−52%" in change and "95% CI −1.50 to −0.90" in change
+    # every finding goes by its p-value adjusted with the report's others (Holm, over 6 tests here)
+    assert "paired t-test clustered by deal, Holm-adjusted p < 0.001" in change
+    assert "Sparta's win rate 50.0% → 50.0% (+0.0 points" in change and "Holm-adjusted p = 1)" in change
     assert change.endswith("no clear change.")
     assert "prestige spent" not in change  # p = 0.6: not reported as a change
     assert any(x.startswith("Classic: Athens' win rate is 50.0%") and "consistent with an even game" in x for x in f)
@@ -103,8 +105,9 @@ def test_findings_in_italian() -> None:
     f = findings(sound(), "it")
     change = next(x for x in f if x.startswith("Sacrificio senza dadi rispetto a Classico"))
     assert "assedi riusciti per partita 2,30 → 1,10" in change
-    assert "IC 95% −1,50 a −0,90" in change and "test t appaiato p < 0,001" in change
-    assert "il tasso di vittoria di Sparta 50,0% → 50,0%" in change and "test esatto di McNemar" in change
+    assert "IC 95% −1,50 a −0,90" in change
+    assert "test t appaiato raggruppato per distribuzione, corretto (Holm) p < 0,001" in change
+    assert "il tasso di vittoria di Sparta 50,0% → 50,0%" in change
     assert change.endswith("nessun cambiamento chiaro.")
     assert any("Atene" in x and "compatibile con un gioco equilibrato" in x for x in f)
     assert any("mcts:normal batte greedy nel 70,0% delle partite" in x for x in f)

@@ -41,9 +41,10 @@ def test_wilson_is_exact_at_zero_and_all(n: int) -> None:
 
 
 def test_paired_difference_interval_holds_the_estimate_at_the_extremes() -> None:
-    for pairs in ([(False, True)] * 30, [(True, False)] * 30, [(True, True)] * 30, [(False, False)] * 5):
-        d, lo, hi = stats.paired_diff(pairs)
-        assert -1.0 <= lo <= d <= hi <= 1.0
+    deals = [i // 2 for i in range(30)]
+    for diffs in ([1.0] * 30, [-1.0] * 30, [0.0] * 30, [1.0, 0.0] * 15, [0.5, -1.0, 0.0] * 10):
+        e = stats.paired(diffs, deals)
+        assert -1.0 <= e["low"] <= e["diff"] <= e["high"] <= 1.0 and 0.0 <= e["p_value"] <= 1.0
 
 
 def test_compare_with_a_bot_that_always_wins_writes_its_summary(tmp_path: Path) -> None:

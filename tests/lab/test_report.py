@@ -55,7 +55,7 @@ def test_findings_first_then_results_then_methods(lang: str) -> None:
     order = [page.index(x) for x in ("id='findings'", "id='warnings'", "<table", "id='methods'", "<details>")]
     assert order == sorted(order)
     head = "Findings" if lang == "en" else "Risultati principali"
-    methods = "McNemar's exact test" if lang == "en" else "test esatto di McNemar"
+    methods = "Holm's method</b> (6 tests)" if lang == "en" else "metodo di Holm</b> (6 test)"
     assert head in page and methods in page.split("id='methods'")[1]
     # the findings appear in the summary's order, one list item each
     items = re.findall(r"<li>(.*?)</li>", page.split("id='findings'")[1].split("id='warnings'")[0], flags=re.S)
@@ -96,7 +96,7 @@ def test_endings_and_first_player_compared_and_in_the_findings() -> None:
     assert base["first_player_win_rate"]["rate"] == 0.25 and off["first_player_win_rate"]["rate"] == 50 / 80
     ends = s["comparisons"][0]["endings"]
     assert ends["round_limit"]["diff"] == pytest.approx(30 / 80) and ends["round_limit"]["p_value"] < 0.001
-    assert ends["round_limit"]["test"] == "mcnemar_exact"
+    assert ends["round_limit"]["test"] == "paired_cluster_t"
     en, it = s["findings"], s["findings_it"]
     assert any(f.startswith("House rules 1.2: the first player wins 25.0% of games (95% CI") and
                "consistent with an even share (25.0%)" in f for f in en)

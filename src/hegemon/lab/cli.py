@@ -45,12 +45,14 @@ def _progress(quiet: bool) -> Progress:
     )
 
 
-def _run(kind: str, game: str, bots: str, games: int, seed: int, option: list[str] | None, board: str | None,
+def _run(kind: str, game: str, bots: str | None, games: int, seed: int, option: list[str] | None, board: str | None,
          players: int | None, jobs: int, dask: str | None, out_dir: Path | None, chunk: int | None,
          as_json: bool, lang: str = "en") -> None:
-    from hegemon.lab.run import make_sweep, run_sweep
+    from hegemon.lab.run import default_bots, make_sweep, run_sweep
 
     try:
+        if bots is None:
+            bots = default_bots(game)
         sweep = make_sweep(game, kind, [b.strip() for b in bots.split(",") if b.strip()], games, seed,
                            option or [], board, players)
     except HegemonError as e:
@@ -95,7 +97,8 @@ def show(summary: dict[str, Any], lang: str = "en") -> None:
         return "–" if not x or x.get("rate") is None else f"{x['rate']:.0%} [{x['low']:.0%},{x['high']:.0%}]"
 
     for v in vs:
-        skill = "; ".join(f"{e['stronger']} {r(e['skill_rate'])}" for e in v["luck_vs_skill"])
+        skill = "; ".join(f"{e['stronger']} {r(e['skill_rate'])}" if e.get("skill_rate") else "– (one bot twice)"
+                          for e in v["luck_vs_skill"])
         ln = v["length"]["turns_or_rounds"]
         t.add_row(escape(v["label"]), str(v["games"]), *(r(v["seat_win_rate"][j]) for j in range(seats)),
                   r(v.get("first_player_win_rate")), escape(skill), f"{ln['mean']:.1f}")
@@ -103,7 +106,9 @@ def show(summary: dict[str, Any], lang: str = "en") -> None:
     for c in summary.get("comparisons") or []:
         for e in c["skill_rate"]:
             out.print(f"{escape(c['label'])} vs {escape(c['baseline'])}: skill rate of {escape(e['stronger'])} "
-                      f"{e['diff']:+.1%} [{e['low']:+.1%}, {e['high']:+.1%}], McNemar p = {e['p_value']:.3g}")
+                      f"{e['diff']:+.1%} [{e['low']:+.1%}, {e['high']:+.1%}], p = {e['p_value']:.3g} "
+                      f"({summary.get('multiple_testing', {}).get('name', 'Holm')}-adjusted "
+                      f"{e.get('p_adjusted', e['p_value']):.3g})")
     tour = summary.get("tournament")
     if tour:
         tt = Table(title="tournament (row beats column)")
@@ -115,6 +120,20 @@ def show(summary: dict[str, Any], lang: str = "en") -> None:
             tt.add_row(escape(b), *(r(c) for c in tour["cross"][i]), r(tour["overall"][i]))
         out.print(tt)
     it = lang == "it"
+    times = []
+    if summary.get("cpu_seconds") is not None:
+        times.append(f"CPU {summary['cpu_seconds']:.1f} s")
+    if summary.get("wall_seconds") is not None:
+        times.append(f"tempo reale di gioco {summary['wall_seconds']:.1f} s" if it
+                      else f"wall time of play {summary['wall_seconds']:.1f} s")
+    if times:
+        out.print(" · ".join(times))
+    beyond = summary.get("games_stored_beyond") or 0
+    if beyond:
+        out.print(f"[yellow]![/yellow] {beyond} " + (
+            "partite salvate oltre --games non sono contate (restano in games.jsonl; alza --games per contarle)"
+            if it else "stored games lie beyond --games and are not counted (they stay in games.jsonl; raise "
+            "--games to count them again)"), soft_wrap=True)
     out.print("[bold]" + ("Risultati principali" if it else "Findings") + "[/bold]")
     for f in summary.get("findings_it" if it else "findings") or []:
         out.print(f"• {escape(f)}", soft_wrap=True)
@@ -150,8 +169,12 @@ def _lang(lang: str) -> str:
 @lab_app.command()
 def compare(
     game: Annotated[str, typer.Argument(help="The game: polis or spqrisiko")],
-    bots: Bots = "greedy,random",
-    games: Annotated[int, typer.Option(help="Games per variant (split over the pairs and both seat rotations)")] = 100,
+    bots: Annotated[str | None, typer.Option(
+        help="Comma-separated bot specs (random, greedy, mcts:easy|normal|hard, mcts:N, mcts:N@SECONDS); every "
+             "pair meets. Default: one bot on every side, the game's choice (Polis mcts:easy, S.P.Q.RisiKo! "
+             "greedy), so the bots' gap does not swamp the rule")] = None,
+    games: Annotated[int, typer.Option(help="Games per variant (split over the pairs and both seat rotations); on a "
+                                            "resumed run a lower number reports on the first games only")] = 100,
     seed: Seed = 1,
     option: Option = None,
     board: Board = None,

@@ -7,16 +7,14 @@ Everything here reads a summary (`report.summarise`) only, so it can be tested o
 from __future__ import annotations
 
 import functools
-import math
 from typing import Any
 
 from hegemon.core.errors import ConfigError
 from hegemon.core.game import Game, game_module
 from hegemon.games import game_names, get_game
-from hegemon.lab.stats import Z95
+from hegemon.lab import stats
 
 LANGS = ("en", "it")
-Z80 = 0.8416212335729143  # one-sided z of 80% power
 
 # human names of the measures every game has (each game's own are in its measures module: `NAMES`), and of the rates
 MEASURE_NAMES: dict[str, tuple[str, str]] = {
@@ -152,13 +150,31 @@ def _ci(lo: float, hi: float, lang: str, fmt: Any) -> str:
 
 
 TEST_NAMES = {
+    "paired_cluster_t": ("paired t-test clustered by deal", "test t appaiato raggruppato per distribuzione"),
     "mcnemar_exact": ("McNemar's exact test", "test esatto di McNemar"),
     "paired_t": ("paired t-test", "test t appaiato"),
 }
 
 
-def _test(name: str, lang: str) -> str:
+def test_name(name: str, lang: str = "en") -> str:
+    """A test's name in words."""
     return TEST_NAMES.get(name, (name, name))[_i(lang)]
+
+
+def _p_of(c: dict[str, Any]) -> float:
+    """The p-value a finding goes by: adjusted for the report's many tests (`adjust_tests`) when it is."""
+    p = c.get("p_adjusted")
+    return float(c["p_value"] if p is None else p)
+
+
+def _test(c: dict[str, Any], lang: str) -> str:
+    """"paired t-test clustered by deal, Holm-adjusted p = 0.03" (the raw p when no adjustment was made)."""
+    name = test_name(c["test"], lang)
+    if c.get("p_adjusted") is None:
+        return f"{name} {_p(c['p_value'], lang)}"
+    method = stats.MULTIPLE_TESTING_NAMES.get(c.get("p_method", stats.MULTIPLE_TESTING), ("Holm", "Holm"))[_i(lang)]
+    word = f"{method}-adjusted" if lang == "en" else f"corretto ({method})"
+    return f"{name}, {word} {_p(c['p_adjusted'], lang)}"
 
 
 # --------------------------------------------------------------------------- findings
@@ -171,8 +187,8 @@ def _rate_change(name: str, before: float | None, c: dict[str, Any], lang: str) 
     head = f"{name} {_pct(before, lang)} → {_pct(after, lang)}" if before is not None and after is not None else name
     body = (f"{_signed(100 * c['diff'], lang, 1)} {pts}, "
             f"{_ci(c['low'], c['high'], lang, lambda x: _signed(100 * x, lang, 1))}, "
-            f"{_test(c['test'], lang)} {_p(c['p_value'], lang)}")
-    return f"{head} ({body}){_verdict(c['p_value'], lang)}"
+            f"{_test(c, lang)}")
+    return f"{head} ({body}){_verdict(_p_of(c), lang)}"
 
 
 def _verdict(p: float, lang: str) -> str:
@@ -191,8 +207,8 @@ def _mean_change(key: str, before: float | None, c: dict[str, Any], lang: str) -
     elif d:
         rel = "from zero, " if lang == "en" else "da zero, "
     head = f"{name} {_num(before, lang)} → {_num(before + d, lang)}" if before is not None else name
-    body = f"{rel}{_ci(c['low'], c['high'], lang, lambda x: _signed(x, lang))}, {_test(c['test'], lang)} {_p(c['p_value'], lang)}"
-    return f"{head} ({body}){_verdict(c['p_value'], lang)}"
+    body = f"{rel}{_ci(c['low'], c['high'], lang, lambda x: _signed(x, lang))}, {_test(c, lang)}"
+    return f"{head} ({body}){_verdict(_p_of(c), lang)}"
 
 
 def _ending_name(kind: str, lang: str) -> str:
@@ -236,6 +252,7 @@ def findings(summary: dict[str, Any], lang: str = "en") -> list[str]:
     """Plain sentences: for each variant against the baseline, every measure that changed clearly (p < 0.05)
     and the side/seat win rates whether or not they changed; for the baseline, who wins and how often."""
     out: list[str] = []
+    adjust_tests(summary)  # findings go by the p-values adjusted for the report's many tests
     game = summary.get("game", "")
     vs = summary.get("variants") or []
     played = [v for v in vs if v.get("games")]
@@ -268,9 +285,9 @@ def findings(summary: dict[str, Any], lang: str = "en") -> list[str]:
     if base.get("endings"):
         out.append(_endings(summary, base, lang))
     for e in base.get("luck_vs_skill") or []:
-        r = e["skill_rate"]
-        if r.get("rate") is None or e["stronger"] == e["weaker"]:  # the same bot twice: no skill to compare
-            continue
+        r = e.get("skill_rate")
+        if not r or r.get("rate") is None or e.get("stronger") == e.get("weaker"):
+            continue  # the same bot twice: no skill to compare
         if lang == "en":
             out.append(f"{e['stronger']} beats {e['weaker']} in {_pct(r['rate'], lang)} of games "
                        f"({_ci(r['low'], r['high'], lang, lambda x: _pct(x, lang))}, Wilson, {r['n']} games).")
@@ -287,19 +304,19 @@ def findings(summary: dict[str, Any], lang: str = "en") -> list[str]:
         parts: list[str] = []
         base_measures = base.get("measures") or {}
         changed = [(k, m) for k, m in (c.get("measures") or {}).items()
-                   if m.get("diff") is not None and m["p_value"] < 0.05]
-        changed.sort(key=lambda km: km[1]["p_value"])
+                   if m.get("diff") is not None and _p_of(m) < 0.05]
+        changed.sort(key=lambda km: _p_of(km[1]))
         for k, m in changed:
             parts.append(_mean_change(k, (base_measures.get(k) or {}).get("mean"), m, lang))
         ln = c.get("length")
-        if ln and ln.get("diff") is not None and ln["p_value"] < 0.05:
+        if ln and ln.get("diff") is not None and _p_of(ln) < 0.05:
             parts.append(_mean_change("length", (base.get("length") or {}).get("turns_or_rounds", {}).get("mean"), ln, lang))
         base_ends = base.get("endings") or {}
-        for kind, e in sorted((c.get("endings") or {}).items(), key=lambda ke: ke[1]["p_value"]):
-            if e["p_value"] < 0.05:
+        for kind, e in sorted((c.get("endings") or {}).items(), key=lambda ke: _p_of(ke[1])):
+            if _p_of(e) < 0.05:
                 parts.append(_rate_change(_ending_name(kind, lang), (base_ends.get(kind) or {}).get("rate", 0.0), e, lang))
         f = c.get("first_player_win_rate")
-        if n_players > 2 and f and f["p_value"] < 0.05:
+        if n_players > 2 and f and _p_of(f) < 0.05:
             parts.append(_rate_change(RATE_NAMES["first_player"][_i(lang)], (base.get("first_player_win_rate") or {}).get("rate"),
                                       f, lang))
         seat_changes = c.get("seat_win_rate") or []
@@ -309,8 +326,8 @@ def findings(summary: dict[str, Any], lang: str = "en") -> list[str]:
             j = e["seat"]
             parts.append(_rate_change(seat_rate_name(game, j, lang), seats[j]["rate"] if j < len(seats) else None, e, lang))
         if not changed:
-            parts.append("no game measure changed clearly (all p ≥ 0.05)" if lang == "en"
-                         else "nessuna misura di gioco è cambiata chiaramente (tutti p ≥ 0,05)")
+            parts.append("no game measure changed clearly (all adjusted p ≥ 0.05)" if lang == "en"
+                         else "nessuna misura di gioco è cambiata chiaramente (tutti i p corretti ≥ 0,05)")
         vs_word = "against" if lang == "en" else ("rispetto" if against == "al riferimento" else "rispetto a")
         out.append(f"{name} {vs_word} {against}: " + "; ".join(parts) + ".")
     return out
@@ -319,42 +336,81 @@ def findings(summary: dict[str, Any], lang: str = "en") -> list[str]:
 # --------------------------------------------------------------------------- games needed
 
 
-def games_for_change(p: float, delta: float = 0.05, power_z: float = Z80, alpha_z: float = Z95) -> int:
-    """Games per variant for a two-sided 5% test with 80% power to detect a change of `delta` in a rate `p`
-    (two independent samples: an upper bound, paired seeds usually need fewer). The change is taken toward
-    1/2, the harder direction."""
-    p = min(max(p, 0.0), 1.0)
-    q = p + delta if p <= 0.5 else p - delta
-    q = min(max(q, 0.0), 1.0)
-    pbar = (p + q) / 2
-    num = alpha_z * math.sqrt(2 * pbar * (1 - pbar)) + power_z * math.sqrt(p * (1 - p) + q * (1 - q))
-    return math.ceil((num / abs(q - p)) ** 2)
+def games_for_change(p: float, delta: float = 0.05, deff: float = 1.0) -> int:
+    """Games per variant to detect a change of `delta` in a rate `p` with independent samples (see
+    `stats.games_for_change`)."""
+    return stats.games_for_change(p, delta, deff)
+
+
+def _paired_need(summary: dict[str, Any], pick: Any) -> int | None:
+    """The games per variant a paired comparison needs, from the spread of the per-deal differences that this
+    run's comparisons show for one rate (`pick(comparison)` gives its test entry): the largest over variants."""
+    out: list[int] = []
+    for c in summary.get("comparisons") or []:
+        e = pick(c)
+        if e and e.get("sd_deal") and e.get("deals"):
+            n = stats.games_paired(e["sd_deal"], max(1, round(e["pairs"] / e["deals"])))
+            if n is not None:
+                out.append(n)
+    return max(out) if out else None
 
 
 def games_needed(summary: dict[str, Any]) -> list[dict[str, Any]]:
-    """The games per variant needed to detect a 5-point change in each main rate of the baseline."""
+    """The games per variant needed to detect a 5-point change in each main rate of the baseline: `games_paired`
+    from this run's per-deal differences between variants (when it compares any), `games_independent` for
+    unpaired games (with the design effect of the clustering by deal), and `games`, the first of them known."""
     played = [v for v in summary.get("variants") or [] if v.get("games")]
     if not played:
         return []
     base = played[0]
     game = summary.get("game", "")
     out = []
+
+    def item(r: dict[str, Any], pick: Any, **kw: Any) -> dict[str, Any]:
+        ind = games_for_change(r["rate"], deff=r.get("design_effect", 1.0))
+        paired = _paired_need(summary, pick)
+        return {**kw, "value": r["rate"], "games_paired": paired, "games_independent": ind,
+                "games": paired if paired is not None else ind}
+
+    def seat_entry(c: dict[str, Any], j: int) -> dict[str, Any] | None:
+        return next((e for e in c.get("seat_win_rate") or [] if e.get("seat") == j), None)
+
     seats = base.get("seat_win_rate") or []
     for j, r in enumerate(seats[: 1 if len(seats) == 2 else len(seats)]):
         if r.get("rate") is not None:
-            out.append({"rate": "seat", "seat": j, "name": seat_rate_name(game, j), "name_it": seat_rate_name(game, j, "it"),
-                        "value": r["rate"], "games": games_for_change(r["rate"])})
+            out.append(item(r, lambda c, j=j: seat_entry(c, j), rate="seat", seat=j, name=seat_rate_name(game, j),
+                            name_it=seat_rate_name(game, j, "it")))
     fp = base.get("first_player_win_rate")
     if fp and fp.get("rate") is not None:
-        out.append({"rate": "first_player", "name": RATE_NAMES["first_player"][0], "name_it": RATE_NAMES["first_player"][1],
-                    "value": fp["rate"], "games": games_for_change(fp["rate"])})
+        out.append(item(fp, lambda c: c.get("first_player_win_rate"), rate="first_player",
+                        name=RATE_NAMES["first_player"][0], name_it=RATE_NAMES["first_player"][1]))
     for e in base.get("luck_vs_skill") or []:
-        r = e["skill_rate"]
-        if r.get("rate") is not None and e["stronger"] != e["weaker"]:
-            out.append({"rate": "skill", "pair": e["pair"], "name": f"{e['stronger']} beats {e['weaker']}",
-                        "name_it": f"{e['stronger']} batte {e['weaker']}", "value": r["rate"],
-                        "games": games_for_change(r["rate"])})
+        r = e.get("skill_rate")
+        if r and r.get("rate") is not None and e.get("stronger") != e.get("weaker"):
+            out.append(item(r, lambda c, p=e["pair"]: next((x for x in c.get("skill_rate") or [] if x["pair"] == p), None),
+                            rate="skill", pair=e["pair"], name=f"{e['stronger']} beats {e['weaker']}",
+                            name_it=f"{e['stronger']} batte {e['weaker']}"))
     return out
+
+
+def adjust_tests(summary: dict[str, Any], method: str = stats.MULTIPLE_TESTING) -> dict[str, Any]:
+    """Adjust every test of the summary's comparisons with the baseline together for multiple testing (Holm by
+    default): each test entry gets `p_adjusted` (and `p_method`), the summary `multiple_testing`."""
+    entries: list[dict[str, Any]] = []
+    for c in summary.get("comparisons") or []:
+        entries += list(c.get("skill_rate") or []) + list(c.get("seat_win_rate") or [])
+        if c.get("first_player_win_rate"):
+            entries.append(c["first_player_win_rate"])
+        entries += list((c.get("endings") or {}).values())
+        if c.get("length"):
+            entries.append(c["length"])
+        entries += [m for m in (c.get("measures") or {}).values() if m.get("diff") is not None]
+    for e, p in zip(entries, stats.adjust([e["p_value"] for e in entries], method), strict=True):
+        e["p_adjusted"] = p
+        e["p_method"] = method
+    summary["multiple_testing"] = {"method": method, "name": stats.MULTIPLE_TESTING_NAMES[method][0],
+                                   "tests": len(entries), "alpha": stats.ALPHA}
+    return summary
 
 
 # --------------------------------------------------------------------------- warnings
@@ -391,14 +447,32 @@ WARNING_TEXT: dict[str, tuple[str, str]] = {
         "nascondere o simulare l'effetto di una regola.",
     ),
     "too_few_games": (
-        "{games} games per variant: no difference from the baseline is clear (all p ≥ 0.05), and detecting a "
-        "5-point change in {rate} needs about {needed} games per variant. Run more games before concluding "
-        "that the variants play alike.",
-        "{games} partite per variante: nessuna differenza dal riferimento è chiara (tutti p ≥ 0,05), e per "
-        "rilevare un cambiamento di 5 punti nel {rate} servono circa {needed} partite per variante. Gioca più "
+        "{games} games per variant: no difference from the baseline is clear (all adjusted p ≥ 0.05), and "
+        "detecting a 5-point change in {rate} needs about {needed} games per variant. Run more games before "
+        "concluding that the variants play alike.",
+        "{games} partite per variante: nessuna differenza dal riferimento è chiara (tutti i p corretti ≥ 0,05), e "
+        "per rilevare un cambiamento di 5 punti nel {rate} servono circa {needed} partite per variante. Gioca più "
         "partite prima di concludere che le varianti si equivalgono.",
     ),
+    "same_bot_skill": (
+        "{pairs}: both sides are played by one bot. Two copies of one bot have no stronger one, so no skill rate "
+        "is given (whichever copy won more is noise). To measure skill, let bots of known, different strength "
+        "meet: one search at increasing budgets, with greedy and random.",
+        "{pairs}: entrambi i lati sono giocati dallo stesso bot. Due copie dello stesso bot non hanno un più "
+        "forte, quindi non si dà un tasso di abilità (quale copia abbia vinto di più è rumore). Per misurare "
+        "l'abilità fai incontrare bot di forza nota e diversa: la stessa ricerca a budget crescenti, con greedy "
+        "e random.",
+    ),
+    "identical_rotations": (
+        "{where}: {rate} of the deals were played move for move alike in both seat rotations (per variant: "
+        "{shares}). The bots play the same game whoever sits where, so the dice share would measure how "
+        "deterministic the bots are, not the dice: it is withheld there.",
+        "{where}: nel {rate} delle distribuzioni le due rotazioni dei posti sono state giocate mossa per mossa "
+        "uguali (per variante: {shares}). I bot giocano la stessa partita chiunque sieda dove, quindi la quota "
+        "dei dadi misurerebbe quanto sono deterministici i bot, non i dadi: lì non è data.",
+    ),
 }
+IDENTICAL_SHARE = 0.05  # identical seat rotations from this share of deals on: the dice share is withheld
 DOMINANT = 0.95
 SEAT_GAP = 0.20  # a seat's rate this far above 1/n, with its interval excluding 1/n
 
@@ -423,6 +497,7 @@ def warnings(summary: dict[str, Any], lang: str = "en") -> list[tuple[str, str]]
     """(code, sentence) of every warning that applies; empty when none does. A rule that fires in several
     variants gives one sentence naming them all."""
     out: list[tuple[str, str]] = []
+    adjust_tests(summary)  # warnings go by the adjusted p-values
     game = summary.get("game", "")
     known = _game(game)
     fixed_length = known is not None and known.ends_after_rounds
@@ -455,6 +530,17 @@ def warnings(summary: dict[str, Any], lang: str = "en") -> list[tuple[str, str]]
                 if r.get("rate") is not None and r["rate"] - fair >= SEAT_GAP and r["low"] > fair:
                     seat_off.setdefault(j, []).append((where, r["rate"], r["low"], r["high"]))
                     break
+    same = list(dict.fromkeys(" vs ".join(e["bots"]) for v in played for e in v.get("luck_vs_skill") or []
+                              if e.get("same_bot")))
+    if same:
+        out.append(("same_bot_skill", _warn("same_bot_skill", lang, pairs=_where(same, lang))))
+    ident = [(variant_name(summary, v["variant"], lang), v["identical_rotations"]["share"]) for v in played
+             if (v.get("identical_rotations") or {}).get("share") is not None]
+    hit = [(w, x) for w, x in ident if x >= IDENTICAL_SHARE]
+    if hit:
+        out.append(("identical_rotations", _warn(
+            "identical_rotations", lang, where=_where([w for w, _ in hit], lang), rate=_span([x for _, x in hit], lang),
+            shares=", ".join(f"{w} {_pct(x, lang)}" for w, x in ident))))
     for bot, dom in dominant.items():
         out.append(("dominant_bot", _warn("dominant_bot", lang, where=_where([w for w, _ in dom], lang), bot=bot,
                                           rate=_span([r for _, r in dom], lang))))
@@ -496,8 +582,8 @@ def warnings(summary: dict[str, Any], lang: str = "en") -> list[tuple[str, str]]
                 break  # the first measure of the switch that the game records
         comps = summary.get("comparisons") or []
         if comps:
-            ps = [e["p_value"] for c in comps for e in (c.get("seat_win_rate") or []) + (c.get("skill_rate") or [])]
-            ps += [m["p_value"] for c in comps for m in (c.get("measures") or {}).values() if m.get("diff") is not None]
+            ps = [_p_of(e) for c in comps for e in (c.get("seat_win_rate") or []) + (c.get("skill_rate") or [])]
+            ps += [_p_of(m) for c in comps for m in (c.get("measures") or {}).values() if m.get("diff") is not None]
             need = games_needed(summary)
             main = max(need, key=lambda x: x["games"]) if need else None
             n = min(v["games"] for v in played)
@@ -509,7 +595,8 @@ def warnings(summary: dict[str, Any], lang: str = "en") -> list[tuple[str, str]]
 
 def annotate(summary: dict[str, Any]) -> dict[str, Any]:
     """Add `findings`, `warnings` (and their Italian `findings_it`, `warnings_it`, with `warning_codes`) and
-    `games_needed` to a summary, in place; returns it."""
+    `games_needed` to a summary, in place, after adjusting its tests for multiple testing (`adjust_tests`);
+    returns it."""
     summary["findings"] = findings(summary, "en")
     summary["findings_it"] = findings(summary, "it")
     w_en = warnings(summary, "en")

@@ -1,7 +1,8 @@
 """Running a sweep into an output directory, resumably: `sweep.json` (what is played), `games.jsonl` (one
 replayable record per finished game, appended as tasks complete), then `summary.json`, `games.csv` and
 `report.html`. Re-running the same command continues: finished games (by their unit key) are never
-recomputed; asking for more games adds deals."""
+recomputed; asking for more games adds deals, asking for fewer reports on the first deals only (the games
+beyond stay stored, uncounted, and count again when --games is raised)."""
 
 from __future__ import annotations
 
@@ -73,6 +74,21 @@ def plan_variants(
             variants.append(variant)
             labels.append(f"{k}={v}")
     return variants, labels
+
+
+DEFAULT_BOTS = "greedy,greedy"
+
+
+def default_bots(game: str) -> str:
+    """The bots `lab compare` plays when none are named: the game's own choice (`LAB_BOTS` in its measures
+    module: one bot of useful strength on every side, so a rule's effect is not swamped by a gap between
+    bots), else greedy on every side."""
+    from hegemon.core.game import game_module
+
+    g = get_game(game)
+    if "measures" in g.modules:
+        return str(getattr(game_module(g, "measures"), "LAB_BOTS", DEFAULT_BOTS))
+    return DEFAULT_BOTS
 
 
 def make_sweep(
@@ -171,11 +187,18 @@ def open_run(sweep: Sweep, out: Path) -> tuple[Sweep, list[dict[str, Any]]]:
         old = Sweep.from_json(json.loads(sf.read_text(encoding="utf-8")))
         if old.identity() != sweep.identity():
             raise ConfigError("out", f"{out} holds a different sweep (other game, bots, options or seed); use another --out")
-        sweep.deals = max(sweep.deals, old.deals)
+    # the deals asked for now are the run's (a lower --games is honoured: the stored games beyond it stay on
+    # disk, uncounted, until --games is raised again)
     sf.write_text(json.dumps(sweep.to_json(), indent=1), encoding="utf-8")
     _repair_tail(out / GAMES_FILE)
     merge_leftover_parts(out)
     return sweep, unique(read_jsonl(out / GAMES_FILE))
+
+
+def within(sweep: Sweep, records: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    """The records of the sweep's deals, and how many stored ones lie beyond them (a lower --games)."""
+    kept = [r for r in records if r["meta"]["deal"] < sweep.deals]
+    return kept, len(records) - len(kept)
 
 
 def run_sweep(
@@ -224,23 +247,28 @@ def run_sweep(
     parts = out / PARTS_DIR
     if parts.is_dir() and not any(parts.iterdir()):
         parts.rmdir()
-    summary = write_outputs(sweep, out, lang, records=unique(stored + fresh))
-    summary["computed"] = computed
-    summary["reused"] = len(done & {u.key for u in units})
-    summary["wall_seconds"] = round(wall, 3)
-    summary["backend_start_seconds"] = round(ready[0] - t0, 3)
-    summary["games_per_second"] = round(computed / wall, 3) if computed and wall > 0 else None
-    summary["out"] = str(out)
-    (out / "summary.json").write_text(json.dumps(summary, indent=1, default=str), encoding="utf-8")
-    return summary
+    extra = {
+        "computed": computed,
+        "reused": len(done & {u.key for u in units}),
+        "wall_seconds": round(wall, 3),
+        "backend_start_seconds": round(ready[0] - t0, 3),
+        "games_per_second": round(computed / wall, 3) if computed and wall > 0 else None,
+        "out": str(out),
+    }
+    return write_outputs(sweep, out, lang, records=unique(stored + fresh), extra=extra)
 
 
-def write_outputs(sweep: Sweep, out: Path, lang: str = "en", records: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def write_outputs(sweep: Sweep, out: Path, lang: str = "en", records: list[dict[str, Any]] | None = None,
+                  extra: dict[str, Any] | None = None) -> dict[str, Any]:
     """summary.json, games.csv (+ .parquet) and report.html (in `lang`: en or it) from the records (light
-    ones do: the summary needs no action lists), read from the games file when not given."""
+    ones do: the summary needs no action lists), read from the games file when not given; `extra` (the run's
+    timings) is added to the summary."""
     if records is None:
         records = unique(read_jsonl(out / GAMES_FILE))
+    records, beyond = within(sweep, records)
     summary = summarise(records, sweep)
+    summary["games_stored_beyond"] = beyond
+    summary.update(extra or {})
     summary["files"] = [GAMES_FILE, *write_tables(records, sweep, out), "report.html", "summary.json"]
     (out / "report.html").write_text(render_html(summary, lang), encoding="utf-8")
     (out / "summary.json").write_text(json.dumps(summary, indent=1, default=str), encoding="utf-8")

@@ -14,6 +14,7 @@ A unit's result does not depend on which process, task or machine ran it, so a s
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import time
@@ -136,8 +137,10 @@ def play_unit(sweep: Sweep, unit: Unit) -> dict[str, Any]:
             # iteration budgets only, so a game is reproducible on any machine
             setattr(bot, "time_limit", None)  # noqa: B010
     measures = measures_for(game.name)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     state, actions, decisions = play_measured(game, opts, seed, bots, measures)
+    cpu = time.process_time() - c0  # this process's CPU time: a worker plays one game at a time
+    wall = time.perf_counter() - t0
     out = state.outcome()
     meta = {
         "key": unit.key,
@@ -148,7 +151,9 @@ def play_unit(sweep: Sweep, unit: Unit) -> dict[str, Any]:
         "rotation": unit.rotation,
         "decisions": decisions,
         "actions": len(actions),
-        "seconds": round(time.perf_counter() - t0, 4),
+        "seconds": round(wall, 4),
+        "cpu_seconds": round(cpu, 4),
+        "play": play_fingerprint(actions),
         "measures": measures.result(state),
     }
     rec = GameRecord(
@@ -163,6 +168,12 @@ def play_unit(sweep: Sweep, unit: Unit) -> dict[str, Any]:
         meta=meta,
     )
     return rec.to_json()
+
+
+def play_fingerprint(actions: list[dict[str, Any]]) -> str:
+    """A short fingerprint of the moves of a game: two games with equal fingerprints were played move for move
+    alike (the lab compares the two seat rotations of a deal with it)."""
+    return hashlib.sha256(json.dumps(actions, sort_keys=True, separators=(",", ":")).encode()).hexdigest()[:16]
 
 
 def run_units(sweep_json: dict[str, Any], units: list[tuple[int, int, int, int]]) -> list[dict[str, Any]]:

@@ -72,6 +72,8 @@ class SpqrMeasures:
             **{f"vp_{k}": v for k, v in self.vp_sources.items()},
             **self.naval,
             "curves": self.curves,
+            # each seat's VP by source (the final score's parts)
+            "score_components": [{**dict.fromkeys(self.SOURCES, 0), **state.vp_sources[p]} for p in range(state.n)],
         }
 
 
@@ -80,6 +82,10 @@ MEASURES = SpqrMeasures
 # the lab's words for this game, each as (English, Italian): its measures (means per game), its option values,
 # the measures each option switch is about (zero in some variant: the comparison cannot show its effect) and
 # its end reasons
+# the bots `hegemon lab compare` plays when none are named: one bot on every side, so a rule's effect is not
+# swamped by a gap between bots (about 0.4 CPU-s a 4-player game; a search bot on every seat costs 2.4 (mcts:10) to 30 (mcts:easy))
+LAB_BOTS = "greedy,greedy"
+
 NAMES: dict[str, tuple[str, str]] = {
     "eliminations": ("eliminations per game", "eliminazioni per partita"),
     "vp_empire": ("VP for the largest empire per game", "PV per l'impero più grande per partita"),
