@@ -181,7 +181,8 @@ def _test(c: dict[str, Any], lang: str) -> str:
 
 
 def _rate_change(name: str, before: float | None, c: dict[str, Any], lang: str) -> str:
-    """"Sparta's win rate 80.0% → 75.0% (−5.0 points, 95% CI …, McNemar's exact test p = 0.2): no clear change"."""
+    """"Sparta's win rate 80.0% → 75.0% (−5.0 points, 95% CI …, paired t-test clustered by deal, Holm-adjusted
+    p = 0.2): no clear change"."""
     pts = "points" if lang == "en" else "punti"
     after = None if before is None else before + c["diff"]
     head = f"{name} {_pct(before, lang)} → {_pct(after, lang)}" if before is not None and after is not None else name
@@ -198,7 +199,8 @@ def _verdict(p: float, lang: str) -> str:
 
 
 def _mean_change(key: str, before: float | None, c: dict[str, Any], lang: str) -> str:
-    """"sieges taken per game 2.30 → 1.10 (−52%, 95% CI −1.50 to −0.90, paired t-test p < 0.001)"."""
+    """"sieges taken per game 2.30 → 1.10 (−52%, 95% CI −1.50 to −0.90, paired t-test clustered by deal,
+    Holm-adjusted p < 0.001)"."""
     name = measure_name(key, lang)
     d = c["diff"]
     rel = ""
