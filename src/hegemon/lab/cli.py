@@ -28,6 +28,26 @@ from hegemon.core.errors import HegemonError
 lab_app = typer.Typer(help="The variant lab: bots play paired, seat-rotated games; statistics and reports.",
                       no_args_is_help=True)
 
+LAB_EXTRA = ("numpy", "scipy", "statsmodels", "matplotlib", "jinja2", "dask", "pyarrow")
+
+
+@lab_app.callback()
+def _lab_extra() -> None:
+    """Every lab command needs the `lab` extra: say so in one line when it is missing."""
+    import importlib.util
+
+    def absent(name: str) -> bool:
+        try:
+            return importlib.util.find_spec(name) is None
+        except (ImportError, ValueError):
+            return True
+
+    missing = [m for m in LAB_EXTRA if absent(m)]
+    if missing:
+        fail(f"the lab needs hegemon's 'lab' extra ({', '.join(missing)} missing): "
+             "`.venv/bin/pip install -e '.[lab]'` in a checkout (`make test` installs it too), "
+             "or `pip install 'hegemon[lab]'`")
+
 out = Console()
 
 
