@@ -171,6 +171,10 @@ def test_each_seat_reopens_from_its_own_link_and_the_tab_says_your_turn(browser:
     assert own != friend_link
     pa.click("#go")
     pa.wait_for_selector("#map")
+    # the client's files come from this version's addresses (cached for a year), the map too (assets.py)
+    loaded = pa.evaluate("performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname)")
+    assert any(re.fullmatch(r"/static/v-[0-9a-f]+/maps/polis\.json", x) for x in loaded), loaded
+    assert not [x for x in loaded if x.startswith("/static/") and not x.startswith("/static/v-")], loaded
     # waiting for the friend: nobody's turn, the plain title and icon
     title, turn, _ = signal(pa)
     assert not title.startswith("(") and turn == "0", title
