@@ -152,7 +152,8 @@ def test_an_unknown_board_name_is_refused_in_the_players_language(browser: Brows
     p.goto(server.url + "/")
     p.wait_for_selector("#createbtn")
     said = p.evaluate("""async () => {
-        const { api } = await import('/static/js/common.js');
+        // the page's own copy of the module (this version's address, assets.py): its language is the page's
+        const { api } = await import(new URL('common.js', document.querySelector('script[type=module]').src));
         try { await api('/api/tables', { method: 'POST', body: { game: 'polis', options: { board: '../board.toml' } } }); }
         catch (e) { return e.message; }
         return 'created';
