@@ -34,17 +34,19 @@ def test_a_balanced_polis_table_from_the_lobby_names_its_board(page: Page, serve
     polis_form(page, server)
     expect(page.locator("#boardchoice legend")).to_have_text(EN["lobby.boardchoice"])
     expect(page.locator("#boardchoice input[type=radio]")).to_have_count(3)
-    expect(page.locator("#board-default")).to_be_checked()
+    expect(page.locator("#board-balanced")).to_be_checked()  # a newcomer gets the board where both sides can win
+    expect(page.locator("label[for=board-balanced]")).to_contain_text(EN["lobby.recommended"])
     expect(page.locator("#boardchoice")).to_contain_text(EN["boardhelp.polis.balanced"])
     expect(page.locator("#boardchoice #boardfile")).to_have_count(1)  # the upload is the third choice
     expect(page.locator("#seat-1")).to_have_value("bot:mcts:easy")  # a real opponent by default
     assert page.locator("#seat-1 option[value='bot:random']").count() == 1  # the random bot stays on the list
+    page.click("label[for=board-default]")
     page.click("label[for=board-balanced]")
     expect(page.locator("#board-balanced")).to_be_checked()
     page.screenshot(path=str(DOCS / "screenshot-lobby-board.png"), full_page=True)
     page.click("#createbtn")
     page.wait_for_selector("#go")
-    tid = page.locator("#links h2").inner_text()
+    tid = page.get_attribute("#links", "data-table")
     detail = httpx.get(f"{server.url}/api/tables/{tid}").json()
     assert detail["options"]["board"] == "balanced" and detail["board"] == "balanced"
     assert [s.get("bot") for s in detail["seats"]] == [None, "mcts:easy"]
@@ -69,9 +71,10 @@ def test_a_balanced_polis_table_from_the_lobby_names_its_board(page: Page, serve
 
 def test_a_default_polis_table_says_it_plays_the_reconstructed_board(page: Page, server: Server) -> None:
     polis_form(page, server)
+    page.click("label[for=board-default]")
     page.click("#createbtn")
     page.wait_for_selector("#go")
-    tid = page.locator("#links h2").inner_text()
+    tid = page.get_attribute("#links", "data-table")
     assert httpx.get(f"{server.url}/api/tables/{tid}").json()["board"] == "default"
     expect(page.locator(f"tr[data-table='{tid}'] small.boardtag").first).to_have_text(EN["board.polis.default"])
     page.click("#go")
@@ -122,7 +125,7 @@ def test_the_board_choice_in_italian_on_a_laptop_and_a_phone(
     expect(p.locator("#boardfilename")).to_have_text("my-board.toml")
     p.click("#createbtn")
     p.wait_for_selector("#go")
-    tid = p.locator("#links h2").inner_text()
+    tid = p.get_attribute("#links", "data-table")
     detail = httpx.get(f"{server.url}/api/tables/{tid}").json()
     assert detail["board"] == "uploaded" and detail["options"]["board"].endswith(".toml")
     expect(p.locator(f"tr[data-table='{tid}'] small.boardtag").first).to_have_text(EN["board.uploaded"])
@@ -149,7 +152,8 @@ def test_an_unknown_board_name_is_refused_in_the_players_language(browser: Brows
     p.goto(server.url + "/")
     p.wait_for_selector("#createbtn")
     said = p.evaluate("""async () => {
-        const { api } = await import('/static/js/common.js');
+        // the page's own copy of the module (this version's address, assets.py): its language is the page's
+        const { api } = await import(new URL('common.js', document.querySelector('script[type=module]').src));
         try { await api('/api/tables', { method: 'POST', body: { game: 'polis', options: { board: '../board.toml' } } }); }
         catch (e) { return e.message; }
         return 'created';

@@ -431,7 +431,7 @@ def test_count_choice_offers_only_the_legal_values_and_works_by_keyboard(page: P
     page.goto(server.url + "/")
     page.wait_for_selector("#createbtn")
     result = page.evaluate("""async () => {
-      const { countChoice } = await import("/static/js/common.js");
+      const { countChoice } = await import(new URL("common.js", document.querySelector("script[type=module]").src));
       const picked = [];
       const items = [1, 2, 3, 5, 8, 9].map((n) => ({ value: n, action: { type: "move", count: n } }));
       const root = document.createElement("div");

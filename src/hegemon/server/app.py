@@ -16,13 +16,14 @@ from typing import Any
 
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import make_url
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from hegemon.games import game_names, get_game
 from hegemon.server import glossary, ws
+from hegemon.server.assets import Assets
 from hegemon.server.bots import SEARCH_BUDGET, SEARCH_WORKERS, BotRunner, Thinkers, durable
 from hegemon.server.cluster import LEASE_EVERY, Cluster
 from hegemon.server.guard import (
@@ -491,26 +492,28 @@ def create_app(
     app.include_router(ops_router(metrics, readiness, read_limit, metrics_token))
     app.include_router(glossary.router())
 
+    assets = Assets(WEB)  # the client's files, compressed and cached (assets.py)
+
     @app.get("/", include_in_schema=False)
-    async def lobby() -> FileResponse:
-        return FileResponse(WEB / "index.html")
+    async def lobby(request: Request) -> Response:
+        return assets.page("index.html", request)
 
     @app.get("/t/{table_id}", include_in_schema=False)
-    async def table_page(table_id: str) -> FileResponse:
-        return FileResponse(WEB / "table.html")
+    async def table_page(table_id: str, request: Request) -> Response:
+        return assets.page("table.html", request)
 
     @app.get("/rules/{game}", include_in_schema=False)
-    async def rules_page(game: str) -> FileResponse:
+    async def rules_page(game: str, request: Request) -> Response:
         """The rules of a game for players (`?lang=en|it`, `?table=ID` for that table's options)."""
         if game not in game_names():
             raise ServerError(
                 "unknown_table", f"no game {game[:40]!r}; games: {', '.join(game_names())}", detail="no_game"
             )
-        return FileResponse(WEB / "rules.html")
+        return assets.page("rules.html", request)
 
     @app.get("/r/{table_id}", include_in_schema=False)
-    async def replay_page(table_id: str) -> FileResponse:
-        return FileResponse(WEB / "table.html")
+    async def replay_page(table_id: str, request: Request) -> Response:
+        return assets.page("table.html", request)
 
     @app.get("/docs", include_in_schema=False)
     async def api_docs() -> HTMLResponse:
@@ -518,8 +521,7 @@ def create_app(
 
     if SWAGGER_UI is not None:
         app.mount("/docs/assets", StaticFiles(directory=SWAGGER_UI), name="swagger-ui")
-    if WEB.is_dir():
-        app.mount("/static", StaticFiles(directory=WEB), name="static")
+    app.mount("/static", assets, name="static")
     return app
 
 

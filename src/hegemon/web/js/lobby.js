@@ -1,12 +1,17 @@
 // The lobby: create a table (game, rule options with their one-line explanations, seats), get the private
 // seat links, list the open and running tables, join or watch one.
-import { api, boardName, botLabel, clear, h, langButton } from "./common.js";
+import { api, boardName, botLabel, clear, COLOUR_NAMES, h, langButton } from "./common.js";
 import { has, initLang, lang, t } from "./i18n.js";
 import { linkRow, rememberLinks } from "./invite.js";
 
 let GAMES = null;
 let BOTS = [];
-const touched = {};
+// per game: the options the user changed (only those are sent), and what the form held when it was last drawn,
+// so that a redraw (another number of players, another language, a switch to the other game and back) keeps
+// every choice
+const touchedBy = {};
+const keptBy = {};
+const touchedOf = (name) => (touchedBy[name] ||= {});
 
 function optLabel(o) {
   const key = `opt.${o.name}`;
@@ -17,10 +22,15 @@ function optLabel(o) {
 const MAIN_OPTIONS = ["rules", "siege", "vp_target", "max_rounds"];
 // a new table's bot seats: the easy search bot, a real opponent (the random bot stays on the list)
 const DEFAULT_BOT = "mcts:easy";
+const BOT_ORDER = ["random", "greedy", "mcts:easy", "mcts:normal", "mcts:hard"];
+// a newcomer's Polis table: the board where Athens and Sparta have an even chance (on the reconstructed one
+// Athens wins about one game in four)
+const FAIR_BOARD = "balanced";
 
 function applyPreset(game, value) {
   // a rule set sets the defaults of its switches (those the user has not changed)
   const preset = (game.presets || {})[value] || {};
+  const touched = touchedOf(game.name);
   for (const [name, v] of Object.entries(preset)) {
     if (touched[name]) continue;
     const el = document.getElementById(`opt-${name}`);
@@ -34,7 +44,7 @@ function optInput(o, game) {
   const gameName = game.name;
   const id = `opt-${o.name}`;
   const mark = (e) => {
-    touched[o.name] = true;
+    touchedOf(gameName)[o.name] = true;
     if (o.name === game.preset_field) applyPreset(game, e.target.value);
   };
   let input;
@@ -55,13 +65,18 @@ function optInput(o, game) {
   // a rule choice (rule set, siege rule): one plain sentence on what the chosen value changes
   const choiceHelp = (lang === "it" ? o.choice_help_it : o.choice_help) || {};
   const said = Object.keys(choiceHelp).length ? h("small", { class: "help choicehelp", id: `${id}-choice` }, choiceHelp[input.value] || "") : null;
-  if (said) input.addEventListener("change", () => { said.textContent = choiceHelp[input.value] || ""; });
+  if (said) {
+    const say = () => { said.textContent = choiceHelp[input.value] || ""; };
+    input.addEventListener("change", say);
+    input.addEventListener("restored", say);
+  }
   return h("div", { class: "opt", "data-game": gameName },
     h("label", { for: id }, optLabel(o)), input, h("small", { class: "help" }, help), said);
 }
 
 function readOptions(game) {
   const out = {};
+  const touched = touchedOf(game.name);
   for (const o of game.options) {
     if (o.name === "players" || !touched[o.name]) continue;
     const el = document.getElementById(`opt-${o.name}`);
@@ -122,33 +137,82 @@ function boardChoice(game, prev, file) {
     const key = c === "upload" ? "boardhelp.uploaded" : `boardhelp.${game.name}.${c}`;
     return h("div", { class: "boardopt" },
       h("input", { type: "radio", name: "board", id, value: c, checked: c === chosen }),
-      h("label", { for: id }, h("span", { class: "boardname" }, label), has(key) ? h("small", { class: "help" }, t(key)) : null),
+      h("label", { for: id }, h("span", { class: "boardname" }, label),
+        c === FAIR_BOARD ? h("span", { class: "badge rec" }, ` ${t("lobby.recommended")}`) : null,
+        has(key) ? h("small", { class: "help" }, t(key)) : null),
       c === "upload" ? filePicker(file) : null);
   });
   return h("fieldset", { class: "boards", id: "boardchoice" }, h("legend", {}, t("lobby.boardchoice")), rows);
 }
 
+/** What the form of `gameName` holds now: every field, so that a redraw puts it back as it was. */
+function snapshot(gameName) {
+  const form = document.getElementById("createform");
+  if (!form) return;
+  const opts = {};
+  for (const el of form.querySelectorAll("input[id^='opt-'], select[id^='opt-']")) {
+    opts[el.id] = el.type === "checkbox" ? el.checked : el.value;
+  }
+  keptBy[gameName] = {
+    players: Number(document.getElementById("players")?.value) || 0,
+    seats: [...document.querySelectorAll("select.seat")].map((x) => x.value),
+    board: document.querySelector("input[name=board]:checked")?.value,
+    file: document.getElementById("boardfile"),
+    opts,
+    timer: document.getElementById("timer")?.value ?? "",
+    seed: document.getElementById("seed")?.value ?? "",
+    more: !!document.getElementById("moreoptions")?.open,
+  };
+}
+
+/** Put back what the form of this game held (values only: what counts as changed by the user stays as it was). */
+function restore(kept) {
+  for (const [id, v] of Object.entries(kept.opts)) {
+    const el = document.getElementById(id);
+    if (!el) continue;
+    if (el.type === "checkbox") el.checked = v;
+    else el.value = v;
+    el.dispatchEvent(new Event("restored"));
+  }
+  document.getElementById("timer").value = kept.timer;
+  document.getElementById("seed").value = kept.seed;
+  if (kept.more) document.getElementById("moreoptions").open = true;
+}
+
+/** The bot levels in words, under the seats. */
+function botHelp() {
+  // weakest first: the order a newcomer climbs
+  const order = (b) => { const i = BOT_ORDER.indexOf(b); return i < 0 ? BOT_ORDER.length : i; };
+  const known = BOTS.filter((b) => has(`bothelp.${b}`)).sort((a, b) => order(a) - order(b));
+  if (!known.length) return null;
+  return h("details", { class: "bothelp", id: "bothelp" }, h("summary", {}, t("lobby.bothelp")),
+    h("dl", {}, known.flatMap((b) => [h("dt", {}, botLabel(b)), h("dd", {}, t(`bothelp.${b}`))])));
+}
+
+/** The board a newcomer gets: the one whose two sides have an even chance, where the game ships one. */
+function defaultBoard(game) {
+  return game.boards.includes(FAIR_BOARD) ? FAIR_BOARD : game.boards[0];
+}
+
 function renderCreate() {
+  const prevForm = document.getElementById("createform");
+  if (prevForm) snapshot(prevForm.dataset.game);
   const gameSel = document.getElementById("game")?.value || "spqrisiko";
-  const prevPlayers = Number(document.getElementById("players")?.value) || 0;
   const prevName = document.getElementById("name")?.value ?? (localStorage.getItem("hegemon.name") || "");
-  const prevSeats = [...document.querySelectorAll("select.seat")].map((x) => x.value);
-  const prevBoard = document.querySelector("input[name=board]:checked")?.value;
-  const prevFile = document.getElementById("boardfile");
   const root = clear(document.getElementById("create"));
   const game = GAMES.find((g) => g.name === gameSel) || GAMES[0];
+  const kept = keptBy[game.name] || null;
   const playersOpt = game.options.find((o) => o.name === "players");
   const nDefault = playersOpt ? playersOpt.default : game.min_players;
-  const prevN = prevPlayers || nDefault;
+  const prevN = (kept && kept.players) || nDefault;
   const n = Math.min(game.max_players, Math.max(game.min_players, prevN));
-  const same = gameSel === game.name;
-  const file = same && prevFile ? prevFile : newFileInput();
+  const file = kept && kept.file ? kept.file : newFileInput();
   const choose = (game.boards || []).length > 1; // several boards ship with the game: a choice of its own
-  const form = h("form", { id: "createform" },
+  const form = h("form", { id: "createform", "data-game": game.name },
     h("h2", {}, t("lobby.create")),
     h("div", { class: "row" },
       h("label", { for: "game" }, t("lobby.game")),
-      h("select", { id: "game", onchange: () => { for (const k in touched) delete touched[k]; renderCreate(); } },
+      h("select", { id: "game", onchange: renderCreate },
         GAMES.map((g) => h("option", { value: g.name, selected: g.name === game.name }, g.title)))),
     h("div", { class: "row" },
       h("label", { for: "players" }, t("lobby.players")),
@@ -156,10 +220,10 @@ function renderCreate() {
         disabled: game.min_players === game.max_players, onchange: renderCreate })),
     h("div", { class: "row" }, h("label", { for: "name" }, t("lobby.name")),
       h("input", { id: "name", type: "text", maxlength: 40, value: prevName })),
-    h("fieldset", { class: "seats" }, seatRows(game, n)),
+    h("fieldset", { class: "seats" }, seatRows(game, n), botHelp()),
     h("div", { class: "options main" },
       game.options.filter((o) => MAIN_OPTIONS.includes(o.name)).map((o) => optInput(o, game))),
-    choose ? boardChoice(game, same ? prevBoard : null, file) : null,
+    choose ? boardChoice(game, kept ? kept.board : defaultBoard(game), file) : null,
     h("details", { class: "options", id: "moreoptions" },
       h("summary", {}, t(choose ? "lobby.options_noboard" : "lobby.options")),
       game.options.filter((o) => o.name !== "players" && !MAIN_OPTIONS.includes(o.name)).map((o) => optInput(o, game)),
@@ -172,8 +236,10 @@ function renderCreate() {
     h("button", { id: "createbtn", type: "submit", class: "primary" }, t("lobby.submit")));
   form.addEventListener("submit", (e) => { e.preventDefault(); create(game, n); });
   root.append(form);
-  // keep the seats already chosen when only the number of players changes
-  if (same) prevSeats.forEach((v, i) => { const el = document.getElementById(`seat-${i}`); if (el) el.value = v; });
+  if (!kept) return;
+  restore(kept);
+  // the seats already chosen stay when only the number of players changes
+  kept.seats.forEach((v, i) => { const el = document.getElementById(`seat-${i}`); if (el) el.value = v; });
 }
 
 async function create(game, n) {
@@ -207,22 +273,35 @@ async function create(game, n) {
   try {
     const res = await api("/api/tables", { method: "POST", body });
     errEl.hidden = true;
-    showLinks(res, claim);
+    showLinks(res, claim, game, n);
     refresh();
+    refreshMine();
   } catch (e) {
     fail(e.message);
   }
 }
 
-function showLinks(res, claim) {
+/** After "Create table": a card that says the table is ready, in view and with the focus on its button; the
+ * creator's own seat link (to reopen the seat on another device), the friends' private links, the spectator link. */
+function showLinks(res, claim, game, n) {
   const root = clear(document.getElementById("links"));
   root.hidden = false;
+  root.dataset.table = res.id;
   const mine = claim !== null ? res.seats[claim] : null;
   if (mine) localStorage.setItem(`hegemon.seat.${res.id}`, mine.token);
   rememberLinks(res, claim);
   const others = res.seats.filter((s) => s.kind === "human" && s.seat !== claim && !s.open);
   const open = res.seats.filter((s) => s.kind === "human" && s.open);
-  root.append(h("h2", {}, res.id));
+  const name = document.getElementById("name")?.value.trim();
+  root.append(h("h2", { id: "readytitle" }, t("lobby.ready", { game: game.title, n })),
+    h("p", { class: "hint tableid" }, t("lobby.tableid", { id: res.id })));
+  const go = h("a", { href: `/t/${res.id}`, class: "button primary", id: "go" }, mine ? t("lobby.go") : t("lobby.watch"));
+  root.append(h("p", {}, go));
+  if (mine) {
+    root.append(h("p", {}, t("lobby.mylink")),
+      h("ul", { class: "links", id: "mylink" }, linkRow(mine.url, claim, name || t("lobby.you"))),
+      h("p", { class: "hint" }, t("lobby.mylinkhelp")));
+  }
   if (others.length) {
     root.append(h("p", {}, t("lobby.links")),
       h("ul", { class: "links" }, others.map((s) => linkRow(s.url, s.seat, s.name))));
@@ -231,7 +310,8 @@ function showLinks(res, claim) {
     root.append(h("p", {}, t("invite.tablelink")), h("ul", { class: "links" }, linkRow(res.spectator_url, "table", t("invite.thistable"))));
   }
   root.append(h("p", {}, `${t("lobby.spectator")}: `, h("a", { href: res.spectator_url, id: "spectator" }, res.spectator_url)));
-  root.append(h("a", { href: `/t/${res.id}`, class: "button primary", id: "go" }, mine ? t("lobby.go") : t("lobby.watch")));
+  root.scrollIntoView({ block: "start" });
+  go.focus({ preventScroll: true });
 }
 
 function join(id) {
@@ -278,15 +358,99 @@ async function refresh() {
   root.append(h("table", { class: "list", id: "alltables" }, h("tbody", {}, list.map(tableRow))));
 }
 
+// ------------------------------------------------------------------ my tables
+// The tables this browser holds a seat at (the seat tokens kept in localStorage by the lobby, a private link
+// or a join), each with its state asked of the server as that seat: whose turn, waiting for players, over.
+
+const SEAT_KEY = "hegemon.seat.";
+const MY_MAX = 30; // a bounded number of reads, however many links this browser has opened
+const MY_EVERY = 15000;
+
+function heldSeats() {
+  const out = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const k = localStorage.key(i);
+    if (k && k.startsWith(SEAT_KEY)) out.push({ id: k.slice(SEAT_KEY.length), token: localStorage.getItem(k) });
+  }
+  return out.slice(0, MY_MAX);
+}
+
+function myStatus(d) {
+  if (d.status === "finished" || d.status === "stopped") return h("span", { class: "badge over" }, t(`status.${d.status}`));
+  if (d.status === "waiting") {
+    const seated = d.seats.filter((s) => s.kind !== "human" || s.claimed).length;
+    return h("span", { class: "badge wait" }, t("invite.waiting", { n: seated, m: d.seats.length }));
+  }
+  const mine = (d.view.legal_actions || []).length > 0;
+  return mine ? h("span", { class: "badge turn" }, t("lobby.yourturn")) : h("span", { class: "badge" }, t("lobby.theirturn"));
+}
+
+/** Who this browser plays at the table: "Athens (Ada)", "blue (Ada)". */
+function mySeat(d) {
+  const me = d.seats[d.you];
+  if (!me) return "";
+  const side = d.game === "polis" ? t(d.you === 0 ? "polis.athens" : "polis.sparta")
+    : t(`colour.${COLOUR_NAMES[d.you % COLOUR_NAMES.length]}`);
+  return me.name === `Player ${d.you + 1}` ? side : `${side} (${me.name})`; // the server's default name says nothing
+}
+
+function myRow(d) {
+  const over = d.status === "finished" || d.status === "stopped";
+  const lesson = localStorage.getItem(`hegemon.tutorial.${d.id}`);
+  const forget = h("button", { type: "button", class: "forget", title: t("lobby.forgethelp"), onclick: () => {
+    localStorage.removeItem(SEAT_KEY + d.id);
+    localStorage.removeItem(`hegemon.links.${d.id}`);
+    refreshMine();
+  } }, t("lobby.forget"));
+  const turn = !over && d.status === "playing" && (d.view.legal_actions || []).length > 0;
+  return h("tr", { "data-table": d.id, class: turn ? "myturn" : "" },
+    h("td", {}, h("strong", {}, d.title), boardTag(d), lesson ? h("small", { class: "boardtag" }, t("lobby.lesson")) : null),
+    h("td", { class: "myseat" }, mySeat(d)),
+    h("td", { class: "mystatus" }, myStatus(d)),
+    h("td", { class: "btns" },
+      over ? h("a", { class: "button", href: `/r/${d.id}` }, t("lobby.replay"))
+        : h("a", { class: `button${turn ? " primary" : ""}`, href: `/t/${d.id}` }, t(turn ? "lobby.play" : "lobby.open")),
+      forget));
+}
+
+let mineBusy = false;
+async function refreshMine() {
+  if (mineBusy) return;
+  mineBusy = true;
+  try {
+    const held = heldSeats();
+    const found = [];
+    for (const { id, token } of held) {
+      try {
+        const d = await api(`/api/tables/${encodeURIComponent(id)}?token=${encodeURIComponent(token)}`);
+        found.push({ d });
+      } catch (e) {
+        // a table that is gone (expired, deleted) or a token it no longer knows: forgotten here too
+        if (e.code === "unknown_table" || e.code === "unauthorized") localStorage.removeItem(SEAT_KEY + id);
+      }
+    }
+    const root = clear(document.getElementById("mytables"));
+    root.hidden = !found.length;
+    if (!found.length) return;
+    found.sort((x, y) => y.d.created - x.d.created);
+    root.append(h("h2", {}, t("lobby.mytables")),
+      h("table", { class: "list", id: "mylist" }, h("tbody", {}, found.map((x) => myRow(x.d)))));
+  } finally {
+    mineBusy = false;
+  }
+}
+
 async function main() {
-  document.getElementById("langslot").append(langButton(() => { renderCreate(); refresh(); subtitle(); }));
+  document.getElementById("langslot").append(langButton(() => { renderCreate(); refresh(); refreshMine(); subtitle(); }));
   subtitle();
   const g = await api("/api/games");
   GAMES = g.games.sort((a, b) => (a.name === "spqrisiko" ? -1 : b.name === "spqrisiko" ? 1 : 0));
   BOTS = g.bots;
   renderCreate();
   refresh();
+  refreshMine();
   setInterval(refresh, 3000);
+  setInterval(() => { if (!document.hidden) refreshMine(); }, MY_EVERY);
 }
 
 function subtitle() {

@@ -164,7 +164,7 @@ const cache = new Map();
 async function fetchRules(game, l) {
   const key = `${game}.${l}`;
   if (!cache.has(key)) {
-    const r = await fetch(`/static/rules/${key}.md`);
+    const r = await fetch(new URL(`../rules/${key}.md`, import.meta.url)); // this version of the client (assets.py)
     if (!r.ok) throw new Error(`${r.status}`);
     cache.set(key, await r.text());
   }

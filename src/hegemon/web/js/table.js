@@ -3,7 +3,7 @@
 // from a game module in ./boards/<game>.js (createBoard(root, ctx) → {render, controls, players, describe…}).
 import { api, boardName, botLabel, clear, COLOUR_NAMES, COLOURS, h, icon, langButton } from "./common.js";
 import { initLang, t } from "./i18n.js";
-import { renderWaiting, takeSeatFirst } from "./invite.js";
+import { linkRow, renderWaiting, takeSeatFirst } from "./invite.js";
 import { errorText } from "./errors.js";
 import { reasonText } from "./reasons.js";
 import { tableRules } from "./rules.js";
@@ -269,12 +269,57 @@ function renderHeader() {
     banner.textContent = cur === null ? "" : t("table.turn", { who: seatName(cur) });
   }
   if (msg.timed_out !== null && msg.timed_out !== undefined) banner.textContent += ` — ${t("table.timeout")}`;
+  turnSignal();
   document.body.dataset.version = msg.version;
   document.body.dataset.status = msg.status;
   document.body.dataset.myturn = myTurn() ? "1" : "0";
   document.body.dataset.phase = v.phase;
   document.body.dataset.round = v.round;
   document.body.dataset.seat = msg.seat === null ? "" : msg.seat;
+}
+
+// ------------------------------------------------------------------ your turn, in another tab
+// The tab's title and icon say when it is your turn, so that a player on another tab (or another window) sees it:
+// "(Your turn) Polis — hegemon" and an icon with a bright mark; back to the plain ones when it is not.
+
+const ICON_PLAIN = "#5a5f6b";
+const ICON_TURN = "#e8590c";
+
+function favicon(turn) {
+  const mark = turn ? `<circle cx='24' cy='8' r='7.5' fill='${ICON_TURN}' stroke='white' stroke-width='1.5'/>` : "";
+  const svg = `<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'><rect x='1' y='3' width='28' height='28' rx='6' fill='${turn ? "#1f4fa3" : ICON_PLAIN}'/>`
+    + "<path d='M8 10h4v6h6v-6h4v16h-4v-6h-6v6H8z' fill='white'/>" + `${mark}</svg>`;
+  return `data:image/svg+xml,${encodeURIComponent(svg)}`;
+}
+
+let signalled = null;
+function turnSignal() {
+  const turn = MODE === "t" && myTurn();
+  const plain = `${board.title} — hegemon`;
+  document.title = turn ? `(${t("title.yourturn")}) ${plain}` : plain;
+  if (signalled === turn) return;
+  signalled = turn;
+  let link = document.querySelector("link[rel~='icon']");
+  if (!link) { link = h("link", { rel: "icon" }); document.head.append(link); }
+  link.setAttribute("type", "image/svg+xml");
+  link.setAttribute("href", favicon(turn));
+  link.dataset.turn = turn ? "1" : "0";
+}
+
+/** A seated player's own private link (built from the token this browser holds now), to open the seat on another
+ * device; the same element across redraws, so that it stays open and its copy button keeps its state. */
+let myLink = null;
+function myLinkBox() {
+  const token = localStorage.getItem(`hegemon.seat.${ID}`);
+  if (!token || msg.seat === null || localStorage.getItem(`hegemon.tutorial.${ID}`)) return null;
+  const url = `${location.origin}/t/${ID}#seat=${token}`;
+  if (!myLink || myLink.dataset.url !== url) {
+    myLink = h("details", { class: "mylink", id: "mylink", "data-url": url }, h("summary", {}, t("table.mylink")),
+      h("p", { class: "hint" }, t("table.mylinkhelp")), h("ul", { class: "links" }, linkRow(url, "mine", seatName(msg.seat))));
+  }
+  myLink.querySelector("summary").textContent = t("table.mylink");
+  myLink.querySelector(".hint").textContent = t("table.mylinkhelp");
+  return myLink;
 }
 
 function logLine(e) {
@@ -365,6 +410,8 @@ function renderActions() {
     const cur = board.currentSeat(msg.view);
     if (cur !== null) root.append(h("p", { class: "wait" }, t("table.wait", { who: seatName(cur) })));
   }
+  const mine = myLinkBox();
+  if (mine) root.append(mine);
 }
 
 function renderOver(root) {

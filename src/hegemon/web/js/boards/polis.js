@@ -83,7 +83,7 @@ function unitSvg(kindOf, title) {
 }
 
 export async function createBoard(root, ctx) {
-  const map = await (await fetch("/static/maps/polis.json")).json();
+  const map = await (await fetch(new URL("../../maps/polis.json", import.meta.url))).json();
   const names = map.names;
   const nm = (id) => names[id] || String(id).replace(/_/g, " ");
   const terrOf = Object.fromEntries(map.poleis.map((p) => [p.id, p.territory]));

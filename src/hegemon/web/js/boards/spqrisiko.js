@@ -127,7 +127,7 @@ export function losses(att, dfn, naval) {
 }
 
 export async function createBoard(root, ctx) {
-  const map = await (await fetch("/static/maps/spqrisiko.json")).json();
+  const map = await (await fetch(new URL("../../maps/spqrisiko.json", import.meta.url))).json();
   const names = map.names;
   const nm = (id) => names[id] || id;
   let sel = []; // clicked locations
