@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 import importlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Protocol, runtime_checkable
@@ -115,7 +115,9 @@ class Game(Protocol):
       `ai` (bot knowledge: `evaluate`, `determinize`, `auto_action`), `measures` (lab measures:
       `MEASURES`), `encoder` (RL: `make_encoder(state)`), `board` (board files: `load_board`,
       `board_from_text`, `register_board`, `forget_board`, optionally `reconstructed_values`);
-    - `position_odds(state, query)`: exact odds of an attack described by `query` in `state`;
+    - `position_odds_job(state, query)`: the odds of an attack described by `query` in `state`, as a picklable
+      call with no arguments, read from the position at once and run later (the web table runs it in a
+      worker process); its answer is a JSON-ready dict, with `"exact": false` when not in exact fractions;
     - `glossary()`: what each card, event and piece does, for the client's tooltips;
     - `board_name(options)`: the corrected board file `options` play on (an uploaded board's content-hash name or
       a path), None for the board that comes with the game (a table's glossary is that board's);
@@ -145,7 +147,7 @@ class Game(Protocol):
     def new_game(self, options: Any = None, seed: int = 0) -> State: ...
     def decode_action(self, obj: Any) -> Action: ...
     def max_actions(self, options: Any) -> int: ...
-    def position_odds(self, state: Any, query: Mapping[str, str]) -> dict[str, Any]: ...
+    def position_odds_job(self, state: Any, query: Mapping[str, str]) -> Callable[[], dict[str, Any]]: ...
     def glossary(self, board: Any = None) -> dict[str, Any]: ...
     def board_name(self, options: Any) -> str | None: ...
     def shipped_boards(self) -> tuple[str, ...]: ...

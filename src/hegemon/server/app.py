@@ -9,7 +9,9 @@ import json
 import logging
 import os
 import sys
-from collections.abc import AsyncIterator
+import time
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,12 +31,13 @@ from hegemon.server.cluster import LEASE_EVERY, Cluster
 from hegemon.server.guard import (
     Guard,
     Network,
+    WorkBudget,
     firm_websocket_protocol,
     parse_proxies,
     proxies_from_env,
     timed_http_protocol,
 )
-from hegemon.server.odds import position_odds
+from hegemon.server.odds import Odds, OddsLimits, TooMany, position_job
 from hegemon.server.ops import (
     LOG_FORMATS,
     LOG_LEVELS,
@@ -82,13 +85,16 @@ WEB = Path(__file__).resolve().parent.parent / "web"
 log = logging.getLogger("hegemon.server")
 READS_PER_SECOND = 20.0
 READS_BURST = 60.0
+"""Records and replays per client address: READS_PER_SECOND after a burst of READS_BURST (their own limit; the
+other reads spend the client's `ReadLimits` budget)."""
 ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorBody, "description": "bad_request"},
     403: {"model": ErrorBody, "description": "unauthorized"},
     404: {"model": ErrorBody, "description": "unknown_table"},
     409: {"model": ErrorBody, "description": "stale_version, not_your_turn or game_over"},
     422: {"model": ErrorBody, "description": "illegal_action"},
-    429: {"model": ErrorBody, "description": "bad_request: too many requests"},
+    429: {"model": ErrorBody, "description": "bad_request: too many requests (detail rate_limit)"},
+    503: {"model": ErrorBody, "description": "unavailable (the database, or the odds: odds_busy, odds_timeout)"},
 }
 
 def _swagger_ui() -> Path | None:
@@ -151,6 +157,8 @@ def create_app(
     thinkers: Thinkers | None = None,
     expiry: Expiry | None = None,
     metrics_token: str | None = None,
+    reads: ReadLimits | None = None,
+    odds_limits: OddsLimits | None = None,
 ) -> FastAPI:
     """The application. `db_url` None: tables in memory only (tests); "sqlite:///path" or a PostgreSQL URL:
     durable tables, rebuilt from their actions at start-up. `trusted_proxies`: the addresses whose
@@ -160,9 +168,15 @@ def create_app(
     run in the process holding the table's lease (swept every `lease_every` seconds). `thinkers`: where and how
     much bots think (default: `Thinkers()`); `expiry`: when ended and abandoned tables are removed (default:
     `Expiry()`); `metrics_token`: the bearer token /metrics asks for (None: it answers only direct
-    connections from this machine; see `hegemon.server.ops`)."""
+    connections from this machine; see `hegemon.server.ops`); `reads`: each client's budget of read work
+    (default: `ReadLimits()`); `odds_limits`: how odds are computed (default: `OddsLimits()`, see
+    `hegemon.server.odds`)."""
     ended = expiry if expiry is not None else Expiry()
     thinkers = thinkers if thinkers is not None else Thinkers()
+    read = reads if reads is not None else ReadLimits()
+    budget = WorkBudget(read.work, read.burst, read.floor)
+    odds_service = Odds(odds_limits)
+    unknown: OrderedDict[str, float] = OrderedDict()  # table ids the database did not have, and when
     if manager is None:
         storage: Storage = durable_storage(db_url) if db_url else MemoryStorage()
         if board_dir is None and db_url and db_url.startswith("sqlite:///"):
@@ -202,6 +216,7 @@ def create_app(
                 await cluster.stop()
             await runner.stop()
             readiness.close()
+            odds_service.close()
             mgr.storage.close()
 
     async def sweep() -> None:
@@ -240,15 +255,56 @@ def create_app(
         elif runner is not None:
             runner.watch(t)
 
-    async def have(table_id: str) -> None:
-        """With several processes: load the table from the database if this process has not yet."""
-        if cluster is not None and table_id not in mgr.tables and len(table_id) <= 32:
-            await cluster.fetch(table_id)
+    async def have(table_id: str, who: str | None = None) -> None:
+        """With several processes: load the table from the database if this process has not yet (the time the
+        database took is charged to the reader `who`). An id the database did not have is not asked about
+        again for `ReadLimits.unknown_for` seconds (a negative cache, at most `ReadLimits.unknown_ids` ids)."""
+        if cluster is None or table_id in mgr.tables or len(table_id) > 32:
+            return
+        now = time.monotonic()
+        seen = unknown.get(table_id)
+        if seen is not None and now - seen < read.unknown_for:
+            return
+        t0 = time.perf_counter()
+        found = await cluster.fetch(table_id)
+        if who is not None:
+            budget.charge(who, time.perf_counter() - t0)
+        if found is None:
+            unknown[table_id] = now
+            unknown.move_to_end(table_id)
+            while len(unknown) > read.unknown_ids:
+                unknown.popitem(last=False)
+        else:
+            unknown.pop(table_id, None)
+
+    def reader(request: Request) -> str:
+        """The client's address, once it may read (else 429: its budget of read work is spent)."""
+        who = request.client.host if request.client else "?"
+        wait = budget.refused(who)
+        if wait is not None:
+            raise TooMany(wait)
+        return who
+
+    @contextlib.contextmanager
+    def work(who: str) -> Iterator[None]:
+        """Charge the event loop's time of the block (no await in it) to the reader `who`."""
+        t0 = time.thread_time()
+        try:
+            yield
+        finally:
+            budget.charge(who, time.thread_time() - t0)
 
     @app.exception_handler(ServerError)
     async def server_error(_req: Request, e: ServerError) -> JSONResponse:
         metrics.refuse(refusal_kind(e.code, e.detail))
-        return SafeJSON(e.to_json(), status_code=HTTP_STATUS[e.code])
+        status = getattr(e, "status", None) or HTTP_STATUS[e.code]
+        headers = None
+        retry = getattr(e, "retry_after", None)
+        if retry is not None:
+            headers = {"Retry-After": str(max(1, min(3600, int(retry + 0.999))))}
+        elif status == 503 and e.detail in ("odds_busy", "odds_timeout"):
+            headers = {"Retry-After": "1"}
+        return SafeJSON(e.to_json(), status_code=status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_req: Request, e: RequestValidationError) -> JSONResponse:
@@ -322,6 +378,7 @@ def create_app(
             async with board_checks:
                 board = await asyncio.to_thread(check_board, req.game, req.board_data)
         t = mgr.create(req, board)
+        unknown.pop(t.id, None)
         watch(t)
         await durable(mgr, t)
         return links(request, t) | {"creator_token": t.creator}
@@ -345,26 +402,32 @@ def create_app(
         await durable(mgr)
         return Response(status_code=204)
 
-    @app.get("/api/tables", response_model=list[TableSummary], tags=["tables"])
-    async def list_tables() -> list[dict[str, Any]]:
+    @app.get("/api/tables", response_model=list[TableSummary], responses={429: ERRORS[429]}, tags=["tables"])
+    async def list_tables(request: Request) -> list[dict[str, Any]]:
         """Open and running tables, newest first (finished ones too, for their replays); not the lessons (one
         person's "Learn to play" tables)."""
+        who = reader(request)
         if cluster is not None:
+            t0 = time.perf_counter()
             await cluster.fetch_recent(200)
-        ts = sorted(  # never one not stored
-            (t for t in mgr.tables.values() if t.stored and t.salt != TUTORIAL_SALT), key=lambda t: -t.created
-        )
-        return [mgr.summary(t) for t in ts[:200]]
+            budget.charge(who, time.perf_counter() - t0)
+        with work(who):
+            ts = sorted(  # never one not stored
+                (t for t in mgr.tables.values() if t.stored and t.salt != TUTORIAL_SALT), key=lambda t: -t.created
+            )
+            return [mgr.summary(t) for t in ts[:200]]
 
     @app.get("/api/tables/{table_id}", response_model=TableDetail, responses=ERRORS, tags=["tables"])
     async def table_detail(
-        table_id: str, token: str | None = Query(None, max_length=100)
+        table_id: str, request: Request, token: str | None = Query(None, max_length=100)
     ) -> dict[str, Any]:
         """The table's view (public, or the seat's with its token), version, status and outcome."""
-        await have(table_id)
-        t = mgr.get(table_id)
-        seat = mgr.seat_of(t, token) if token else None
-        return mgr.detail(t, seat)
+        who = reader(request)
+        await have(table_id, who)
+        with work(who):
+            t = mgr.get(table_id)
+            seat = mgr.seat_of(t, token) if token else None
+            return mgr.detail(t, seat)
 
     @app.post("/api/tables/{table_id}/join", response_model=Joined, responses=ERRORS, tags=["tables"])
     async def join(table_id: str, req: JoinRequest, request: Request) -> dict[str, Any]:
@@ -412,7 +475,7 @@ def create_app(
                 read_buckets.clear()
             b = read_buckets[host] = RateLimit(READS_PER_SECOND, READS_BURST)
         if not b.allow():
-            raise StarletteHTTPException(429, "too many requests: slow down")
+            raise TooMany(1.0 / READS_PER_SECOND)
 
     @app.get(
         "/api/tables/{table_id}/record",
@@ -454,16 +517,19 @@ def create_app(
         return mgr.replay_view(t, step, who, log)
 
     @app.get("/api/tables/{table_id}/glossary", responses=ERRORS, tags=["tables"])
-    async def table_glossary(table_id: str) -> dict[str, Any]:
+    async def table_glossary(table_id: str, request: Request) -> dict[str, Any]:
         """The glossary of this table's board (the tooltips' numbers): a table created with a corrected board
         file has that file's cards, events and projects. Public data only (the board, never a deck's order)."""
-        await have(table_id)
-        t = mgr.get(table_id)
-        return glossary.for_table(t.name, t.game.board_name(t.options), t.state)
+        who = reader(request)
+        await have(table_id, who)
+        with work(who):
+            t = mgr.get(table_id)
+            return glossary.for_table(t.name, t.game.board_name(t.options), t.state)
 
     @app.get("/api/tables/{table_id}/odds", responses=ERRORS, tags=["tables"])
     async def odds(
         table_id: str,
+        request: Request,
         kind: str = Query("land", max_length=10),
         source: str | None = Query(None, max_length=40),
         target: str | None = Query(None, max_length=40),
@@ -472,19 +538,28 @@ def create_app(
         declared: int | None = Query(None, ge=1, le=200),
         stop_at: int | None = Query(None, ge=1, le=200),
         polis: str | None = Query(None, max_length=40),
-    ) -> dict[str, Any]:
-        """Exact odds of an attack (S.P.Q.RisiKo!) or a siege (Polis) in the table's current position."""
-        await have(table_id)
-        t = mgr.get(table_id)
-        q = {
-            k: str(v)
-            for k, v in {
-                "kind": kind, "source": source, "target": target, "sea": sea, "opponent": opponent,
-                "declared": declared, "stop_at": stop_at, "polis": polis,
-            }.items()
-            if v is not None
-        }  # fmt: skip
-        return position_odds(t.name, t.state, None, q)
+    ) -> Response:
+        """The odds of an attack (S.P.Q.RisiKo!) or a siege (Polis) in the table's current position: exact
+        fractions, or (`"exact": false`: armies too large for exact arithmetic) floating point. Computed in a
+        worker process, never on the event loop (see `hegemon.server.odds`); 503 `odds_busy`/`odds_timeout` when
+        the workers are full or a computation overran its time, 429 when the client asks for more than its
+        share."""
+        who = reader(request)
+        await have(table_id, who)
+        with work(who):
+            t = mgr.get(table_id)
+            q = {
+                k: str(v)
+                for k, v in {
+                    "kind": kind, "source": source, "target": target, "sea": sea, "opponent": opponent,
+                    "declared": declared, "stop_at": stop_at, "polis": polis,
+                }.items()
+                if v is not None
+            }  # fmt: skip
+            job = position_job(t.name, t.state, q)
+        body, cpu = await odds_service.answer(job, who)
+        budget.charge(who, cpu)
+        return Response(content=body, media_type="application/json")
 
     # ------------------------------------------------------------------ websocket and the client
 
@@ -523,6 +598,41 @@ def create_app(
         app.mount("/docs/assets", StaticFiles(directory=SWAGGER_UI), name="swagger-ui")
     app.mount("/static", assets, name="static")
     return app
+
+
+@dataclass(frozen=True)
+class ReadLimits:
+    """Each client address's budget of read work on the table detail, the table list, a table's glossary and
+    its odds: `work` seconds of the server's time per second, after a burst of `burst` seconds; each read is
+    charged what it cost on the event loop, in the database and in the odds workers, at least `floor` seconds
+    (the framework's share). A client whose budget is spent gets 429 (`rate_limit`, with Retry-After) until it
+    has earned some back. Each setting has its environment variable (HEGEMON_READ_WORK, HEGEMON_READ_BURST,
+    HEGEMON_READ_FLOOR). With several processes on PostgreSQL, a table id the database does not have is not
+    asked about again for `unknown_for` seconds (HEGEMON_UNKNOWN_FOR; at most `unknown_ids` ids are kept)."""
+
+    work: float = 0.1
+    burst: float = 1.0
+    floor: float = 0.002
+    unknown_for: float = 10.0
+    unknown_ids: int = 20_000
+
+    @classmethod
+    def from_env(cls) -> ReadLimits:
+        names = {"work": "HEGEMON_READ_WORK", "burst": "HEGEMON_READ_BURST", "floor": "HEGEMON_READ_FLOOR",
+                 "unknown_for": "HEGEMON_UNKNOWN_FOR"}  # fmt: skip
+        values: dict[str, Any] = {}
+        for f, env in names.items():
+            raw = os.environ.get(env)
+            if raw is None or raw.strip() == "":
+                continue
+            try:
+                v = float(raw)
+            except ValueError:
+                raise ValueError(f"{env}={raw!r} is not a number of seconds") from None
+            if not 0 <= v <= 3600 or (v == 0 and f in ("work", "burst")):
+                raise ValueError(f"{env}={raw!r}: give a number of seconds between 0 and 3600")
+            values[f] = v
+        return cls(**values)
 
 
 @dataclass(frozen=True)
@@ -644,7 +754,8 @@ def run(
     try:
         app = create_app(url, bot_delay, trusted_proxies=proxies, ws_send_timeout=limits.ws_send_timeout,
                          thinkers=thinkers, expiry=Expiry.from_env(expire_finished, expire_idle),
-                         metrics_token=token)  # fmt: skip
+                         metrics_token=token, reads=ReadLimits.from_env(),
+                         odds_limits=OddsLimits.from_env())  # fmt: skip
     except BaseException:
         sock.close()
         raise

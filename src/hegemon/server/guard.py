@@ -111,6 +111,55 @@ class TokenBucket:
         return False
 
 
+class WorkBudget:
+    """Each client's budget of read work, in seconds of the server's time: `rate` seconds per second, up to
+    `burst` banked (a new client starts with `burst`). A read is let in while the client's balance is above
+    zero and charged afterwards what it cost (at least `floor`, the framework's own share of a request), so a
+    client that spends its balance is refused until it has earned some back (`refused` says how long). Time
+    comes from `clock`; at most `max_clients` balances are kept (a full budget is forgotten first)."""
+
+    def __init__(
+        self,
+        rate: float,
+        burst: float,
+        floor: float = 0.002,
+        clock: Callable[[], float] | None = None,
+        max_clients: int = 10_000,
+    ) -> None:
+        import time
+
+        self.rate = rate
+        self.burst = burst
+        self.floor = floor
+        self.clock = clock or time.monotonic
+        self.max_clients = max_clients
+        self.balance: dict[str, tuple[float, float]] = {}  # client: (seconds banked, when)
+
+    def _now(self, who: str) -> float:
+        now = self.clock()
+        left, t = self.balance.get(who, (self.burst, now))
+        return min(self.burst, left + (now - t) * self.rate)
+
+    def refused(self, who: str) -> float | None:
+        """None when `who` may read now, else the seconds until it may."""
+        left = self._now(who)
+        if left > 0:
+            return None
+        return (self.floor - left) / self.rate if self.rate > 0 else 3600.0
+
+    def charge(self, who: str, seconds: float) -> None:
+        """Take `seconds` of work (at least `floor`) from `who`'s balance."""
+        left = self._now(who) - max(self.floor, seconds)
+        if who not in self.balance and len(self.balance) >= self.max_clients:
+            now = self.clock()
+            for k, (b, t) in list(self.balance.items()):  # forget the clients that have their whole budget back
+                if b + (now - t) * self.rate >= self.burst:
+                    del self.balance[k]
+            if len(self.balance) >= self.max_clients:
+                self.balance.clear()
+        self.balance[who] = (left, self.clock())
+
+
 class Guard:
     """The middleware (see the module text). `creates`: (per second, burst) of new tables per client address;
     `writes`: the same for every other POST."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -50,11 +50,11 @@ class PolisGame:
         """The number of players (always 2: Athens and Sparta)."""
         return self.min_players
 
-    def position_odds(self, state: PolisState, query: Mapping[str, str]) -> dict[str, Any]:
-        """Exact odds of the siege `query` describes in `state` (`odds.position_odds`)."""
-        from hegemon.games.polis.odds import position_odds
+    def position_odds_job(self, state: PolisState, query: Mapping[str, str]) -> Callable[[], dict[str, Any]]:
+        """The computation of the exact odds of the siege `query` describes in `state` (`odds.position_odds_job`)."""
+        from hegemon.games.polis.odds import position_odds_job
 
-        return position_odds(state, query)
+        return position_odds_job(state, query)
 
     def glossary(self, board: Any = None) -> dict[str, Any]:
         """What each event, project and combat card does, for the client's tooltips: of the shipped board, or of `board`

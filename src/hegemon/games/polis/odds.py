@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
-from functools import cache
+from functools import cache, partial
 from typing import TYPE_CHECKING, Any
 
 from hegemon.core.errors import ConfigError
@@ -168,17 +168,25 @@ def siege_odds(
 
 
 def position_odds(state: PolisState, query: Mapping[str, str]) -> dict[str, Any]:
-    """Odds of a siege of the polis `query["polis"]` (its board id) in `state` by the player on turn (Athens
-    while nobody is), from the position's fortification, hoplites, prestige, owner and siege rule."""
+    """Odds of a siege of the polis `query["polis"]` (its board id) in `state` (see `position_odds_job`)."""
+    return position_odds_job(state, query)()
+
+
+def position_odds_job(state: PolisState, query: Mapping[str, str]) -> partial[dict[str, Any]]:
+    """The computation of the odds of a siege of the polis `query["polis"]` (its board id) in `state` by the
+    player on turn (Athens while nobody is), from the position's fortification, hoplites, prestige, owner and
+    siege rule: a picklable call of `siege_odds` with plain numbers (always exact, and cheap: the hoplites and
+    prestige are bounded, see `siege_odds`)."""
     b = state.board
     p = b.polis_index[query["polis"]]
     side = max(state.current_player(), 0)
     owner = state.owner[p]
-    return siege_odds(
-        b.p_fort[p],
-        state.units[side][b.p_terr[p]],
-        state.options.siege,
-        state.pp[side],
-        neutral=owner < 0,
-        population=state.pop[p] if owner >= 0 else None,
+    return partial(
+        siege_odds,
+        int(b.p_fort[p]),
+        int(state.units[side][b.p_terr[p]]),
+        str(state.options.siege),
+        int(state.pp[side]),
+        neutral=bool(owner < 0),
+        population=int(state.pop[p]) if owner >= 0 else None,
     )

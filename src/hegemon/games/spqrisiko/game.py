@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -48,11 +48,11 @@ class SpqrGame:
         """The number of players the options ask for."""
         return int(self.parse_options(options).players) if not isinstance(options, SpqrOptions) else options.players
 
-    def position_odds(self, state: SpqrState, query: Mapping[str, str]) -> dict[str, Any]:
-        """Exact odds of the attack `query` describes in `state` (`odds.position_odds`)."""
-        from hegemon.games.spqrisiko.odds import position_odds
+    def position_odds_job(self, state: SpqrState, query: Mapping[str, str]) -> Callable[[], dict[str, Any]]:
+        """The computation of the odds of the attack `query` describes in `state` (`odds.position_odds_job`)."""
+        from hegemon.games.spqrisiko.odds import position_odds_job
 
-        return position_odds(state, query)
+        return position_odds_job(state, query)
 
     def glossary(self, board: Any = None) -> dict[str, Any]:
         """What each card and power centre does, for the client's tooltips: of the shipped board, or of `board`

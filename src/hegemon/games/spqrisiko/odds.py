@@ -7,14 +7,19 @@ Every combat is an absorbing Markov chain over (attacker units, defender units):
 with fewer units, or (a naval roll with no loss [R 11.6]) ends it. A single battle is computed forwards (the
 probability mass of each state, in order of decreasing units); a table backwards (the win probability of
 every state, shared by all the cells). Both use the same `_Step` transition function, so they cannot
-disagree about the rules."""
+disagree about the rules.
+
+The web table computes a battle in exact fractions only while its size is within `EXACT_WORK` (exact
+arithmetic grows with the size of the armies: a 200 v 200 naval combat takes seconds); a larger battle is
+computed in floating point over the same chain (`battle_json`, `exact: false` in its answer), correct to about
+1e-12."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, partial
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -31,13 +36,19 @@ MAX_UNITS = 200
 """Largest army accepted, to bound the work of one request: in exact arithmetic a 200 v 200 land battle takes
 about 0.5 s and a 200×200 win table about 1.5 s."""
 
+EXACT_WORK: Mapping[str, int] = MappingProxyType({"land": 300_000, "sea": 300_000, "naval": 30_000})
+"""The web table's odds are exact fractions while attacker × defender × (attacker + defender) is at most this for
+the kind of combat (about 53 v 53 legionaries on land or by sea, 24 v 24 triremes at sea: at most a few hundredths
+of a second of pure Python); above it they are computed in floating point (`battle_json`)."""
+
 MAX_DICE = 3
 """Up to 3 dice a side [R 10.4]."""
 
 State = tuple[int, int]
 # The rolls possible from a state, as (probability, next state), or None when the combat is over there.
 # A next state equal to the current one means "this roll ends the combat" (a naval roll without losses).
-_Step = Callable[[int, int], tuple[tuple[Fraction, State], ...] | None]
+# Probabilities are exact fractions, or floats for the floating-point computation of a large battle.
+_Step = Callable[[int, int], tuple[tuple[Any, State], ...] | None]
 
 _ZERO = Fraction(0)
 _ONE = Fraction(1)
@@ -82,6 +93,8 @@ class BattleOdds:
     stop_at: int | None = None
     keep: int | None = None
     continue_below_defender: bool | None = None
+    exact: bool = True
+    """False: the probabilities are floats (computed in floating point, see `battle_json`), not fractions."""
 
     @property
     def counts(self) -> str:
@@ -106,6 +119,7 @@ class BattleOdds:
             "kind": self.kind,
             "counts": self.counts,
             "inputs": inputs,
+            "exact": self.exact,
             "attack_possible": self.attack_possible,
             "p_win": exact(self.p_win),
             "expected_attacker_losses": exact(self.expected_attacker_losses),
@@ -116,7 +130,7 @@ class BattleOdds:
                     "defender_left": d,
                     "win": d == 0,
                     "probability": float(p),
-                    "fraction": _ratio(p),
+                    "fraction": _ratio(p) if isinstance(p, Fraction) else None,
                 }
                 for a, d, p in self.outcomes()
             ],
@@ -130,9 +144,10 @@ def describe_counts(kind: Kind, *, keep: int = 1, stop_at: int = 1) -> str:
     return _COUNTS[kind].format(keep=keep, stop_at=max(stop_at, keep))
 
 
-def exact(value: Fraction) -> dict[str, float | str]:
-    """A fraction as JSON: {"decimal": 0.4166…, "fraction": "5/12"} (always "a/b", even "1/1")."""
-    return {"decimal": float(value), "fraction": _ratio(value)}
+def exact(value: Fraction | float) -> dict[str, float | str | None]:
+    """A fraction as JSON: {"decimal": 0.4166…, "fraction": "5/12"} (always "a/b", even "1/1"); a float (a
+    floating-point result) as {"decimal": 0.4166…, "fraction": None}."""
+    return {"decimal": float(value), "fraction": _ratio(value) if isinstance(value, Fraction) else None}
 
 
 def _ratio(value: Fraction) -> str:
@@ -167,20 +182,28 @@ def _flag(name: str, value: object) -> bool:
 # ------------------------------------------------------------------------------------------- transitions
 
 
-@lru_cache(maxsize=64)
-def _step(kind: Kind, keep: int, stop_at: int, continue_below_defender: bool) -> _Step:
-    """The transition function of one kind of combat under its rule parameters."""
+@lru_cache(maxsize=16)
+def _float_losses(n_att: int, n_def: int, naval: bool = False) -> tuple[tuple[int, int, float], ...]:
+    """`loss_distribution` in floating point."""
+    return tuple((al, dl, float(p)) for al, dl, p in loss_distribution(n_att, n_def, naval))
 
-    def land(a: int, d: int) -> tuple[tuple[Fraction, State], ...] | None:
+
+@lru_cache(maxsize=64)
+def _step(kind: Kind, keep: int, stop_at: int, continue_below_defender: bool, exact: bool = True) -> _Step:
+    """The transition function of one kind of combat under its rule parameters (probabilities as fractions, or
+    as floats when not `exact`)."""
+    losses = loss_distribution if exact else _float_losses
+
+    def land(a: int, d: int) -> tuple[tuple[Any, State], ...] | None:
         # [R 13.3] conquest at 0; stop rule [R 10.12]; [R 14.1] `keep` never roll; [R 10.13] dice ≥ defender's.
         if d == 0 or a <= stop_at:
             return None
         n_att, n_def = min(MAX_DICE, a - keep), min(MAX_DICE, d)
         if n_att < n_def:
             return None
-        return tuple((p, (a - al, d - dl)) for al, dl, p in loss_distribution(n_att, n_def))
+        return tuple((p, (a - al, d - dl)) for al, dl, p in losses(n_att, n_def))
 
-    def sea(s: int, d: int) -> tuple[tuple[Fraction, State], ...] | None:
+    def sea(s: int, d: int) -> tuple[tuple[Any, State], ...] | None:
         # [R 12.3] ad oltranza: until conquest or the declared force is wiped out; U7 off stops below the
         # defender's dice (the survivors return). [R 10.13] at declaration is checked by the callers.
         if d == 0 or s == 0:
@@ -188,9 +211,9 @@ def _step(kind: Kind, keep: int, stop_at: int, continue_below_defender: bool) ->
         n_att, n_def = min(MAX_DICE, s), min(MAX_DICE, d)
         if n_att < n_def and not continue_below_defender:
             return None
-        return tuple((p, (s - al, d - dl)) for al, dl, p in loss_distribution(n_att, n_def))
+        return tuple((p, (s - al, d - dl)) for al, dl, p in losses(n_att, n_def))
 
-    def naval(a: int, d: int) -> tuple[tuple[Fraction, State], ...] | None:
+    def naval(a: int, d: int) -> tuple[tuple[Any, State], ...] | None:
         # [R 11.5] ties remove nobody, [R 11.6] a roll without losses ends the combat (next == state),
         # [R 11.7] no garrison at sea, [R 10.13] the attacker never rolls fewer dice than the defender.
         if d == 0 or a == 0:
@@ -198,7 +221,7 @@ def _step(kind: Kind, keep: int, stop_at: int, continue_below_defender: bool) ->
         n_att, n_def = min(MAX_DICE, a), min(MAX_DICE, d)
         if n_att < n_def:
             return None
-        return tuple((p, (a - al, d - dl)) for al, dl, p in loss_distribution(n_att, n_def, naval=True))
+        return tuple((p, (a - al, d - dl)) for al, dl, p in losses(n_att, n_def, True))
 
     return {"land": land, "sea": sea, "naval": naval}[kind]
 
@@ -208,24 +231,26 @@ def _sea_declaration_ok(declared: int, defender: int) -> bool:
     return min(MAX_DICE, declared) >= min(MAX_DICE, defender)
 
 
-def _final_distribution(start: State, step: _Step) -> dict[State, Fraction]:
-    """Forward pass: push the probability mass through the chain, states in order of decreasing units."""
+def _final_distribution(start: State, step: _Step, one: Any = _ONE) -> dict[State, Any]:
+    """Forward pass: push the probability mass through the chain, states in order of decreasing units (`one`:
+    1 as a fraction, or as a float for a floating-point step)."""
+    zero = one * 0
     a0, d0 = start
-    buckets: list[dict[State, Fraction]] = [{} for _ in range(a0 + d0 + 1)]
-    buckets[a0 + d0][start] = _ONE
-    final: dict[State, Fraction] = {}
+    buckets: list[dict[State, Any]] = [{} for _ in range(a0 + d0 + 1)]
+    buckets[a0 + d0][start] = one
+    final: dict[State, Any] = {}
     for total in range(a0 + d0, -1, -1):
         for state, p in buckets[total].items():
             moves = step(*state)
             if moves is None:
-                final[state] = final.get(state, _ZERO) + p
+                final[state] = final.get(state, zero) + p
                 continue
             for q, nxt in moves:
                 if nxt == state:
-                    final[state] = final.get(state, _ZERO) + p * q
+                    final[state] = final.get(state, zero) + p * q
                 else:
                     bucket = buckets[nxt[0] + nxt[1]]
-                    bucket[nxt] = bucket.get(nxt, _ZERO) + p * q
+                    bucket[nxt] = bucket.get(nxt, zero) + p * q
     return final
 
 
@@ -259,11 +284,13 @@ def _odds(
     kind: Kind, attacker: int, defender: int, declared_ok: bool, step: _Step, **inputs: Any
 ) -> BattleOdds:
     start = (attacker, defender)
+    one: Any = _ONE if inputs.get("exact", True) else 1.0
+    zero = one * 0
     possible = declared_ok and step(attacker, defender) is not None
-    dist = _final_distribution(start, step) if possible else {start: _ONE}
-    p_win = sum((p for (_, d), p in dist.items() if d == 0), _ZERO)
-    lost_a = sum(((attacker - a) * p for (a, _), p in dist.items()), _ZERO)
-    lost_d = sum(((defender - d) * p for (_, d), p in dist.items()), _ZERO)
+    dist = _final_distribution(start, step, one) if possible else {start: one}
+    p_win = sum((p for (_, d), p in dist.items() if d == 0), zero)
+    lost_a = sum(((attacker - a) * p for (a, _), p in dist.items()), zero)
+    lost_d = sum(((defender - d) * p for (_, d), p in dist.items()), zero)
     return BattleOdds(
         kind=kind,
         attacker=attacker,
@@ -314,7 +341,7 @@ def land_position(state: SpqrState, source: int, target: int, stop_at: int = 1) 
     return land_battle(state.armies[source], state.armies[target], stop_at=max(stop_at, floor), keep=keep)
 
 
-def land_battle(attacker: int, defender: int, *, stop_at: int = 1, keep: int = 1) -> BattleOdds:
+def land_battle(attacker: int, defender: int, *, stop_at: int = 1, keep: int = 1, exact: bool = True) -> BattleOdds:
     """Exact odds of a land attack [R 13], spqrisiko.md B 4.4, 4.7, 4.8.
 
     `attacker` counts the legionaries on the attacking province (not the dice); `keep` of them never roll
@@ -323,54 +350,80 @@ def land_battle(attacker: int, defender: int, *, stop_at: int = 1, keep: int = 1
     The attacker never rolls fewer dice than the defender [R 10.13], so the battle ends when
     attacker - keep < min(3, defender); it also ends, by choice [R 10.12], as soon as the attacker has
     `stop_at` or fewer legionaries on the province (a roll of several dice may overshoot below `stop_at`).
-    A `stop_at` below `keep` is the same as `keep`."""
+    A `stop_at` below `keep` is the same as `keep`. `exact=False`: in floating point (see `battle_json`)."""
     attacker = _units("attacker", attacker)
     defender = _units("defender", defender)
     stop_at, keep = _land_rule(stop_at, keep)
-    return _land_battle(attacker, defender, stop_at, keep)
+    return _land_battle(attacker, defender, stop_at, keep, _flag("exact", exact))
 
 
 @lru_cache(maxsize=1024)
-def _land_battle(attacker: int, defender: int, stop_at: int, keep: int) -> BattleOdds:
-    step = _step("land", keep, stop_at, True)
-    return _odds("land", attacker, defender, True, step, stop_at=stop_at, keep=keep)
+def _land_battle(attacker: int, defender: int, stop_at: int, keep: int, exact: bool = True) -> BattleOdds:
+    step = _step("land", keep, stop_at, True, exact)
+    return _odds("land", attacker, defender, True, step, stop_at=stop_at, keep=keep, exact=exact)
 
 
-def sea_attack(declared: int, defender: int, *, continue_below_defender: bool = True) -> BattleOdds:
+def sea_attack(
+    declared: int, defender: int, *, continue_below_defender: bool = True, exact: bool = True
+) -> BattleOdds:
     """Exact odds of a declared sea attack [R 12], spqrisiko.md B 4.6.
 
     The whole declared force rolls (min(3, survivors) dice) and the attack is fought to the end [R 12.3]:
     until conquest or until the declared force is wiped out; it cannot be stopped. The declaration must let
     the force roll as many dice as the defender [R 10.13] (otherwise no roll happens: `attack_possible` is
     False). With `continue_below_defender=False` (option U7 off) the attack ends when the survivors would roll
-    fewer dice than the defender, and the survivors return."""
+    fewer dice than the defender, and the survivors return. `exact=False`: in floating point."""
     declared = _units("declared", declared)
     defender = _units("defender", defender)
     cbd = _flag("continue_below_defender", continue_below_defender)
-    return _sea_attack(declared, defender, cbd)
+    return _sea_attack(declared, defender, cbd, _flag("exact", exact))
 
 
 @lru_cache(maxsize=1024)
-def _sea_attack(declared: int, defender: int, cbd: bool) -> BattleOdds:
+def _sea_attack(declared: int, defender: int, cbd: bool, exact: bool = True) -> BattleOdds:
     ok = _sea_declaration_ok(declared, defender)
-    return _odds("sea", declared, defender, ok, _step("sea", 1, 0, cbd), continue_below_defender=cbd)
+    step = _step("sea", 1, 0, cbd, exact)
+    return _odds("sea", declared, defender, ok, step, continue_below_defender=cbd, exact=exact)
 
 
-def naval_combat(attacker: int, defender: int) -> BattleOdds:
+def naval_combat(attacker: int, defender: int, *, exact: bool = True) -> BattleOdds:
     """Exact odds of a naval combat between two players' triremes [R 11], spqrisiko.md B 4.5.
 
     The attacker always rolls min(3, triremes) dice, the defender min(3, triremes); a tied pair removes nobody
     [R 11.5]. The combat ends at once after a roll without losses [R 11.6], when a side has no trireme left
     [R 11.7], or when the attacker would roll fewer dice than the defender [R 10.13]. `p_win` is the
-    probability that the defender loses every trireme."""
+    probability that the defender loses every trireme. `exact=False`: in floating point."""
     attacker = _units("attacker", attacker)
     defender = _units("defender", defender)
-    return _naval_combat(attacker, defender)
+    return _naval_combat(attacker, defender, _flag("exact", exact))
 
 
 @lru_cache(maxsize=1024)
-def _naval_combat(attacker: int, defender: int) -> BattleOdds:
-    return _odds("naval", attacker, defender, True, _step("naval", 1, 0, True))
+def _naval_combat(attacker: int, defender: int, exact: bool = True) -> BattleOdds:
+    return _odds("naval", attacker, defender, True, _step("naval", 1, 0, True, exact), exact=exact)
+
+
+def exact_work(attacker: int, defender: int) -> int:
+    """The size measure that `EXACT_WORK` bounds: attacker × defender × (attacker + defender) (the states of the
+    chain times the length of its longest path, which the size of the exact fractions follows)."""
+    return attacker * defender * (attacker + defender)
+
+
+def battle_json(
+    kind: Kind, attacker: int, defender: int, *, stop_at: int = 1, keep: int = 1, continue_below_defender: bool = True
+) -> dict[str, Any]:
+    """The web table's odds of one combat, as JSON (`BattleOdds.to_json`): in exact fractions while
+    `exact_work(attacker, defender)` is within `EXACT_WORK[kind]`, else in floating point over the same chain
+    (`"exact": false`, every `"fraction"` None), so that one request costs at most about a tenth of a second
+    whatever the armies (up to MAX_UNITS a side)."""
+    if kind not in KINDS:
+        raise ConfigError("kind", f"expected one of {', '.join(KINDS)}, got {kind!r}")
+    ex = exact_work(_units("attacker", attacker), _units("defender", defender)) <= EXACT_WORK[kind]
+    if kind == "land":
+        return land_battle(attacker, defender, stop_at=stop_at, keep=keep, exact=ex).to_json()
+    if kind == "sea":
+        return sea_attack(attacker, defender, continue_below_defender=continue_below_defender, exact=ex).to_json()
+    return naval_combat(attacker, defender, exact=ex).to_json()
 
 
 def win_table(
@@ -416,25 +469,39 @@ def win_table(
 
 
 def position_odds(state: SpqrState, query: Mapping[str, str]) -> dict[str, Any]:
-    """Odds of the attack that `query` describes in `state`, for the player on turn (the web table's odds):
+    """Odds of the attack that `query` describes in `state`, for the player on turn (the web table's odds;
+    see `position_odds_job`)."""
+    return position_odds_job(state, query)()
+
+
+def position_odds_job(state: SpqrState, query: Mapping[str, str]) -> partial[dict[str, Any]]:
+    """The computation of the odds of the attack that `query` describes in `state`, for the player on turn, read
+    from the position (cheap) and run later, elsewhere (a picklable call of `battle_json` with plain numbers):
     `kind` land (`source`, `target`, optional `stop_at`), sea (`target`, `declared`) or naval (`sea`,
-    `opponent`). Names are the board's ids; a bad one raises KeyError or ValueError."""
+    `opponent`). Names are the board's ids; a bad one raises KeyError or ValueError, a bad number ConfigError."""
+    from hegemon.games.spqrisiko.rules.common import borders_enemy
+
     b = state.board
     me = state.order[state.turn] if state.order else 0
     kind = query.get("kind", "land")
     if kind == "land":
-        stop_at = int(query.get("stop_at", 1))
-        return land_position(state, b.province_index[query["source"]], b.province_index[query["target"]], stop_at).to_json()
+        source, target = b.province_index[query["source"]], b.province_index[query["target"]]
+        frontier = borders_enemy(state, source, me, ignore=target)
+        keep, floor = land_rule(state.opts.garrison, frontier)
+        stop_at, keep = _land_rule(max(int(query.get("stop_at", 1)), floor), keep)
+        a, d = _units("attacker", state.armies[source]), _units("defender", state.armies[target])
+        return partial(battle_json, "land", a, d, stop_at=stop_at, keep=keep)
     if kind == "sea":
         if "declared" not in query:
             raise ValueError("missing declared")
-        target = b.province_index[query["target"]]
-        return sea_attack(
-            int(query["declared"]), state.armies[target], continue_below_defender=state.opts.sea_attack_below_defender
-        ).to_json()
+        declared = _units("declared", int(query["declared"]))
+        d = _units("defender", state.armies[b.province_index[query["target"]]])
+        cbd = bool(state.opts.sea_attack_below_defender)
+        return partial(battle_json, "sea", declared, d, continue_below_defender=cbd)
     if kind == "naval":
         if "opponent" not in query:
             raise ValueError("missing opponent")
         sea = b.sea_index[query["sea"]]
-        return naval_combat(state.triremes[me][sea], state.triremes[int(query["opponent"])][sea]).to_json()
+        a, d = state.triremes[me][sea], state.triremes[int(query["opponent"])][sea]
+        return partial(battle_json, "naval", _units("attacker", a), _units("defender", d))
     raise ValueError(f"unknown kind {kind!r}")

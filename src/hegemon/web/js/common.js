@@ -75,7 +75,8 @@ export function pct(x) {
 /** An exact probability {decimal, fraction} as a player reads it: "88.1%", with the fraction when it is short
  * ("62.5% (5/8)"); a long one ("1104254418115/1253826625536") only frightens, so it goes to the tooltip title. */
 export function chance(p) {
-  const short = String(p.fraction).length <= 11;
+  // an exact fraction when it is short; a floating-point answer (too large for fractions) has none
+  const short = p.fraction != null && String(p.fraction).length <= 11;
   return short ? `${pct(p.decimal)} (${p.fraction})` : pct(p.decimal);
 }
 

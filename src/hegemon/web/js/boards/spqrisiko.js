@@ -259,13 +259,19 @@ export async function createBoard(root, ctx) {
     ctx.odds(params).then((o) => {
       if (my !== oddsToken) return;
       clear(box);
-      box.append(h("strong", {}, t("odds.title")), h("br"));
+      // exact fractions, or (armies too large for them: "exact": false) floating point, said as such
+      const exact = o.exact !== false;
+      box.append(h("strong", { class: exact ? "exact" : "float", title: exact ? "" : t("odds.float") },
+        t(exact ? "odds.title" : "odds.title_float")), h("br"));
       if (!o.attack_possible) { box.append(t("odds.impossible")); return; }
-      box.append(h("span", { class: "pwin", "data-p": o.p_win.decimal, title: o.p_win.fraction },
+      box.append(h("span", { class: "pwin", "data-p": o.p_win.decimal, title: o.p_win.fraction || t("odds.float") },
         t(kindLabel === "naval" ? "odds.win_naval" : "odds.win", { p: chance(o.p_win) })));
       box.append(h("br"), t("odds.loss", {
         a: o.expected_attacker_losses.decimal.toFixed(2), d: o.expected_defender_losses.decimal.toFixed(2) }));
-    }).catch(() => { clear(box); });
+    }).catch((e) => {
+      // refused (too many requests, the odds busy): say so rather than show nothing
+      if (my === oddsToken) clear(box).append(h("span", { class: "hint" }, e.message || ""));
+    });
     return box;
   }
 
