@@ -51,6 +51,17 @@ def game_cli_modules() -> list[ModuleType]:
     return found
 
 
+def game_odds_modules() -> list[str]:
+    """The name of each game's `odds` module, when it has one (where its `position_odds_job` computes: the web
+    table's odds workers import them when they start, so that no question pays for the import)."""
+    found = []
+    for name in game_names():
+        module = _GAMES[name].rpartition(".")[0] + ".odds"
+        if importlib.util.find_spec(module) is not None:
+            found.append(module)
+    return found
+
+
 def fast_odds_command(name: str) -> Callable[[list[str]], bool] | None:
     """The `fast(args) -> bool` of the game's `oddscmd` module, when it has one: it answers a plain
     `hegemon odds NAME ...` before the typer application loads and returns False for anything it leaves to

@@ -241,6 +241,8 @@ def create_app(
     metrics = Metrics(mgr, thinkers)
     readiness = Readiness(mgr)
     app.state.metrics = metrics
+    app.state.budget = budget
+    app.state.odds = odds_service
     app.add_middleware(
         Guard,
         trusted_proxies=trusted_proxies if trusted_proxies is not None else proxies_from_env(),
@@ -268,7 +270,7 @@ def create_app(
         t0 = time.perf_counter()
         found = await cluster.fetch(table_id)
         if who is not None:
-            budget.charge(who, time.perf_counter() - t0)
+            budget.charge(who, time.perf_counter() - t0, floor=False)
         if found is None:
             unknown[table_id] = now
             unknown.move_to_end(table_id)
@@ -410,7 +412,7 @@ def create_app(
         if cluster is not None:
             t0 = time.perf_counter()
             await cluster.fetch_recent(200)
-            budget.charge(who, time.perf_counter() - t0)
+            budget.charge(who, time.perf_counter() - t0, floor=False)
         with work(who):
             ts = sorted(  # never one not stored
                 (t for t in mgr.tables.values() if t.stored and t.salt != TUTORIAL_SALT), key=lambda t: -t.created
@@ -558,7 +560,7 @@ def create_app(
             }  # fmt: skip
             job = position_job(t.name, t.state, q)
         body, cpu = await odds_service.answer(job, who)
-        budget.charge(who, cpu)
+        budget.charge(who, cpu, floor=False)
         return Response(content=body, media_type="application/json")
 
     # ------------------------------------------------------------------ websocket and the client

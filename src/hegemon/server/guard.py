@@ -147,9 +147,10 @@ class WorkBudget:
             return None
         return (self.floor - left) / self.rate if self.rate > 0 else 3600.0
 
-    def charge(self, who: str, seconds: float) -> None:
-        """Take `seconds` of work (at least `floor`) from `who`'s balance."""
-        left = self._now(who) - max(self.floor, seconds)
+    def charge(self, who: str, seconds: float, floor: bool = True) -> None:
+        """Take `seconds` of work (at least `floor`, unless told otherwise: more work for a read already charged)
+        from `who`'s balance."""
+        left = self._now(who) - (max(self.floor, seconds) if floor else max(0.0, seconds))
         if who not in self.balance and len(self.balance) >= self.max_clients:
             now = self.clock()
             for k, (b, t) in list(self.balance.items()):  # forget the clients that have their whole budget back

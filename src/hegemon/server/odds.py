@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import logging
 import multiprocessing
 import os
@@ -32,7 +33,7 @@ from typing import Any
 import orjson
 
 from hegemon.core.errors import HegemonError
-from hegemon.games import get_game
+from hegemon.games import game_odds_modules, get_game
 from hegemon.server.protocol import ServerError
 
 log = logging.getLogger("hegemon.server.odds")
@@ -111,10 +112,12 @@ def position_odds(game: str, state: Any, q: dict[str, str]) -> dict[str, Any]:
         raise ServerError("bad_request", f"cannot compute these odds: {e}") from None
 
 
-def _worker_start() -> None:
-    """An odds worker yields the CPU to the server process."""
+def _worker_start(modules: list[str]) -> None:
+    """An odds worker yields the CPU to the server process, and imports the games' odds modules at once."""
     with contextlib.suppress(OSError, AttributeError):
         os.nice(10)
+    for m in modules:
+        importlib.import_module(m)
 
 
 def _ready() -> bool:
@@ -257,7 +260,7 @@ class Odds:
             try:
                 ctx = multiprocessing.get_context(self.start_method)
                 pool = await asyncio.to_thread(
-                    ctx.Pool, self.limits.workers, initializer=_worker_start
+                    ctx.Pool, self.limits.workers, initializer=_worker_start, initargs=(game_odds_modules(),)
                 )
                 waits = [pool.apply_async(_ready) for _ in range(self.limits.workers)]
                 await asyncio.to_thread(_wait_all, waits)
