@@ -48,7 +48,7 @@ def an_attack(m: TableManager, seed: int = 12) -> tuple[Table, dict[str, Any]]:
 def huge(t: Table, attack: dict[str, Any], legionaries: int, triremes: int) -> tuple[str, int]:
     """Make the attack's armies `legionaries` a side, and give the seat on turn and another player `triremes` each
     in one sea: the position the audit built with legal moves (190 v 190, 120 v 120) and more."""
-    st = t.state
+    st: Any = t.state
     b = st.board
     st.armies[b.province_index[attack["source"]]] = legionaries
     st.armies[b.province_index[attack["target"]]] = legionaries
@@ -234,7 +234,7 @@ def test_the_odds_workers_share_bound_queue_and_kill_an_overrun() -> None:
 def test_a_question_that_makes_no_sense_is_a_typed_400(client: TestClient) -> None:
     m: TableManager = client.app.state.manager  # type: ignore[attr-defined]
     t, a = an_attack(m)
-    st = t.state
+    st: Any = t.state
     st.armies[st.board.province_index[a["source"]]] = 250  # more than any odds are computed for
     r = odds(client, t.id, kind="land", source=a["source"], target=a["target"])
     assert r.status_code == 400 and r.json()["code"] == "bad_request"
@@ -246,7 +246,7 @@ def test_unknown_ids_come_from_the_negative_cache_on_postgresql(pg_url: str) -> 
     """Several processes on PostgreSQL load a table when first asked: an id the database does not have is asked
     of it once, then answered 404 from memory (until `unknown_for` passes); a table made since is found."""
     app = create_app(pg_url, 0.0)
-    inner = app.state.manager.storage.inner  # type: ignore[attr-defined]
+    inner = app.state.manager.storage.inner
     asked: list[str] = []
     real = inner.load_one
 
@@ -264,7 +264,7 @@ def test_unknown_ids_come_from_the_negative_cache_on_postgresql(pg_url: str) -> 
         made = c.post("/api/tables", json={"game": "polis", "seed": 1}).json()
         assert c.get(f"/api/tables/{made['id']}").status_code == 200
     app = create_app(pg_url, 0.0, reads=ReadLimits(unknown_for=0))
-    inner = app.state.manager.storage.inner  # type: ignore[attr-defined]
+    inner = app.state.manager.storage.inner
     asked.clear()
     real = inner.load_one
     inner.load_one = load_one
