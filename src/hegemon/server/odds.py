@@ -59,8 +59,9 @@ class OddsLimits:
 
     workers: int = 1
     """Worker processes computing odds (HEGEMON_ODDS_WORKERS)."""
-    timeout: float = 2.0
-    """Seconds one computation may take in its worker, else it is killed and answered 503 (HEGEMON_ODDS_TIMEOUT)."""
+    timeout: float = 5.0
+    """Seconds one computation may take in its worker, else it is killed and answered 503 (HEGEMON_ODDS_TIMEOUT).
+    The largest takes about 0.3 s of a free core: this only ends a worker that gets next to no CPU."""
     queue: int = 8
     """Computations that may wait for a worker, over the whole server; more are answered 503 (HEGEMON_ODDS_QUEUE)."""
     per_client: int = 2
