@@ -26,6 +26,7 @@ RUNS: dict[str, tuple[list[str] | None, list[str] | None]] = {
     "cli": (["--runs", "5"], ["--runs", "9"]),
     "server": (["--moves", "500", "--window", "3"], ["--moves", "2000", "--window", "5"]),
     "limits": (["--conns", "50"], ["--conns", "200"]),
+    "odds_flood": (["--moves", "300"], ["--moves", "1000"]),
     "lab": (["--games", "100"], ["--games", "400", "--search-games", "6"]),
     "ai": (None, []),
 }

@@ -10,3 +10,8 @@ test("an exact chance reads as a percentage, with its fraction only when it is s
   assert.equal(chance({ decimal: 1295 / 1296, fraction: "1295/1296" }), "99.9% (1295/1296)");
   assert.equal(chance({ decimal: 1104254418115 / 1253826625536, fraction: "1104254418115/1253826625536" }), "88.1%");
 });
+
+test("a floating-point chance (armies too large for exact fractions: no fraction) is a plain percentage", () => {
+  assert.equal(chance({ decimal: 0.011866631467141142, fraction: null }), "1.2%");
+  assert.equal(chance({ decimal: 0.5, fraction: undefined }), "50.0%");
+});
