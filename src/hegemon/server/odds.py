@@ -7,9 +7,9 @@ Nothing of that computation runs on the event loop, and each request has a bound
 
 - the game bounds the work of one answer (S.P.Q.RisiKo!: exact fractions while the armies are within
   `EXACT_WORK`, floating point above it, marked `"exact": false`; Polis: always exact and cheap);
-- the call runs in `workers` worker processes (at a lower priority than the server), each answer within
-  `timeout` seconds: a computation that overruns it is killed with its workers, and its requests answered 503
-  `odds_timeout`;
+- the call runs in `workers` worker processes (at a lower priority than the server), each computation within
+  `timeout` seconds of getting its worker: one that overruns it is killed with its workers, and its requests
+  answered 503 `odds_timeout`;
 - at most `workers + queue` computations are under way or waiting over the whole server (more: 503
   `odds_busy`), and at most `per_client` for one client address (more: 429 `rate_limit`); the same question
   asked twice while it is being computed waits for the one answer;
@@ -167,6 +167,7 @@ class Odds:
         self.by_client: dict[str, int] = {}
         self.generation = 0  # bumped when the workers are killed
         self.running: set[asyncio.Future[tuple[bytes, float, str | None]]] = set()
+        self._slots: tuple[asyncio.AbstractEventLoop, asyncio.Semaphore] | None = None  # a free worker each
         self.computed = 0
         self.killed = 0
 
@@ -214,6 +215,14 @@ class Odds:
                 del self.by_client[who]
 
     async def _run(self, job: Job) -> tuple[bytes, float]:
+        """`job` in a worker: it waits here for a free worker, and its time budget starts when it has one."""
+        loop = asyncio.get_running_loop()
+        if self._slots is None or self._slots[0] is not loop:
+            self._slots = (loop, asyncio.Semaphore(self.limits.workers))
+        async with self._slots[1]:
+            return await self._run_now(job)
+
+    async def _run_now(self, job: Job) -> tuple[bytes, float]:
         pool = await self._pool()
         generation = self.generation
         loop = asyncio.get_running_loop()
