@@ -48,7 +48,15 @@ def _lab_extra() -> None:
              "`.venv/bin/pip install -e '.[lab]'` in a checkout (`make test` installs it too), "
              "or `pip install 'hegemon[lab]'`")
 
-out = Console()
+class _Out:
+    """The lab's standard-output console, made at each use so that the terminal width (COLUMNS) of the command
+    that runs is the one obeyed, not the one of whoever imported this module first."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(Console(), name)
+
+
+out = _Out()
 
 
 def _progress(quiet: bool) -> Progress:
