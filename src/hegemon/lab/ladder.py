@@ -163,13 +163,12 @@ def summarise(sweep: Sweep, results: list[UnitResult]) -> dict[str, Any]:
     pairs = []
     for p, (a, b) in enumerate(sweep.pairs):
         rs = [r for r in results if r.pair == p]
-        won = sum(r.credit_a for r in rs)
-        lost = sum(r.credit_b for r in rs)
-        decided = won + lost
         pairs.append({
             "a": sweep.bots[a], "b": sweep.bots[b], "games": len(rs),
-            # the share of a's win credit among the games' results (a game nobody won counts half each)
-            "a_rate": stats.rate(won + (len(rs) - decided) / 2, len(rs)),
+            # a's share of the win in each game (a game nobody won counts half each), its interval widened by
+            # the clustering of the games by deal, as the lab's rates are
+            "a_rate": stats.rate_of([r.credit_a + (1.0 - r.credit_a - r.credit_b) / 2 for r in rs],
+                                    [r.deal for r in rs]),
             "identical_rotations": identical_rotations(rs),
         })
     levels = []
