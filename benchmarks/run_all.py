@@ -28,6 +28,7 @@ RUNS: dict[str, tuple[list[str] | None, list[str] | None]] = {
     "limits": (["--conns", "50"], ["--conns", "200"]),
     "odds_flood": (["--moves", "300"], ["--moves", "1000"]),
     "lab": (["--games", "100"], ["--games", "400", "--search-games", "6"]),
+    "ladder": (["--levels", "greedy,mcts:40,mcts:160", "--games", "10"], ["--games", "40", "--jobs", "2"]),
     "ai": (None, []),
 }
 

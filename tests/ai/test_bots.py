@@ -124,7 +124,8 @@ def test_spqr_search_never_reads_hidden_cards() -> None:
     assert GreedyBot(4).choose(st, me) == GreedyBot(4).choose(twin, me)
 
 
-def test_polis_search_never_reads_the_opponents_cards() -> None:
+@pytest.mark.parametrize("turns", [1, 2])
+def test_polis_search_never_reads_the_opponents_cards(turns: int) -> None:
     from hegemon.games.polis.rules.common import PLAY
 
     st = None
@@ -147,9 +148,41 @@ def test_polis_search_never_reads_the_opponents_cards() -> None:
     twin.deck[i] += 1
     assert twin.view(me) == st.view(me)
     assert twin.to_json() != st.to_json()
-    a = MctsBot(seed=3, iterations=60, time_limit=None).search(st, me)
-    b = MctsBot(seed=3, iterations=60, time_limit=None).search(twin, me)
+    a = MctsBot(seed=3, iterations=60, time_limit=None, horizon_turns=turns).search(st, me)
+    b = MctsBot(seed=3, iterations=60, time_limit=None, horizon_turns=turns).search(twin, me)
     assert {k: (v.n, v.w) for k, v in a.children.items()} == {k: (v.n, v.w) for k, v in b.children.items()}
+
+
+def _depth(node: Any) -> int:
+    return 1 + max((_depth(ch) for ch in node.children.values()), default=-1)
+
+
+def test_polis_two_turn_horizon_searches_the_opponents_reply() -> None:
+    from hegemon.games.polis.rules.common import ACTION
+
+    # the start of a turn in the action phase, the opponent still playing
+    st = advance("polis", 5, lambda s: s.phase == ACTION and s.n_actions == 0 and not any(s.passed) and s.round > 0)
+    me = st.current_player()
+    one = MctsBot(seed=1, iterations=400, time_limit=None).search(st, me)
+    two = MctsBot(seed=1, iterations=400, time_limit=None, horizon_turns=2).search(st, me)
+    # one turn: the tree holds the searcher's two actions at most; two turns: the opponent's reply below them
+    assert _depth(one) <= 2 < _depth(two)
+    assert one.n == two.n == 400
+    # the default is the one-turn horizon, move for move
+    again = MctsBot(seed=1, iterations=400, time_limit=None, horizon_turns=1).search(st, me)
+    assert {k: (v.n, v.w) for k, v in one.children.items()} == {k: (v.n, v.w) for k, v in again.children.items()}
+
+
+def test_mcts_spec_takes_search_settings() -> None:
+    bot = make_bot("mcts:2560:turns=2:c=0.7:prior=2:candidates=24", 1)
+    assert isinstance(bot, MctsBot)
+    assert (bot.iterations, bot.time_limit, bot.horizon_turns, bot.exploration, bot.prior_weight, bot.candidates) == (
+        2560, None, 2, 0.7, 2.0, 24)
+    assert make_bot("mcts:easy:turns=2", 1).iterations == parse_strength("easy")[0]
+    for bad in ("mcts:40:depth=3", "mcts:40:turns", "mcts:40:turns=two", "mcts:40:turns=0", "mcts:40:candidates=5000",
+                "mcts:40:c=-1"):
+        with pytest.raises(ConfigError):
+            make_bot(bad, 1)
 
 
 def _match(name: str, a: str, b: str, games: int) -> float:

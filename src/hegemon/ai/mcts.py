@@ -81,6 +81,7 @@ class MctsBot:
         inner_prior: bool | None = None,
         auto_inner: bool | None = None,
         turn_horizon: bool | None = None,
+        horizon_turns: int | None = None,
         auto_root: bool | None = None,
         evaluate: Callable[[Any], list[float]] | None = None,
     ) -> None:
@@ -96,6 +97,7 @@ class MctsBot:
         self.inner_prior = inner_prior
         self.auto_inner = auto_inner
         self.turn_horizon = turn_horizon
+        self.horizon_turns = horizon_turns
         self.auto_root = auto_root
         self.evaluate = evaluate
         self.last_iterations = 0
@@ -143,6 +145,7 @@ class MctsBot:
         self._inner = bool(self._setting(know, "inner_prior", self.inner_prior))
         self._auto = bool(self._setting(know, "auto_inner", self.auto_inner))
         self._horizon = bool(self._setting(know, "turn_horizon", self.turn_horizon))
+        self._turns = max(1, int(self._setting(know, "horizon_turns", self.horizon_turns, 1)))
         self._c = float(self._setting(know, "exploration", self.exploration, 0.25))
         self._pw = float(self._setting(know, "prior_weight", self.prior_weight, 1.0))
         self._me = player
@@ -180,7 +183,8 @@ class MctsBot:
         self._order: dict[PlayerId, dict[Action, float]] = {}
         if self._setting(know, "turn_order", None):
             self._order[player] = prior
-            start = None if self._horizon else getattr(know, "turn_start", None)  # the tree never reaches them
+            # (with a one-turn horizon the tree never reaches the others' turns)
+            start = None if self._horizon and self._turns < 2 else getattr(know, "turn_start", None)
             for other in range(state.num_players):
                 if other != player and start is not None:
                     view = start(know.determinize(state, player, self.rng), other)
@@ -208,6 +212,8 @@ class MctsBot:
         steps = 0
         depth = 0
         last: Action | None = None
+        mover = self._me  # whose turn the tree is in, and how many times the mover has changed
+        changes = 0
         while depth < self.max_depth:
             p = d.current_player()
             if p == TERMINAL:
@@ -216,8 +222,11 @@ class MctsBot:
                 d.apply(sample_chance(d, rng))
                 steps += 1
                 continue
-            if self._horizon and p != self._me:
-                break  # the searching player's turn is over: value the position it leaves
+            if self._horizon and p != mover:
+                changes += 1
+                if changes >= self._turns:
+                    break  # the horizon's last turn is over: value the position it leaves
+                mover = p
             at_root = node is root
             if self._auto and not at_root:
                 auto = self._default(d, p, last)
@@ -298,7 +307,7 @@ class MctsBot:
             path.append(node)
             depth += 1
         if self._horizon:
-            steps += self._finish_turn(d, know, last)
+            steps += self._finish_turn(d, know, last, mover)
         elif self._auto:
             steps += self._settle_defaults(d, last)
         else:
@@ -356,11 +365,13 @@ class MctsBot:
         `auto_action`."""
         return self._play_defaults(d, self._default, last, None)
 
-    def _finish_turn(self, d: Any, know: Any, last: Action | None) -> int:
-        """Play the rest of the searching player's turn by the game's `finish_default` (its defaults, then
-        ending every phase), so that every leaf is valued at the same point: the end of that turn. A game
-        without `finish_default` finishes it by its tree defaults, as far as they go."""
-        return self._play_defaults(d, getattr(know, "finish_default", None) or self._default, last, self._me)
+    def _finish_turn(self, d: Any, know: Any, last: Action | None, mover: PlayerId | None = None) -> int:
+        """Play the rest of `mover`'s turn (by default the searching player's) by the game's
+        `finish_default` (its defaults, then ending every phase), so that every leaf is valued at the same
+        point: the end of that turn. A game without `finish_default` finishes it by its tree defaults, as far
+        as they go."""
+        who = self._me if mover is None else mover
+        return self._play_defaults(d, getattr(know, "finish_default", None) or self._default, last, who)
 
     def _play_defaults(
         self, d: Any, pick: Any, last: Action | None, only: PlayerId | None, limit: int = 400
@@ -404,9 +415,38 @@ def parse_strength(arg: str) -> tuple[int, float | None]:
     return iters, (limit or None)
 
 
+# search settings a spec may give after the strength (`mcts:2560:turns=2`): spec key -> (MctsBot argument, type)
+SPEC_SETTINGS: dict[str, tuple[str, type]] = {
+    "turns": ("horizon_turns", int),
+    "candidates": ("candidates", int),
+    "c": ("exploration", float),
+    "prior": ("prior_weight", float),
+}
+
+
+def parse_settings(parts: list[str]) -> dict[str, Any]:
+    """`key=value` search settings of a spec (`SPEC_SETTINGS`), as MctsBot arguments; ConfigError otherwise."""
+    out: dict[str, Any] = {}
+    for part in parts:
+        key, sep, value = part.strip().partition("=")
+        if not sep or key not in SPEC_SETTINGS:
+            raise ConfigError("bot", f"mcts setting {part!r}: use {', '.join(k + '=…' for k in SPEC_SETTINGS)}")
+        name, kind = SPEC_SETTINGS[key]
+        try:
+            v = kind(value)
+        except ValueError:
+            raise ConfigError("bot", f"mcts setting {part!r}: {value!r} is not a number") from None
+        if not 0 <= v <= 1000 or (kind is int and v < 1):  # bounded: these multiply the work of a move
+            raise ConfigError("bot", f"mcts setting {part!r}: out of range")
+        out[name] = v
+    return out
+
+
 def _factory(arg: str, seed: int) -> MctsBot:
-    iters, limit = parse_strength(arg)
-    return MctsBot(seed, iterations=iters, time_limit=limit)
+    """`mcts:STRENGTH[:key=value…]`: a strength (`parse_strength`) and optional search settings."""
+    head, *rest = arg.split(":")
+    iters, limit = parse_strength(head)
+    return MctsBot(seed, iterations=iters, time_limit=limit, **parse_settings(rest))
 
 
 register("mcts", _factory)

@@ -18,7 +18,7 @@ import hashlib
 import json
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -124,8 +124,10 @@ def play_measured(game: Game, opts: Any, seed: int, bots: Sequence[Bot],
     return state, actions, decisions
 
 
-def play_unit(sweep: Sweep, unit: Unit) -> dict[str, Any]:
-    """Play one game; its record as JSON (replayable with `hegemon replay`), measures in `meta`."""
+def play_unit(sweep: Sweep, unit: Unit, wrap: Callable[[int, Bot], Bot] | None = None) -> dict[str, Any]:
+    """Play one game; its record as JSON (replayable with `hegemon replay`), measures in `meta`. `wrap(seat,
+    bot)`, if given, replaces each seat's bot (once built with its budget) by what it returns: a wrapper that
+    times the decisions (`lab.ladder`) without changing them."""
     game = get_game(sweep.game)
     opts = game.parse_options(sweep.options(unit.variant))
     n = game.players(opts)
@@ -136,6 +138,8 @@ def play_unit(sweep: Sweep, unit: Unit) -> dict[str, Any]:
         if getattr(bot, "time_limit", None) is not None:
             # iteration budgets only, so a game is reproducible on any machine
             setattr(bot, "time_limit", None)  # noqa: B010
+    if wrap is not None:
+        bots = [wrap(j, bot) for j, bot in enumerate(bots)]
     measures = measures_for(game.name)
     t0, c0 = time.perf_counter(), time.process_time()
     state, actions, decisions = play_measured(game, opts, seed, bots, measures)

@@ -1,0 +1,105 @@
+"""The ladder: the Bradley-Terry (Elo) fit against known answers, and the round robin playing the lab's games."""
+
+from __future__ import annotations
+
+import math
+import random
+from pathlib import Path
+
+import pytest
+
+from hegemon.lab import stats
+from hegemon.lab.ladder import quantile, run_ladder
+from hegemon.lab.run import GAMES_FILE, make_sweep, read_jsonl, run_sweep
+
+
+def test_two_players_exact_elo_and_standard_error() -> None:
+    # 75 wins of 100: odds 3 to 1, 400 * log10(3) = 190.85 Elo; the logit's standard error is
+    # 1 / sqrt(n p (1 - p)) = 1 / sqrt(18.75) -> 40.12 Elo
+    games = [(0, 1, 1.0, 0.0)] * 75 + [(0, 1, 0.0, 0.0)] * 25
+    fit = stats.bradley_terry(games, 2, prior_games=0)
+    assert fit["elo"][0] == 0.0
+    assert fit["elo"][1] == pytest.approx(-400 * math.log10(3), abs=1e-6)
+    assert fit["se"][1] == pytest.approx(stats.ELO / math.sqrt(18.75), rel=1e-6)
+    assert fit["low"][1] < -190.8 < fit["high"][1]
+    assert fit["seat"] is None
+    assert stats.elo_of(0.75) == pytest.approx(400 * math.log10(3))
+    # anchored on the other player, the same fit seen from there
+    assert stats.bradley_terry(games, 2, prior_games=0, anchor=1)["elo"][0] == pytest.approx(190.85, abs=0.01)
+
+
+def simulate(truth: list[float], seat_edge: float, per_pair: int, seed: int) -> list[tuple[int, int, float, float]]:
+    """Games drawn from the Bradley-Terry model: each pair `per_pair` times, in alternating seats."""
+    rng = random.Random(seed)
+    games = []
+    for i in range(len(truth)):
+        for j in range(i + 1, len(truth)):
+            for n in range(per_pair):
+                seat = 1.0 if n % 2 == 0 else -1.0
+                p = 1.0 / (1.0 + 10 ** (-(truth[i] - truth[j] + seat * seat_edge) / 400))
+                games.append((i, j, 1.0 if rng.random() < p else 0.0, seat))
+    return games
+
+
+def test_recovers_known_strengths_and_seat_edge() -> None:
+    truth = [0.0, 100.0, 250.0, 400.0]
+    fit = stats.bradley_terry(simulate(truth, 60.0, 400, seed=7), 4)
+    for i, t in enumerate(truth):  # (seed 7 happens to sit about 2 standard errors low on the strongest)
+        assert abs(fit["elo"][i] - t) <= 3.5 * fit["se"][i], (i, fit)
+        assert abs(fit["elo"][i] - t) < 60
+    assert fit["low"][1] <= 100.0 <= fit["high"][1] and fit["low"][2] <= 250.0 <= fit["high"][2]
+    assert fit["elo"] == sorted(fit["elo"])
+    assert fit["seat"]["low"] <= 60.0 <= fit["seat"]["high"]
+    assert fit["seat"]["low"] > 0  # a real seat edge is found
+    # the intervals shrink with more games (about as 1 / sqrt(n))
+    small = stats.bradley_terry(simulate(truth, 60.0, 100, seed=7), 4)
+    assert small["se"][3] == pytest.approx(2 * fit["se"][3], rel=0.25)
+
+
+def test_clusters_do_not_count_a_repeated_game_twice() -> None:
+    # every game played twice with the same result (two rotations of a deal that came out the same): naive
+    # intervals shrink by sqrt(2); grouped by deal, the fit knows it has only the information of one copy
+    once = simulate([0.0, 150.0], 0.0, 200, seed=3)
+    twice = [g for g in once for _ in range(2)]
+    deals = [n for n in range(len(once)) for _ in range(2)]
+    base = stats.bradley_terry(once, 2, prior_games=0)
+    naive = stats.bradley_terry(twice, 2, prior_games=0)
+    grouped = stats.bradley_terry(twice, 2, groups=deals, prior_games=0)
+    assert naive["elo"][1] == pytest.approx(base["elo"][1])
+    assert naive["se"][1] == pytest.approx(base["se"][1] / math.sqrt(2), rel=1e-6)
+    assert grouped["se"][1] == pytest.approx(base["se"][1], rel=0.05)
+
+
+def test_a_clean_sweep_stays_finite() -> None:
+    games = [(0, 1, 1.0, 1.0 if n % 2 == 0 else -1.0) for n in range(10)] + [(1, 2, 0.5, 0.0)] * 4
+    fit = stats.bradley_terry(games, 3)
+    assert all(math.isfinite(x) for x in fit["elo"] + fit["low"] + fit["high"])
+    assert fit["elo"][1] < -100 and fit["high"][1] < 0  # ten wins of ten: clearly weaker, finitely so
+    assert abs(fit["seat"]["elo"]) < 1e-6  # balanced seats: no seat edge
+
+
+@pytest.mark.parametrize("bad", [[(0, 0, 1.0, 0.0)], [(0, 2, 1.0, 0.0)], [(0, 1, 1.5, 0.0)]])
+def test_bad_games_are_refused(bad: list[tuple[int, int, float, float]]) -> None:
+    with pytest.raises(ValueError):
+        stats.bradley_terry(bad, 2)
+
+
+def test_quantile() -> None:
+    assert quantile([], 0.5) is None
+    assert quantile([3.0, 1.0, 2.0], 0.5) == 2.0
+    assert quantile([0.0, 10.0], 0.9) == pytest.approx(9.0)
+
+
+def test_ladder_plays_the_lab_tournaments_games(tmp_path: Path) -> None:
+    summary = run_ladder("polis", ["random", "greedy"], 2, seed=5, options=["siege=diceless"])
+    assert summary["games"] == 2 and summary["options"] == {"siege": "diceless"}
+    random_lv, greedy_lv = summary["levels"]
+    assert random_lv["elo"] == 0.0 and greedy_lv["elo"] > 0  # greedy beats random
+    assert greedy_lv["decisions"] > 10 and greedy_lv["decision_median_s"] > 0 and greedy_lv["cpu_per_game_s"] > 0
+    assert greedy_lv["decision_cpu_p90_s"] >= greedy_lv["decision_cpu_median_s"] > 0
+    pair = summary["pairs"][0]
+    assert (pair["a"], pair["b"], pair["games"]) == ("random", "greedy", 2)
+    # the same games, move for move, as `hegemon lab tournament` with the same bots, seed and options
+    sweep = make_sweep("polis", "tournament", ["random", "greedy"], 2, 5, ["siege=diceless"])
+    run_sweep(sweep, tmp_path)
+    assert sorted(r["digest"] for r in read_jsonl(tmp_path / GAMES_FILE)) == summary["digests"]
