@@ -117,3 +117,33 @@ def test_the_polis_lesson_ends_the_round_with_both_sides_well() -> None:
     steps = v["round_end"]["steps"]
     assert {"step": "project", "side": "athens", "project": "shipyards", "prestige": 1} in steps
     assert {(s["step"], s["side"]) for s in steps} >= {("no_growth", "athens"), ("storage", "athens")}
+
+
+@pytest.mark.parametrize(
+    "seats,claim",
+    [
+        ([{"human": True}, {"human": True}], 0),  # a friend's private seat
+        ([{"human": True}, {"human": True, "open": True}], 0),  # a seat open to anyone
+        ([{"human": True}, {"bot": "random"}], None),  # the learner's seat not taken at once: its link could be given
+        ([{"bot": "random"}, {"bot": "random"}], None),  # nobody to learn
+    ],
+)
+def test_a_lesson_is_refused_unless_every_other_seat_is_a_bot(
+    seats: list[dict[str, Any]], claim: int | None, tmp_path: Path
+) -> None:
+    """A lesson has no secret salt (its draws follow from the seed): with any other person at it, the creator
+    could foresee their hidden draws (issue 26 item 7). Refused, typed, and nothing is created."""
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'h.db'}", bot_delay=0)) as c:
+        body: dict[str, Any] = {"game": "polis", "seed": 485, "seats": seats, "tutorial": True}
+        if claim is not None:
+            body["claim"] = claim
+        r = c.post("/api/tables", json=body)
+        assert r.status_code == 400, r.text
+        assert (r.json()["code"], r.json()["detail"]) == ("bad_request", "tutorial_people")
+        assert c.app.state.manager.tables == {}  # type: ignore[attr-defined]
+        assert c.get("/api/tables").json() == []
+        # the same table as a real game (with its secret salt) is fine
+        del body["tutorial"]
+        r = c.post("/api/tables", json=body)
+        assert r.status_code == 201, r.text
+        assert c.app.state.manager.tables[r.json()["id"]].salt != TUTORIAL_SALT  # type: ignore[attr-defined]

@@ -148,7 +148,8 @@ class CreateTable(Strict):
     tutorial: bool = Field(
         False,
         description="A lesson: with a seed, the dice and the bots play the same story every time (no secret salt: "
-        "its future is foreseeable, so it is for learning, not for a real game)",
+        "its future is foreseeable, so it is for learning, not for a real game). Only for one person against bots: "
+        "every seat but the one taken at once (`claim`) a bot, else bad_request `tutorial_people`",
     )
 
 

@@ -485,6 +485,15 @@ class TableManager:
             if req.claim >= n or seats[req.claim].kind != "human":
                 raise ServerError("bad_request", f"claim: seat {req.claim} is not an open seat", detail="claim", args={"seat": req.claim + 1})
             seats[req.claim].claimed = True
+        if req.tutorial:
+            # a lesson has no secret salt: its future is foreseeable from its seed, so nobody but the learner
+            # (the creator, seated at once) may play at it: every other seat is a bot
+            people = [s.index for s in seats if s.kind == "human"]
+            if len(people) != 1 or req.claim != people[0] or seats[people[0]].open:
+                raise ServerError(
+                    "bad_request", "a lesson (tutorial) is for one person against bots: every seat but the one the "
+                    "creator takes at once (claim) must be a bot", detail="tutorial_people",
+                )  # fmt: skip
         seed = req.seed if req.seed is not None else secrets.randbits(62)
         tid = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
         table = Table(tid, game, options, seed, seats, time.time(), req.turn_timer, game.new_game(options, seed))
