@@ -50,6 +50,9 @@ def test_invite_friends_by_link_and_from_the_lobby(browser: Browser, server: Ser
     pb.click("#takeseatbtn")
     pb.wait_for_function("() => document.body.dataset.seat === '1'")
     expect(pa.locator("#waiting h2")).to_contain_text("2 of 3")
+    # taking the seat gave the friend a token of their own: the link's (which the creator has) holds nothing
+    friend = pb.evaluate(f"localStorage.getItem('hegemon.seat.{tid}')")
+    assert friend and friend not in link, (friend, link)
 
     # a stranger finds the table among the seats open to anyone, and joins under a name
     pc.goto(server.url + "/")
@@ -69,6 +72,16 @@ def test_invite_friends_by_link_and_from_the_lobby(browser: Browser, server: Ser
         expect(p.locator("#players")).to_contain_text("Cy")
     assert pa.get_attribute("body", "data-seat") == "0"
     assert pa.locator("#waiting").count() == 0
+    # whoever opens the link again (the creator kept it) only watches: no name form, no seat, no hand
+    watcher = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-US")
+    contexts.append(watcher)
+    pd = watcher.new_page()
+    pd.on("pageerror", lambda e: errors.append(str(e)))
+    pd.goto(link)
+    pd.wait_for_function("() => document.body.dataset.status === 'playing' && document.body.dataset.seat === ''")
+    assert pd.locator("#takeseat").count() == 0
+    assert pd.evaluate(f"localStorage.getItem('hegemon.seat.{tid}')") is None
+    assert pb.get_attribute("body", "data-seat") == "1"  # the friend keeps the seat
     # the table is no longer offered in the lobby
     pc.goto(server.url + "/")
     pc.wait_for_selector("#alltables")

@@ -61,7 +61,9 @@ def test_create_list_detail_and_private_links(client: TestClient) -> None:
     assert r.status_code == 400 and r.json()["code"] == "bad_request"
     j1 = client.post(f"/api/tables/{res['id']}/seat", json={"token": links[0]["token"], "name": "Bea"}).json()
     j2 = client.post(f"/api/tables/{res['id']}/seat", json={"token": links[1]["token"]}).json()
-    assert (j1["seat"], j2["seat"]) == (0, 1) and j1["token"] == links[0]["token"]
+    assert (j1["seat"], j2["seat"]) == (0, 1)
+    # each taker gets a new token of its own: the links' tokens (the creator has them) hold nothing now
+    assert j1["token"] != links[0]["token"] and j2["token"] != links[1]["token"]
     d = client.get(f"/api/tables/{res['id']}").json()
     assert d["status"] == "playing" and d["version"] >= 1
 
@@ -69,17 +71,18 @@ def test_create_list_detail_and_private_links(client: TestClient) -> None:
 def test_rest_actions_and_typed_errors(client: TestClient) -> None:
     res = create(client, game="spqrisiko", players=3, seats=[{"human": True}] * 3, seed=2, claim=0)
     tid = res["id"]
+    toks = [res["seats"][0]["token"]]
     for _s in res["seats"][1:]:
-        client.post(f"/api/tables/{tid}/seat", json={"token": _s["token"]})
-    d = client.get(f"/api/tables/{tid}", params={"token": res["seats"][0]["token"]}).json()
+        toks.append(client.post(f"/api/tables/{tid}/seat", json={"token": _s["token"]}).json()["token"])
+    d = client.get(f"/api/tables/{tid}", params={"token": toks[0]}).json()
     cur = d["view"]["current_player"]
-    tok = res["seats"][cur]["token"]
+    tok = toks[cur]
     mine = client.get(f"/api/tables/{tid}", params={"token": tok}).json()
     action = mine["view"]["legal_actions"][0]
     v = mine["version"]
     bad = [
         ({"token": tok, "version": v + 5, "action": action}, 409, "stale_version"),
-        ({"token": res["seats"][(cur + 1) % 3]["token"], "version": v, "action": action}, 409, "not_your_turn"),
+        ({"token": toks[(cur + 1) % 3], "version": v, "action": action}, 409, "not_your_turn"),
         ({"token": "x" * 30, "version": v, "action": action}, 403, "unauthorized"),
         ({"token": tok, "version": v, "action": {"type": "claim", "province": "atlantis"}}, 422, "illegal_action"),
         ({"token": tok, "version": v, "action": {"type": "fly"}}, 400, "bad_request"),
@@ -110,7 +113,7 @@ def test_websocket_pushes_to_the_other_seat_and_survives_bad_messages(client: Te
     ) as w1, client.websocket_connect(f"/ws/tables/{tid}") as spec:
         def latest(w: Any) -> dict[str, Any]:
             m = w.receive_json()
-            while m["type"] == "state" and m["status"] != "playing":
+            while m["type"] == "seat" or (m["type"] == "state" and m["status"] != "playing"):  # seat: its new token
                 m = w.receive_json()
             return m
 
@@ -239,9 +242,7 @@ def test_restart_the_app_on_the_same_database(db_url: str) -> None:
     with TestClient(create_app(url, 0.0)) as c:
         res = create(c, game="spqrisiko", players=3, seats=[{"human": True}] * 3, seed=31)
         tid = res["id"]
-        toks = [s["token"] for s in res["seats"]]
-        for tok in toks:
-            c.post(f"/api/tables/{tid}/seat", json={"token": tok})
+        toks = [c.post(f"/api/tables/{tid}/seat", json={"token": s["token"]}).json()["token"] for s in res["seats"]]
         for _ in range(40):
             d = c.get(f"/api/tables/{tid}").json()
             cur = d["view"]["current_player"]

@@ -75,9 +75,11 @@ def test_a_database_locked_for_8_seconds_mid_play_loses_nothing_and_play_resumes
         people = http.post("/api/tables", json={"game": "spqrisiko", "players": 3, "seed": 3,
                                                 "seats": [{"human": True}] * 3, "options": {"vp_target": 1000}}).json()  # fmt: skip
         tid = people["id"]
-        tokens = [s["token"] for s in people["seats"]]
-        for tok in tokens:
-            assert http.post(f"/api/tables/{tid}/seat", json={"token": tok, "name": "P"}).status_code == 200
+        tokens = []  # taking a seat mints its token: the links' tokens hold nothing afterwards
+        for seat in people["seats"]:
+            r = http.post(f"/api/tables/{tid}/seat", json={"token": seat["token"], "name": "P"})
+            assert r.status_code == 200, r.text
+            tokens.append(r.json()["token"])
         bots = http.post("/api/tables", json={"game": "spqrisiko", "players": 3, "seed": 4,
                                               "seats": [{"bot": "random"}] * 3, "options": {"vp_target": 1000}}).json()  # fmt: skip
 

@@ -94,12 +94,14 @@ def processes(db: str, servers: list[Serve], n: int) -> list[Serve]:
 
 
 def seated_table(made_on: Serve, seated_through: Serve) -> tuple[dict[str, Any], str]:
-    """A two-person Polis table made on one process, both seats taken through their links on another."""
+    """A two-person Polis table made on one process, both seats taken through their links on another (each
+    seat's token in `created` is then the one its taking minted: the link's holds nothing any more)."""
     created = people_table(made_on)
     tid = created["id"]
     for seat in created["seats"]:
         r = seated_through.post(f"/api/tables/{tid}/seat", {"token": seat["token"], "name": "P"})
         assert r.status_code == 200, r.text
+        seat["token"] = r.json()["token"]
     return created, tid
 
 

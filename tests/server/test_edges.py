@@ -53,7 +53,7 @@ def create(c: TestClient, **body: Any) -> dict[str, Any]:
 def test_hostile_websocket_message_gets_bad_request_and_the_connection_stays_usable(
     client: TestClient, raw: str
 ) -> None:
-    res = create(client, game="polis", seats=[{"human": True}, {"human": True}], seed=3)
+    res = create(client, game="polis", seats=[{"human": True}, {"human": True}], seed=3, claim=0)
     tid, tok = res["id"], res["seats"][0]["token"]
     t = client.app.state.manager.tables[tid]
     with client.websocket_connect(f"/ws/tables/{tid}?token={tok}") as w:
@@ -166,7 +166,7 @@ def test_bot_moves_cannot_be_foretold_from_the_seed() -> None:
 
 
 def test_stale_version_floods_are_throttled_like_other_refusals(client: TestClient) -> None:
-    res = create(client, game="polis", seats=[{"human": True}, {"human": True}], seed=3)
+    res = create(client, game="polis", seats=[{"human": True}, {"human": True}], seed=3, claim=0)
     tid, tok = res["id"], res["seats"][0]["token"]
     with client.websocket_connect(f"/ws/tables/{tid}?token={tok}") as w:
         w.receive_json()

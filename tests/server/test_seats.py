@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from hegemon.server.app import create_app
 
@@ -101,10 +102,92 @@ def test_a_joined_seat_and_its_token_survive_a_restart(db_url: str) -> None:
 
 
 def test_websocket_with_the_link_takes_the_seat(client: TestClient) -> None:
+    """The link's websocket takes the seat under a new token, handed to that connection alone (issue 26 item 8)."""
+    res = create(client, game="polis", seed=3, claim=0, seats=[{"human": True}, {"human": True}])
+    tid = res["id"]
+    link = res["seats"][1]["token"]
+    got: dict[str, Any] = {}
+    with client.websocket_connect(f"/ws/tables/{tid}?token={link}") as w:
+        m = w.receive_json()
+        while m["type"] != "state" or m["status"] != "playing":  # the new token comes first
+            if m["type"] == "seat":
+                got = m
+            m = w.receive_json()
+        assert got, "no new token"
+        assert m["seat"] == 1 and m["seats"][1]["claimed"]
+        assert got["seat"] == 1 and got["token"] != link and got["token"] not in json.dumps(res)
+        assert seat_of(client, tid, got["token"]) == 1
+        assert seat_of(client, tid, link) is None  # the creator's copy of the link holds nothing now
+        with client.websocket_connect(f"/ws/tables/{tid}?token={link}") as w2:
+            e = w2.receive_json()
+            assert (e["type"], e["code"]) == ("error", "unauthorized")
+
+
+def play_as(c: TestClient, tid: str, tokens: dict[int, str]) -> int:
+    """Play one legal move as whichever of `tokens`' seats is on turn; the new version."""
+    d = c.get(f"/api/tables/{tid}").json()
+    cur = d["view"]["current_player"]
+    mine = c.get(f"/api/tables/{tid}", params={"token": tokens[cur]}).json()
+    r = c.post(f"/api/tables/{tid}/actions",
+               json={"token": tokens[cur], "version": mine["version"], "action": mine["view"]["legal_actions"][0]})  # fmt: skip
+    assert r.status_code == 200, r.text
+    return int(r.json()["version"])
+
+
+def test_taking_a_private_seat_rotates_its_token_for_the_friend_alone(db_url: str) -> None:
+    """The creator is given every private link (its token); once a friend takes the seat through it, the seat
+    has a new token, only in the friend's answer: the creator can neither read that hand nor play its moves,
+    nor take the seat again; the new token is stored (it survives a restart). Issue 26 item 8."""
+    with TestClient(create_app(db_url, 0.0)) as c:
+        res = create(c, game="polis", seed=4, claim=0, seats=[{"human": True, "name": "Ada"}, {"human": True}])
+        tid, mine, link = res["id"], res["seats"][0]["token"], res["seats"][1]["token"]
+        assert seat_of(c, tid, link) == 1  # before it is taken, the link is the seat
+        r = c.post(f"/api/tables/{tid}/seat", json={"token": link, "name": "Bea"})
+        assert r.status_code == 200, r.text
+        friend = r.json()["token"]
+        assert friend != link and friend not in json.dumps(res) and r.json()["url"].endswith(f"#seat={friend}")
+        # the link's token: no hand, no move, no record or replay as that seat, no second taking
+        for path in ("", "/record", "/replay"):
+            r = c.get(f"/api/tables/{tid}{path}", params={"token": link})
+            assert (r.status_code, r.json()["code"]) == (403, "unauthorized"), (path, r.text)
+        r = c.post(f"/api/tables/{tid}/seat", json={"token": link, "name": "Eve"})
+        assert r.status_code == 403
+        d = c.get(f"/api/tables/{tid}").json()
+        assert d["status"] == "playing" and d["seats"][1]["name"] == "Bea"
+        r = c.post(f"/api/tables/{tid}/actions", json={"token": link, "version": d["version"], "action": {"type": "pass"}})
+        assert (r.status_code, r.json()["code"]) == (403, "unauthorized")
+        # the friend's token is the seat: taking again with it changes nothing, and it plays
+        r = c.post(f"/api/tables/{tid}/seat", json={"token": friend, "name": "Zed"})
+        assert r.status_code == 200 and r.json()["token"] == friend
+        assert seat_of(c, tid, friend) == 1
+        v = play_as(c, tid, {0: mine, 1: friend})
+    with TestClient(create_app(db_url, 0.0)) as c:
+        assert seat_of(c, tid, friend) == 1 and seat_of(c, tid, link) is None
+        assert c.get(f"/api/tables/{tid}").json()["version"] >= v
+        play_as(c, tid, {0: mine, 1: friend})
+
+
+def test_a_connection_whose_link_lost_the_seat_is_told_and_closed(client: TestClient) -> None:
+    """Whoever opened a private link's websocket and lost the seat (its token changed under it, as when another
+    process's taking wins) is told `seat_taken`, sees nothing more of the seat, and is disconnected."""
     res = create(client, game="polis", seed=3, claim=0, seats=[{"human": True}, {"human": True}])
     tid = res["id"]
     with client.websocket_connect(f"/ws/tables/{tid}?token={res['seats'][1]['token']}") as w:
         m = w.receive_json()
-        while m["status"] != "playing":
+        while m["type"] != "state" or m["status"] != "playing":
             m = w.receive_json()
-        assert m["seat"] == 1 and m["seats"][1]["claimed"]
+        mgr = client.app.state.manager  # type: ignore[attr-defined]
+        t = mgr.get(tid)
+
+        def lose() -> None:  # what a catch-up from another process does to a seat this one lost in a race
+            t.seats[1].token = "taken-elsewhere"
+            t.seats_epoch += 1
+            mgr._notify(t)
+
+        client.portal.call(lose)  # type: ignore[union-attr]  # on the server's event loop
+        e = w.receive_json()
+        assert (e["type"], e["code"], e["detail"]) == ("error", "unauthorized", "seat_taken")
+        with pytest.raises(WebSocketDisconnect) as gone:
+            w.receive_json()
+        assert gone.value.code == 4003
+

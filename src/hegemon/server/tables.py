@@ -196,7 +196,8 @@ class Seat:
     connected: int = 0
     open: bool = False
     """Open to anyone: joined from the lobby (`TableManager.join`), with a token minted for the joiner alone.
-    Otherwise a person's seat is private: taken only through its link (the token given at creation)."""
+    Otherwise a person's seat is private: taken only through its link (the token given at creation), and
+    taking it mints a new token for the taker alone (`TableManager.take`): the link's creator keeps nothing."""
 
     def to_json(self) -> dict[str, Any]:
         """Stored form (with the token: only the database sees it)."""
@@ -227,9 +228,12 @@ class LogEntry:
 class Connection:
     """One open connection (a seat or a spectator). `wake` is called whenever there is something to send."""
 
-    def __init__(self, table: Table, seat: int | None, wake: Callable[[], None]) -> None:
+    def __init__(self, table: Table, seat: int | None, wake: Callable[[], None], token: str | None = None) -> None:
         self.table = table
         self.seat = seat
+        self.token = token
+        """The seat's token this connection holds: once it no longer holds the seat (another took the seat with
+        it first, elsewhere), the connection is closed (`TableManager.holds`)."""
         self.wake = wake
         self.log_sent = 0
         self.version_sent = -1
@@ -718,8 +722,15 @@ class TableManager:
             self._check_open(table)
             others = [x.name for x in table.seats if x.kind == "human" and x is not s]
             s.name = unique_name(clean_name(name, s.name), others)
-            self.claim(table, seat)
+            self._claim_private(table, s)
         return s
+
+    def _claim_private(self, table: Table, s: Seat) -> None:
+        """Claim a private seat for whoever holds its link, under a token minted now: the link's token (which the
+        table's creator was given too) no longer holds the seat, so only the taker can read its hand or play it.
+        The new token is stored with the claim, before anyone is given it."""
+        s.token = secrets.token_urlsafe(18)
+        self.claim(table, s.index)
 
     def claim(self, table: Table, seat: int) -> None:
         s = table.seats[seat]
@@ -965,8 +976,10 @@ class TableManager:
 
     # ------------------------------------------------------------------ what each seat sees
 
-    def connect(self, table: Table, seat: int | None, wake: Callable[[], None]) -> Connection:
-        c = Connection(table, seat, wake)
+    def connect(self, table: Table, seat: int | None, wake: Callable[[], None], token: str | None = None) -> Connection:
+        """A new connection of `seat` (None: a spectator) holding `token`. A private seat not yet taken is taken
+        now, under a new token (`take`) sent to this connection alone once it is stored (`{"type": "seat"}`)."""
+        c = Connection(table, seat, wake, token)
         if self.notice is not None:
             c.errors.append(dict(self.notice))
         if seat is not None:
@@ -976,8 +989,25 @@ class TableManager:
                 self._notify(table)  # the others see this seat come online (the newcomer is woken by its caller)
         table.connections.add(c)
         if seat is not None and not table.seats[seat].claimed:
-            self.claim(table, seat)
+            s = table.seats[seat]
+            self._claim_private(table, s)
+            c.token = minted = s.token
+
+            def hand_over() -> None:
+                if c in table.connections and s.token == minted:
+                    c.errors.append({"type": "seat", "seat": seat, "token": minted})
+                    c.wake()
+
+            self.storage.after_commit(hand_over, table.id)
         return c
+
+    @staticmethod
+    def holds(c: Connection) -> bool:
+        """Whether a seat's connection still holds its seat (its token is the seat's); spectators, and connections
+        made in the process without a token, always do."""
+        if c.seat is None or c.token is None:
+            return True
+        return secrets.compare_digest(c.table.seats[c.seat].token.encode(), c.token.encode())
 
     def disconnect(self, c: Connection) -> None:
         c.table.last_active = time.time()

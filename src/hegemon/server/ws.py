@@ -1,5 +1,7 @@
 """The websocket of one seat or spectator: `/ws/tables/{id}?token=…` (no token: spectator). The server pushes
 `{"type": "state", version, view, log…}` after every change; the client sends `{"version": n, "action": {…}}`.
+A private seat's link token takes the seat: the seat gets a new token, sent to this connection alone as
+`{"type": "seat", "seat": i, "token": …}` once stored (the link's token holds nothing any more).
 A refusal comes back as `{"type": "error", "code": …, "message": …}` and the connection stays usable."""
 
 from __future__ import annotations
@@ -102,7 +104,7 @@ def router(
             await websocket.close(code=4000 + (4 if e.code == "unknown_table" else 3))
             return
         wake = asyncio.Event()
-        conn = manager.connect(table, seat, wake.set)
+        conn = manager.connect(table, seat, wake.set, token if seat is not None else None)
         wake.set()
         limit = RateLimit(RATE_PER_SECOND * 100, RATE_BURST * 50)  # every message
         refusals = RateLimit()  # refused messages: a client that keeps sending junk is slowed down
@@ -118,6 +120,12 @@ def router(
                     wake.clear()
                     while conn.errors:
                         await send(dumps(conn.errors.pop(0)))
+                    if not manager.holds(conn):  # the seat was taken with its link elsewhere: nothing more of it
+                        await send(dumps(ServerError(
+                            "unauthorized", "this seat was taken through its link by someone else",
+                            detail="seat_taken").to_json()))  # fmt: skip
+                        await asyncio.wait_for(websocket.close(code=4003), 1.0)
+                        return
                     # only committed positions are sent: a newer one not yet durable comes with its own wake-up
                     if table.durable == table.version and (
                         conn.version_sent != table.version
@@ -149,7 +157,7 @@ def router(
                     if not limit.allow() or not refusals.available():
                         raise ServerError("bad_request", "too many messages: slow down", detail="rate_limit")
                     try:
-                        handle_message(manager, table_id, token if seat is not None else None, text)
+                        handle_message(manager, table_id, conn.token if seat is not None else None, text)
                     except (ServerError, WebSocketDisconnect):
                         raise
                     except Exception:  # a bug must not cost the client its connection: refuse and log it

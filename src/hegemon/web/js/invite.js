@@ -70,19 +70,21 @@ function nameForm(id, title, text, button, onName) {
 }
 
 // Before the table page connects: a person who opened the link of a seat not yet taken gives a name first.
-// Resolves once the seat is theirs (or at once when there is nothing to ask).
+// Resolves once the seat is theirs (or at once when there is nothing to ask), with the seat's token: taking
+// a seat mints a new one for the taker alone (the link's token, which the creator has too, holds nothing then).
 export async function takeSeatFirst(id, token) {
-  if (!token) return;
+  if (!token) return token;
   let d;
-  try { d = await api(`/api/tables/${encodeURIComponent(id)}?token=${encodeURIComponent(token)}`); } catch { return; }
-  if (d.you === null || d.you === undefined || d.status === "finished" || d.seats[d.you].claimed) return;
+  try { d = await api(`/api/tables/${encodeURIComponent(id)}?token=${encodeURIComponent(token)}`); } catch { return token; }
+  if (d.you === null || d.you === undefined || d.status === "finished" || d.seats[d.you].claimed) return token;
   const root = clear(document.getElementById("actions"));
-  await new Promise((resolve) => {
+  return new Promise((resolve) => {
     root.append(nameForm("takeseat", t("invite.invited", { game: d.title }), t("invite.seatof", { n: d.you + 1 }), t("invite.take"),
       async (name) => {
-        await api(`/api/tables/${encodeURIComponent(id)}/seat`, { method: "POST", body: { token, name } });
+        const res = await api(`/api/tables/${encodeURIComponent(id)}/seat`, { method: "POST", body: { token, name } });
+        localStorage.setItem(`hegemon.seat.${id}`, res.token);
         clear(root);
-        resolve();
+        resolve(res.token);
       }));
   });
 }

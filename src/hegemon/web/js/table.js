@@ -20,7 +20,7 @@ if (hash.get("seat")) {
   localStorage.setItem(`hegemon.seat.${ID}`, hash.get("seat"));
   history.replaceState(null, "", location.pathname);
 }
-const TOKEN = localStorage.getItem(`hegemon.seat.${ID}`);
+let TOKEN = localStorage.getItem(`hegemon.seat.${ID}`); // a new one once a private seat's link takes the seat
 
 const el = (id) => document.getElementById(id);
 let board = null;
@@ -47,6 +47,12 @@ const ctx = {
   odds: (params) => api(`/api/tables/${ID}/odds?${new URLSearchParams(params)}`),
   rerender: () => render(),
 };
+
+function setToken(token) {
+  TOKEN = token;
+  ctx.token = token;
+  localStorage.setItem(`hegemon.seat.${ID}`, token);
+}
 
 function seatName(i) {
   if (i === null || i === undefined || i < 0) return t("table.dice");
@@ -112,6 +118,17 @@ async function onMessage(data) {
     // a token this table does not know (an old link): watch as a spectator instead
     localStorage.removeItem(`hegemon.seat.${ID}`);
     location.reload();
+    return;
+  }
+  if (data.type === "seat") { // this link took its seat: the seat's new token, for this page alone
+    setToken(data.token);
+    return;
+  }
+  if (data.type === "error" && data.detail === "seat_taken") {
+    // someone else took this seat with its link: this page holds nothing of it any more; watch instead
+    localStorage.removeItem(`hegemon.seat.${ID}`);
+    showError(data);
+    setTimeout(() => location.reload(), 4000);
     return;
   }
   if (data.type === "error") return showError(data);
@@ -557,4 +574,4 @@ el("langslot").append(langButton(() => {
   else render();
 }));
 if (MODE === "r") startReplay();
-else takeSeatFirst(ID, TOKEN).then(() => { connect(); setInterval(tick, 500); });
+else takeSeatFirst(ID, TOKEN).then((token) => { if (token) setToken(token); connect(); setInterval(tick, 500); });
