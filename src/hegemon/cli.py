@@ -757,6 +757,9 @@ def serve(
     log_format: Annotated[str | None, typer.Option(
         help="text, or json: one JSON object a line, for a log collector (default: $HEGEMON_LOG_FORMAT, else "
         "text)")] = None,
+    public_url: Annotated[str | None, typer.Option(
+        help="The server's address as players reach it (e.g. https://play.example.org): the seats' links start "
+        "with it (default: $HEGEMON_PUBLIC_URL, else links relative to the page that shows them)")] = None,
 ) -> None:
     """Run the web table: lobby, tables, bots, replays (limits and timeouts: docs/web-table.md)."""
     try:
@@ -768,7 +771,8 @@ def serve(
     try:
         run(host=host, port=port, db=db, bot_delay=bot_delay, trusted_proxies=trusted_proxy or None,
             search_workers=search_workers, search_budget=search_budget, expire_finished=expire_finished,
-            expire_idle=expire_idle, log_level=log_level, log_format=log_format)  # fmt: skip
+            expire_idle=expire_idle, log_level=log_level, log_format=log_format,
+            public_url=public_url)  # fmt: skip
     except (ValueError, importlib.import_module("hegemon.server.storage").DatabaseUnavailable) as e:  # a bad option, a busy port, no database
         fail(str(e))
 

@@ -14,6 +14,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -371,3 +372,53 @@ def test_an_accepted_board_is_held_only_while_a_table_uses_it(tmp_path: Path) ->
     gc.collect()
     assert name not in spqr_board._NAMED
     assert (tmp_path / "boards" / name).read_text() == text
+
+
+def test_a_board_upload_on_a_full_disk_is_refused_503_and_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The disk fills up while the board file is written (ENOSPC injected at the write, after half the bytes
+    reached the file): a typed 503, no `.part` file, no table, the board not kept in memory; with room again,
+    the same upload works. Issue 26 item 9."""
+    import builtins
+    import errno
+    import io
+
+    real_open = io.open
+
+    class FullDisk:
+        def __init__(self, f: Any) -> None:
+            self.f = f
+
+        def __enter__(self) -> FullDisk:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            self.f.close()
+
+        def write(self, b: bytes) -> int:
+            self.f.write(bytes(b)[: len(b) // 2])
+            self.f.flush()
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.f, name)
+
+    def open_on_a_full_disk(file: Any, mode: str = "r", *a: Any, **k: Any) -> Any:
+        f = real_open(file, mode, *a, **k)
+        return FullDisk(f) if "w" in mode and str(file).endswith(".part") else f
+
+    text = SPQR.replace("Lusitania", "Lusitania?")
+    with app(tmp_path) as c:
+        for where in (builtins, io):
+            monkeypatch.setattr(where, "open", open_on_a_full_disk)
+        r = c.post("/api/tables", json={"game": "spqrisiko", "board_data": text, "seed": 1})
+        monkeypatch.undo()
+        assert r.status_code == 503, r.text
+        assert (r.json()["code"], r.json()["detail"]) == ("unavailable", "board_not_stored")
+        assert "No space left" in r.json()["message"]
+        assert boards_dir(tmp_path) == [] and c.get("/api/tables").json() == []
+        assert board_name(text.encode()) not in spqr_board._NAMED
+        r = c.post("/api/tables", json={"game": "spqrisiko", "board_data": text, "seed": 1})
+        assert r.status_code == 201, r.text
+        assert [p.name for p in boards_dir(tmp_path)] == [board_name(text.encode())]

@@ -12,7 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from hegemon.server.app import create_app
+from hegemon.server.app import create_app, public_base
+from hegemon.server.tables import clean_name
 
 
 @pytest.fixture
@@ -191,3 +192,47 @@ def test_a_connection_whose_link_lost_the_seat_is_told_and_closed(client: TestCl
             w.receive_json()
         assert gone.value.code == 4003
 
+
+def test_names_that_look_the_same_are_told_apart_across_every_seat(client: TestClient) -> None:
+    """Invisible marks (Default_Ignorable code points) are dropped and names are compared by their UTS #39
+    confusable skeleton, bots' names included, ignoring case (issue 26 item 9)."""
+    assert clean_name("A\u034fd\ufe0fa\u17b4", "x") == "Ada" and clean_name("\u17b4\u034f", "Player 1") == "Player 1"
+    res = create(client, game="spqrisiko", players=5, seed=9, claim=0, seats=[
+        {"human": True, "name": "Ada"}, {"human": True, "name": "\u0410da"}, {"human": True, "name": "A\u034fda"},
+        {"bot": "random", "name": "ADA"}, {"human": True, "open": True}])  # fmt: skip
+    names = [s["name"] for s in res["seats"]]
+    assert names[:4] == ["Ada", "\u0410da (2)", "Ada (3)", "ADA (4)"], names
+    j = client.post(f"/api/tables/{res['id']}/join", json={"name": "\u0430d\ufe0fa"}).json()  # Cyrillic а, VS16
+    assert client.get(f"/api/tables/{res['id']}").json()["seats"][j["seat"]]["name"] == "\u0430da (5)"
+    # a person cannot take a bot's look either, nor a bot a person's
+    res = create(client, game="polis", seed=9, seats=[{"bot": "random"}, {"human": True, "open": True}])
+    j = client.post(f"/api/tables/{res['id']}/join", json={"name": "R\u0430nd\u043em"}).json()
+    shown = client.get(f"/api/tables/{res['id']}").json()["seats"]
+    assert shown[0]["name"] == "random" and shown[j["seat"]]["name"] == "R\u0430nd\u043em (2)"
+    res = create(client, game="polis", seed=9, seats=[{"human": True, "name": "Bea"}, {"bot": "greedy", "name": "bea"}])
+    assert [s["name"] for s in res["seats"]] == ["Bea", "bea (2)"]
+
+
+def test_links_never_come_from_the_host_header() -> None:
+    """A request's Host header never makes a link (`Host: evil.example` gave a link to evil.example): links are
+    relative (the web client puts its page's origin before them) unless the server was given its public
+    address (`hegemon serve --public-url`). Issue 26 item 9."""
+    body = {"game": "spqrisiko", "seed": 2, "claim": 0, "seats": [{"human": True}, {"human": True}, {"human": True, "open": True}],
+            "players": 3}  # fmt: skip
+    evil = {"Host": "evil.example", "X-Forwarded-Host": "evil.example"}
+    for public, prefix in ((None, "/t/"), ("https://play.example.org/hegemon/", "https://play.example.org/hegemon/t/")):
+        with TestClient(create_app(None, 0.0, public_url=public)) as c:
+            r = c.post("/api/tables", json=body, headers=evil)
+            assert r.status_code == 201, r.text
+            res = r.json()
+            tid = res["id"]
+            j = c.post(f"/api/tables/{tid}/join", json={"name": "Cy"}, headers=evil).json()
+            s = c.post(f"/api/tables/{tid}/seat", json={"token": res["seats"][1]["token"]}, headers=evil).json()
+            urls = [x["url"] for x in res["seats"] if x.get("url")] + [res["spectator_url"], j["url"], s["url"]]
+            assert len(urls) == 6 and all(u.startswith(prefix + tid) for u in urls), urls
+            assert "evil" not in json.dumps([res, j, s])
+    for bad in ("javascript:alert(1)", "ftp://x.example", "https://", "https://x.example/?a=1", "https://x.example/#f",
+                "https://u:p@x.example", "https://x.example:port", "https://x.example/\nSet-Cookie: a"):  # fmt: skip
+        with pytest.raises(ValueError, match="public URL"):
+            public_base(bad)
+    assert public_base("") == "" and public_base("http://127.0.0.1:8000/") == "http://127.0.0.1:8000"

@@ -159,6 +159,7 @@ def create_app(
     metrics_token: str | None = None,
     reads: ReadLimits | None = None,
     odds_limits: OddsLimits | None = None,
+    public_url: str | None = None,
 ) -> FastAPI:
     """The application. `db_url` None: tables in memory only (tests); "sqlite:///path" or a PostgreSQL URL:
     durable tables, rebuilt from their actions at start-up. `trusted_proxies`: the addresses whose
@@ -170,7 +171,10 @@ def create_app(
     `Expiry()`); `metrics_token`: the bearer token /metrics asks for (None: it answers only direct
     connections from this machine; see `hegemon.server.ops`); `reads`: each client's budget of read work
     (default: `ReadLimits()`); `odds_limits`: how odds are computed (default: `OddsLimits()`, see
-    `hegemon.server.odds`)."""
+    `hegemon.server.odds`); `public_url`: the server's address as players reach it (`public_base`), from
+    which the links it hands out are made; without it they are relative (`/t/ID#seat=…`) and the web client puts
+    its page's own origin before them: a request's Host header never makes a link."""
+    base = public_base(public_url)
     ended = expiry if expiry is not None else Expiry()
     thinkers = thinkers if thinkers is not None else Thinkers()
     read = reads if reads is not None else ReadLimits()
@@ -348,8 +352,7 @@ def create_app(
             )
         return {"games": out, "bots": web_bots()}
 
-    def links(request: Request, t: Table) -> dict[str, Any]:
-        base = str(request.base_url).rstrip("/")
+    def links(t: Table) -> dict[str, Any]:
         seats = []
         for s in t.seats:
             d: dict[str, Any] = s.public()
@@ -371,7 +374,7 @@ def create_app(
     board_checks = asyncio.Semaphore(1)
 
     @app.post("/api/tables", response_model=CreatedTable, status_code=201, responses=ERRORS, tags=["tables"])
-    async def create_table(req: CreateTable, request: Request) -> dict[str, Any]:
+    async def create_table(req: CreateTable) -> dict[str, Any]:
         """Create a table; returns one private link (token) per open seat and a spectator link."""
         board: UploadedBoard | None = None
         if req.board_data is not None and mgr.board_dir is not None:
@@ -383,7 +386,7 @@ def create_app(
         unknown.pop(t.id, None)
         watch(t)
         await durable(mgr, t)
-        return links(request, t) | {"creator_token": t.creator}
+        return links(t) | {"creator_token": t.creator}
 
     @app.post("/api/tables/{table_id}/stop", response_model=ActionAccepted, responses=ERRORS, tags=["tables"])
     async def stop_table(table_id: str, req: CreatorRequest) -> dict[str, Any]:
@@ -432,7 +435,7 @@ def create_app(
             return mgr.detail(t, seat)
 
     @app.post("/api/tables/{table_id}/join", response_model=Joined, responses=ERRORS, tags=["tables"])
-    async def join(table_id: str, req: JoinRequest, request: Request) -> dict[str, Any]:
+    async def join(table_id: str, req: JoinRequest) -> dict[str, Any]:
         """Take the first free seat that is open to anyone; the token is minted now and only this answer has
         it. Private seats are taken through their link (`/seat`)."""
         await have(table_id)
@@ -440,18 +443,16 @@ def create_app(
         s = mgr.join(t, req.name)
         watch(t)
         await durable(mgr, t)
-        base = str(request.base_url).rstrip("/")
         return {"seat": s.index, "token": s.token, "url": f"{base}/t/{t.id}#seat={s.token}"}
 
     @app.post("/api/tables/{table_id}/seat", response_model=Joined, responses=ERRORS, tags=["tables"])
-    async def take_seat(table_id: str, req: TakeSeat, request: Request) -> dict[str, Any]:
+    async def take_seat(table_id: str, req: TakeSeat) -> dict[str, Any]:
         """Take the private seat whose link holds `token`, under `name` (a seat already taken keeps its name)."""
         await have(table_id)
         t = mgr.get(table_id)
         s = mgr.take(t, req.token, req.name)
         watch(t)
         await durable(mgr, t)
-        base = str(request.base_url).rstrip("/")
         return {"seat": s.index, "token": s.token, "url": f"{base}/t/{t.id}#seat={s.token}"}
 
     @app.post(
@@ -670,6 +671,26 @@ class Expiry:
         return min(60.0, max(1.0, min(d) / 10)) if d else 60.0
 
 
+def public_base(url: str | None) -> str:
+    """The prefix of the links the server hands out: `url` (`hegemon serve --public-url`, HEGEMON_PUBLIC_URL),
+    an http(s) address with an optional path and nothing else, without its trailing slash; "" (relative links)
+    when None or empty. ValueError for anything else."""
+    if url is None or url.strip() == "":
+        return ""
+    from urllib.parse import urlsplit
+
+    try:
+        u = urlsplit(url.strip())
+        u.port  # noqa: B018  # a port that is not a number raises here
+    except ValueError:
+        u = None
+    if u is None or u.scheme not in ("http", "https") or not u.hostname or u.query or u.fragment or u.username \
+            or u.password or any(c.isspace() or ord(c) < 32 for c in url.strip()):  # fmt: skip
+        raise ValueError(f"public URL {url[:100]!r}: give the server's address as players reach it, e.g. "
+                         "https://play.example.org or https://example.org/hegemon")  # fmt: skip
+    return url.strip().rstrip("/")
+
+
 def durable_storage(db_url: str) -> Storage:
     """SQLite commits on the event loop at the end of each turn of the loop (a local sync is short, and a thread
     hand-off would cost more than it saves); other databases commit in a writer thread, off the loop."""
@@ -728,10 +749,12 @@ def run(
     expire_idle: float | None = None,
     log_level: str | None = None,
     log_format: str | None = None,
+    public_url: str | None = None,
 ) -> None:
     """Serve the web table (the `hegemon serve` command). `trusted_proxies`: addresses or networks whose
     X-Forwarded-For is believed (default: HEGEMON_TRUSTED_PROXIES, else none); `log_level`, `log_format`: see
-    `ops.configure_logging` (default: HEGEMON_LOG_LEVEL, HEGEMON_LOG_FORMAT, else info and text). The port is
+    `ops.configure_logging` (default: HEGEMON_LOG_LEVEL, HEGEMON_LOG_FORMAT, else info and text); `public_url`:
+    the address the links handed out start with (default: HEGEMON_PUBLIC_URL, else relative links). The port is
     bound first: a busy one is a ValueError before anything is printed or the database is opened."""
     import uvicorn
 
@@ -753,11 +776,12 @@ def run(
     # interval hands the GIL back to the event loop at once instead of after up to 5 ms of their work.
     sys.setswitchinterval(0.0002)
     configure_logging(level, fmt)
+    public = public_url if public_url is not None else os.environ.get("HEGEMON_PUBLIC_URL")
     try:
         app = create_app(url, bot_delay, trusted_proxies=proxies, ws_send_timeout=limits.ws_send_timeout,
                          thinkers=thinkers, expiry=Expiry.from_env(expire_finished, expire_idle),
                          metrics_token=token, reads=ReadLimits.from_env(),
-                         odds_limits=OddsLimits.from_env())  # fmt: skip
+                         odds_limits=OddsLimits.from_env(), public_url=public)  # fmt: skip
     except BaseException:
         sock.close()
         raise

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import random
 import re
 import secrets
@@ -22,6 +23,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import icu  # PyICU: the Unicode properties and the UTS #39 confusable skeletons of players' names
 
 from hegemon.ai import bot_names, make_bot
 from hegemon.ai.base import Bot
@@ -49,6 +52,13 @@ _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 """Letters and symbols that draw as nothing (Hangul fillers, the blank Braille pattern)."""
 _MAX_MARKS = 2
 """Combining marks kept after one base character (more only pile up over the neighbouring text)."""
+_ICU: Any = icu  # a compiled module without type information
+_IGNORABLE = _ICU.UnicodeSet("[:Default_Ignorable_Code_Point:]")
+_IGNORABLE.freeze()  # read-only from here on: safe to share between threads
+"""Code points that draw as nothing (Unicode's Default_Ignorable_Code_Point): among them marks the categories
+above miss, e.g. U+034F COMBINING GRAPHEME JOINER, the variation selectors, U+17B4 KHMER VOWEL INHERENT AQ."""
+_SPOOF = _ICU.SpoofChecker()
+"""ICU's UTS #39 implementation: `name_key` asks it for confusable skeletons."""
 
 
 SERVER_BLOCKED_BOTS = ("external",)
@@ -72,16 +82,16 @@ def web_bots() -> list[str]:
 
 def clean_name(name: str | None, fallback: str) -> str:
     """A display name that draws as what it says: NFKC-normalised (full-width and other compatibility forms
-    become plain letters), without control characters, bidi overrides, zero-width or other invisible
-    characters, with runs of spaces made one space and at most two combining marks per letter; at most
-    MAX_NAME characters (HTML escaping is the client's job). An empty result gives `fallback`."""
+    become plain letters), without control characters, bidi overrides, zero-width, Default_Ignorable or other
+    invisible characters, with runs of spaces made one space and at most two combining marks per letter; at
+    most MAX_NAME characters (HTML escaping is the client's job). An empty result gives `fallback`."""
     if not name:
         return fallback
     out: list[str] = []
     marks = 0
     for ch in unicodedata.normalize("NFKC", name[: 4 * MAX_NAME]):
         cat = unicodedata.category(ch)
-        if cat in _INVISIBLE_CATEGORIES or ch in _BLANK_LETTERS:
+        if cat in _INVISIBLE_CATEGORIES or ch in _BLANK_LETTERS or _IGNORABLE.contains(ch):
             continue
         if cat.startswith("Z") or ch.isspace():
             if out and out[-1] != " ":
@@ -99,16 +109,22 @@ def clean_name(name: str | None, fallback: str) -> str:
     return text or fallback
 
 
+def name_key(name: str) -> str:
+    """What a name looks like, for telling names apart: its UTS #39 confusable skeleton (ICU's), regardless of
+    case: Latin "Ada", Cyrillic "Аda" and "ADA" have the same key."""
+    return str(_SPOOF.getSkeleton(0, name.casefold())).casefold()
+
+
 def unique_name(name: str, others: list[str]) -> str:
-    """`name`, with " (2)", " (3)"… added if another seat already shows the same name (ignoring case), so that
-    no newcomer can take the look of a player already seated."""
-    taken = {o.casefold() for o in others}
-    if name.casefold() not in taken:
+    """`name`, with " (2)", " (3)"… added if another seat (a bot's too) already shows a name that looks the same
+    (`name_key`: ignoring case and confusable letters), so that no newcomer can take the look of a seat."""
+    taken = {name_key(o) for o in others}
+    if name_key(name) not in taken:
         return name
     for k in range(2, 100):
         suffix = f" ({k})"
         cand = name[: MAX_NAME - len(suffix)] + suffix
-        if cand.casefold() not in taken:
+        if name_key(cand) not in taken:
             return cand
     return name
 
@@ -480,9 +496,10 @@ class TableManager:
                     make_bot(spec_bot, 0)
                 except HegemonError as e:
                     raise ServerError("bad_request", f"seat {i}: {e}", detail="seat_bad", args={"seat": i + 1, "msg": str(e)[:200]}) from None
-                seats.append(Seat(i, "bot", spec_bot, secrets.token_urlsafe(18), clean_name(name, spec_bot), True))
+                shown = unique_name(clean_name(name, spec_bot), [x.name for x in seats])  # bots too: no look-alikes
+                seats.append(Seat(i, "bot", spec_bot, secrets.token_urlsafe(18), shown, True))
             else:
-                shown = unique_name(clean_name(name, f"Player {i + 1}"), [x.name for x in seats if x.kind == "human"])
+                shown = unique_name(clean_name(name, f"Player {i + 1}"), [x.name for x in seats])
                 is_open = bool(spec is not None and spec.open)
                 seats.append(Seat(i, "human", None, secrets.token_urlsafe(18), shown, False, open=is_open))
         if req.claim is not None:
@@ -529,16 +546,28 @@ class TableManager:
 
     def _store_board(self) -> None:
         """Write the accepted upload to the board directory (content-addressed: written once, and again if the
-        file went missing)."""
+        file went missing), synced to disk before the table that names it is stored. A write that fails (a full
+        disk above all) leaves nothing behind and refuses the table: ServerError unavailable `board_not_stored`."""
         up = self._pending_board
         if up is None or self.board_dir is None:
             return
-        self.board_dir.mkdir(parents=True, exist_ok=True)
         path = self.board_dir / up.name
-        if not path.exists():
-            tmp = path.with_suffix(".part")
-            tmp.write_bytes(up.data)
-            tmp.replace(path)
+        tmp = path.with_suffix(".part")
+        try:
+            self.board_dir.mkdir(parents=True, exist_ok=True)
+            if not path.exists():
+                with open(tmp, "wb") as f:
+                    f.write(up.data)
+                    f.flush()
+                    os.fsync(f.fileno())
+                tmp.replace(path)
+        except OSError as e:
+            tmp.unlink(missing_ok=True)
+            log.warning("board file %s not stored: %s", up.name, e)
+            raise ServerError(
+                "unavailable", f"the server cannot store the board file now ({e.strerror or e}); nothing was "
+                "created, try again later", detail="board_not_stored",
+            ) from None  # fmt: skip
         self._pending_board = None
 
     def _stored_board(self, game: str, options: dict[str, Any]) -> tuple[dict[str, Any], Any]:
@@ -701,7 +730,7 @@ class TableManager:
         self._check_open(table)
         for s in table.seats:
             if s.kind == "human" and s.open and not s.claimed:
-                others = [x.name for x in table.seats if x.kind == "human" and x is not s]
+                others = [x.name for x in table.seats if x is not s]
                 s.name = unique_name(clean_name(name, s.name), others)
                 s.token = secrets.token_urlsafe(18)
                 self.claim(table, s.index)
@@ -720,7 +749,7 @@ class TableManager:
         if not s.claimed:
             self._check_storage()
             self._check_open(table)
-            others = [x.name for x in table.seats if x.kind == "human" and x is not s]
+            others = [x.name for x in table.seats if x is not s]
             s.name = unique_name(clean_name(name, s.name), others)
             self._claim_private(table, s)
         return s

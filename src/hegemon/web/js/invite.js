@@ -7,10 +7,14 @@ import { t } from "./i18n.js";
 
 const linksKey = (id) => `hegemon.links.${id}`;
 
+// a link the server handed out, whole: the server gives relative links (/t/ID#seat=…) unless it was told its
+// public address (hegemon serve --public-url), so this page's own origin goes before them
+export const absolute = (url) => new URL(url, location.origin).href;
+
 // the creator's lobby keeps the links it was given, so that the waiting screen can show them again
 export function rememberLinks(res, claim) {
   const links = res.seats.filter((s) => s.kind === "human" && s.seat !== claim)
-    .map((s) => ({ seat: s.seat, name: s.name, url: s.url, open: !!s.open }));
+    .map((s) => ({ seat: s.seat, name: s.name, url: absolute(s.url), open: !!s.open }));
   localStorage.setItem(linksKey(res.id), JSON.stringify(links));
 }
 

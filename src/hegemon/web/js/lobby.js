@@ -2,7 +2,7 @@
 // seat links, list the open and running tables, join or watch one.
 import { api, boardName, botLabel, clear, COLOUR_NAMES, h, langButton } from "./common.js";
 import { has, initLang, lang, t } from "./i18n.js";
-import { linkRow, rememberLinks } from "./invite.js";
+import { absolute, linkRow, rememberLinks } from "./invite.js";
 
 let GAMES = null;
 let BOTS = [];
@@ -299,17 +299,18 @@ function showLinks(res, claim, game, n) {
   root.append(h("p", {}, go));
   if (mine) {
     root.append(h("p", {}, t("lobby.mylink")),
-      h("ul", { class: "links", id: "mylink" }, linkRow(mine.url, claim, name || t("lobby.you"))),
+      h("ul", { class: "links", id: "mylink" }, linkRow(absolute(mine.url), claim, name || t("lobby.you"))),
       h("p", { class: "hint" }, t("lobby.mylinkhelp")));
   }
   if (others.length) {
     root.append(h("p", {}, t("lobby.links")),
-      h("ul", { class: "links" }, others.map((s) => linkRow(s.url, s.seat, s.name))));
+      h("ul", { class: "links" }, others.map((s) => linkRow(absolute(s.url), s.seat, s.name))));
   }
+  const watch = absolute(res.spectator_url);
   if (open.length) {
-    root.append(h("p", {}, t("invite.tablelink")), h("ul", { class: "links" }, linkRow(res.spectator_url, "table", t("invite.thistable"))));
+    root.append(h("p", {}, t("invite.tablelink")), h("ul", { class: "links" }, linkRow(watch, "table", t("invite.thistable"))));
   }
-  root.append(h("p", {}, `${t("lobby.spectator")}: `, h("a", { href: res.spectator_url, id: "spectator" }, res.spectator_url)));
+  root.append(h("p", {}, `${t("lobby.spectator")}: `, h("a", { href: watch, id: "spectator" }, watch)));
   root.scrollIntoView({ block: "start" });
   go.focus({ preventScroll: true });
 }
