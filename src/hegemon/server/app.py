@@ -68,7 +68,7 @@ from hegemon.server.protocol import (
     TableSummary,
     TakeSeat,
 )
-from hegemon.server.storage import GroupCommit, LoopCommit, MemoryStorage, SqlStorage, Storage
+from hegemon.server.storage import SHUTDOWN_GRACE, GroupCommit, LoopCommit, MemoryStorage, SqlStorage, Storage
 from hegemon.server.tables import (
     MAX_REPLAY_LOG,
     REPLAY_LOG,
@@ -791,6 +791,18 @@ def run(
         log.info("hegemon web table on http://%s:%d", shown_host, port, extra={"url": f"http://{shown_host}:{port}", "database": shown})
     else:
         print(f"hegemon web table on http://{shown_host}:{port}  (database: {shown})", flush=True)
+    storage = app.state.manager.storage
+
+    class Server(uvicorn.Server):
+        """uvicorn's server, which on SIGTERM or Ctrl-C also tells the storage: writes the database still refuses
+        SHUTDOWN_GRACE seconds later are given up and their requests answered 503 (uvicorn waits for them)."""
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            super().handle_exit(sig, frame)
+            stop_soon = getattr(storage, "stop_soon", None)
+            if stop_soon is not None:
+                stop_soon()
+
     config = uvicorn.Config(
         app,
         log_config=None,  # configure_logging's handler, format and levels
@@ -804,5 +816,6 @@ def run(
         ws_ping_interval=limits.ws_ping_interval,
         ws_ping_timeout=limits.ws_ping_timeout,
         proxy_headers=False,  # the Guard middleware reads X-Forwarded-For, from trusted proxies only
+        timeout_graceful_shutdown=int(SHUTDOWN_GRACE) + 3,  # then requests still running are cancelled
     )
-    uvicorn.Server(config).run(sockets=[sock])
+    Server(config).run(sockets=[sock])

@@ -181,6 +181,11 @@ TRANSIENT = (OperationalError,)
 (a broken constraint) will not heal by waiting."""
 
 
+SHUTDOWN_GRACE = 5.0
+"""Seconds a shutting-down server (SIGTERM) still retries writes the database refuses (`QueuedWrites.stop_soon`);
+then the requests waiting on them are answered 503."""
+
+
 CHANNEL = "hegemon_tables"
 """The PostgreSQL notification channel: every commit that touches a table sends "<origin> <table id>" on it, so
 the other server processes catch up (see `hegemon.server.cluster`)."""
@@ -512,6 +517,8 @@ class QueuedWrites:
         self._busy = False  # the writer thread holds a batch
         self._lost: set[str] = set()  # tables whose writes are dropped until they resume (writer thread only)
         self._closing = False
+        self._give_up_at: float | None = None  # shutting down: writes still refused then are given up
+        self._gave_up = False
         self.thread: threading.Thread | None = None
 
     # ------------------------------------------------------------------ the Storage interface
@@ -555,6 +562,13 @@ class QueuedWrites:
 
     def load_all(self) -> list[StoredTable]:
         return self.inner.load_all()
+
+    def stop_soon(self, grace: float = SHUTDOWN_GRACE) -> None:
+        """The server is shutting down (SIGTERM): writes the database still refuses `grace` seconds from now are
+        given up, and the requests waiting on them answered `unavailable` (503), never acknowledged. Safe to call
+        from a signal handler (it only sets a deadline the writer thread reads)."""
+        if self._give_up_at is None:
+            self._give_up_at = time.monotonic() + max(0.0, grace)
 
     def close(self, timeout: float = 10.0) -> None:
         """Commit what is pending (waiting up to `timeout` seconds for a database that refuses), then stop."""
@@ -697,6 +711,8 @@ class QueuedWrites:
         since: float | None = None
         announced = False
         while True:
+            if self._gave_up:  # shutting down, and the database refused past the deadline: no more tries
+                return DatabaseUnavailable("the server is shutting down and the database refuses writes")
             try:
                 self.inner.write_batch(writes, busy_ms=100)
             except TRANSIENT as e:
@@ -712,7 +728,13 @@ class QueuedWrites:
                     self._call(self._announce, _why(e))
                 if (give_up is not None or self._closing) and now - since > (give_up or 10.0):
                     return e
-                time.sleep(delay)
+                deadline = self._give_up_at
+                if deadline is not None and now >= deadline:
+                    log.error("shutting down while the database refuses writes (%s): the writes not stored are "
+                              "given up, none of them was acknowledged", _why(e))  # fmt: skip
+                    self._gave_up = True
+                    return e
+                time.sleep(min(delay, deadline - now) if deadline is not None else delay)
                 delay = min(delay * 2, self.max_backoff)
                 continue
             except Exception as e:
