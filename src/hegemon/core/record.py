@@ -12,7 +12,7 @@ from typing import Any
 
 from hegemon.core.actions import Action
 from hegemon.core.errors import HegemonError, RecordError
-from hegemon.core.game import CHANCE, TERMINAL, Game, Outcome, PlayerId, State
+from hegemon.core.game import CHANCE, TERMINAL, Game, PlayerId, State
 from hegemon.core.play import derive_seed, play, sample_chance
 
 Agent = Callable[[State, PlayerId], Action]
@@ -173,6 +173,3 @@ def run_game(
     )
     return state, record
 
-
-def outcome_of(record: GameRecord) -> Outcome | None:
-    return Outcome.from_json(record.outcome) if record.outcome else None

@@ -104,15 +104,6 @@ def position_job(game: str, state: Any, q: dict[str, str]) -> Job:
         raise ServerError("bad_request", f"cannot compute these odds: {e}") from None
 
 
-def position_odds(game: str, state: Any, q: dict[str, str]) -> dict[str, Any]:
-    """The odds the query `q` asks about in `state`, computed here and now (tests, tools; the server uses `Odds`)."""
-    job = position_job(game, state, q)
-    try:
-        return job()
-    except BAD as e:
-        raise ServerError("bad_request", f"cannot compute these odds: {e}") from None
-
-
 def _worker_start(modules: list[str]) -> None:
     """An odds worker yields the CPU to the server process, and imports the games' odds modules at once."""
     with contextlib.suppress(OSError, AttributeError):

@@ -13,8 +13,9 @@ from hegemon.games.polis import actions as A
 from hegemon.games.polis.board import DEFAULT_BOARD
 from hegemon.games.polis.game import GAME
 from hegemon.games.polis.options import SIEGE_RULES
-from hegemon.games.polis.rules import movement, proxenos
+from hegemon.games.polis.rules import proxenos
 from hegemon.games.polis.rules.common import ACTION
+from tests.games.polis import oracles
 
 
 def positions(n_games: int = 6, **opts):
@@ -62,9 +63,9 @@ def test_cached_destinations_are_the_paths_of_each_source():
         s = st.active
         us, them = st.units[s], st.units[1 - s]
         for galleys in (False, True):
-            fn = movement.galley_dests if galleys else movement.hoplite_dests
+            fn = oracles.galley_dests if galleys else oracles.hoplite_dests
             want = {t: fn(st.board, us, them, t) for t in range(st.board.n_terr) if us[t] and st.board.is_land[t] != galleys}
-            assert movement._sources(st, galleys) == want
+            assert oracles._sources(st, galleys) == want
             checked += 1
     assert checked > 100
 

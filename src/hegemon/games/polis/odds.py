@@ -167,11 +167,6 @@ def siege_odds(
     return out
 
 
-def position_odds(state: PolisState, query: Mapping[str, str]) -> dict[str, Any]:
-    """Odds of a siege of the polis `query["polis"]` (its board id) in `state` (see `position_odds_job`)."""
-    return position_odds_job(state, query)()
-
-
 def position_odds_job(state: PolisState, query: Mapping[str, str]) -> partial[dict[str, Any]]:
     """The computation of the odds of a siege of the polis `query["polis"]` (its board id) in `state` by the
     player on turn (Athens while nobody is), from the position's fortification, hoplites, prestige, owner and

@@ -468,12 +468,6 @@ def win_table(
     return [list(grid[a][1:]) for a in range(1, max_a + 1)]
 
 
-def position_odds(state: SpqrState, query: Mapping[str, str]) -> dict[str, Any]:
-    """Odds of the attack that `query` describes in `state`, for the player on turn (the web table's odds;
-    see `position_odds_job`)."""
-    return position_odds_job(state, query)()
-
-
 def position_odds_job(state: SpqrState, query: Mapping[str, str]) -> partial[dict[str, Any]]:
     """The computation of the odds of the attack that `query` describes in `state`, for the player on turn, read
     from the position (cheap) and run later, elsewhere (a picklable call of `battle_json` with plain numbers):

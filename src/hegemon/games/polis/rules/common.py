@@ -65,11 +65,6 @@ def population(st: PolisState, s: int) -> int:
     return sum(pop[q] for q in range(len(owner)) if owner[q] == s)
 
 
-def controls(st: PolisState, s: int, t: int) -> bool:
-    """Side `s` has more units in `t` than the opponent (§4.6)."""
-    return st.units[s][t] > st.units[1 - s][t]
-
-
 def limit(st: PolisState) -> int:
     """The round's stacking limit (§4.1)."""
     return int(st.board.round_limit[st.round])

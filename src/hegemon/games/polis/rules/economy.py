@@ -53,13 +53,6 @@ def apply_collect(st: PolisState, territory: str) -> None:
     flow.finish_action(st)
 
 
-def route_free(st: PolisState, s: int, m: int) -> bool:
-    """No sea of the route (the port's own included) is controlled by the opponent (§4.6, R17)."""
-    us = st.units[s]
-    them = st.units[1 - s]
-    return all(them[x] <= us[x] for x in st.board.routes[s][m])
-
-
 def legal_trade(st: PolisState, out: list[Any], extra: bool, om: int) -> None:
     """§5.9: a merchant in port, a market open with a shipload left, a route free (`om`: the territories the
     opponent does not control), the price paid in the good or in silver."""

@@ -41,11 +41,6 @@ def dice(sides: int) -> tuple[tuple[Any, float], ...]:
     return d
 
 
-def _target_ok(st: PolisState, s: int, q: int) -> bool:
-    """Neutral or the opponent's, never a capital (§7.1, R13; seeds-en.md §1.2)."""
-    return st.owner[q] != s and not st.board.p_capital[q]
-
-
 def legal(st: PolisState, out: list[Any], extra: bool, view: UnitView) -> None:
     """Siege actions for the side to move (the caller has checked the general conditions)."""
     b = st.board

@@ -8,18 +8,10 @@ from typing import TYPE_CHECKING
 
 from hegemon.core.game import Outcome, Termination
 from hegemon.games.spqrisiko.phase import Phase
-from hegemon.games.spqrisiko.scoring import FREE, NEUTRAL
+from hegemon.games.spqrisiko.scoring import NEUTRAL
 
 if TYPE_CHECKING:
     from hegemon.games.spqrisiko.state import SpqrState
-
-
-def is_enemy(st: SpqrState, p: int, me: int) -> bool:
-    """Whether province p belongs to an enemy of `me`: another player, or the neutrals (U6, option)."""
-    o = st.owner[p]
-    if o in (me, FREE):
-        return False
-    return o != NEUTRAL or st.opts.neutral_is_enemy
 
 
 def borders_enemy(st: SpqrState, p: int, me: int, ignore: int = -1) -> bool:
@@ -82,11 +74,6 @@ def protected(st: SpqrState, target: int) -> bool:
 def defender_dice(st: SpqrState, p: int) -> int:
     a = st.armies[p]
     return a if a < 3 else 3
-
-
-def controls_sea(st: SpqrState, who: int, sea: int) -> bool:
-    """Strictly more triremes in `sea` than every other player [R 15.2]."""
-    return st.sea_ctrl[sea] == who
 
 
 def competitors(st: SpqrState) -> list[int]:

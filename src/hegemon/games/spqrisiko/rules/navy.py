@@ -20,12 +20,6 @@ if TYPE_CHECKING:
 # ------------------------------------------------------------------------------------ naval movement [R 9]
 
 
-def _movable(st: SpqrState, me: int, s: int) -> int:
-    if st.opts.naval_move == "per_trireme":
-        return st.triremes[me][s] - st.arrived[s]
-    return st.triremes[me][s]
-
-
 def legal_naval_move(st: SpqrState, me: int) -> list[Action]:
     out: list[Action] = []
     if not st.moved_group:
