@@ -88,3 +88,16 @@ def test_environment_is_the_locked_one() -> None:
         if installed != version:
             wrong[name] = (version, installed)
     assert not wrong, f"installed versions differ from requirements/test.lock (pinned, installed): {wrong}"
+
+
+def test_one_version_everywhere() -> None:
+    """pyproject.toml, hegemon.__version__ and the changelog's latest release agree."""
+    import re
+
+    import hegemon
+
+    version = PYPROJECT["project"]["version"]
+    assert hegemon.__version__ == version
+    changelog = (ROOT / "CHANGELOG.md").read_text()
+    releases = re.findall(r"^## \[(\d+\.\d+\.\d+)\]", changelog, re.M)
+    assert releases and releases[0] == version, releases

@@ -2,7 +2,7 @@
 
 from hegemon import _native
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 # The engine may be compiled with mypyc (setup.py); use the compiled modules only while they match their
 # sources, and never with HEGEMON_PURE=1 (see hegemon/_native.py).
