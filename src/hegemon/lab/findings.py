@@ -12,13 +12,15 @@ from typing import Any
 from hegemon.core.errors import ConfigError
 from hegemon.core.game import Game, game_module
 from hegemon.games import game_names, get_game
-from hegemon.lab import stats
+from hegemon.lab import design, stats
 
 LANGS = ("en", "it")
 
 # human names of the measures every game has (each game's own are in its measures module: `NAMES`), and of the rates
 MEASURE_NAMES: dict[str, tuple[str, str]] = {
     "length": ("game length (turns or rounds)", "durata della partita (turni o round)"),
+    # the designer's metrics (`lab.design`)
+    **{k: words[0] for k, words in design.WORDS.items()},
 }
 RATE_NAMES: dict[str, tuple[str, str]] = {
     "first_player": ("the first player's win rate", "il tasso di vittoria del primo giocatore"),
@@ -310,6 +312,14 @@ def findings(summary: dict[str, Any], lang: str = "en") -> list[str]:
         changed.sort(key=lambda km: _p_of(km[1]))
         for k, m in changed:
             parts.append(_mean_change(k, (base_measures.get(k) or {}).get("mean"), m, lang))
+        base_design = base.get("design") or {}
+        for k, m in sorted((c.get("design") or {}).items(), key=lambda km: _p_of(km[1])):
+            if m.get("diff") is None or _p_of(m) >= 0.05:
+                continue
+            before = (base_design.get(k) or {}).get("rate" if k in design.RATES else "mean")
+            parts.append(_rate_change(measure_name(k, lang), before, m, lang) if k in design.RATES
+                         else _mean_change(k, before, m, lang))
+            changed.append((k, m))
         ln = c.get("length")
         if ln and ln.get("diff") is not None and _p_of(ln) < 0.05:
             parts.append(_mean_change("length", (base.get("length") or {}).get("turns_or_rounds", {}).get("mean"), ln, lang))
@@ -407,6 +417,7 @@ def adjust_tests(summary: dict[str, Any], method: str = stats.MULTIPLE_TESTING) 
         if c.get("length"):
             entries.append(c["length"])
         entries += [m for m in (c.get("measures") or {}).values() if m.get("diff") is not None]
+        entries += [m for m in (c.get("design") or {}).values() if m.get("diff") is not None]
     for e, p in zip(entries, stats.adjust([e["p_value"] for e in entries], method), strict=True):
         e["p_adjusted"] = p
         e["p_method"] = method

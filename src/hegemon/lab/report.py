@@ -36,7 +36,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from hegemon.lab import stats
+from hegemon.lab import design, stats
 from hegemon.lab.findings import IDENTICAL_SHARE, annotate, measure_name, seat_name, test_name, variant_name
 from hegemon.lab.sweep import Sweep
 
@@ -78,6 +78,8 @@ class Game:
         self.scores: list[float] = out.get("scores") or []
         self.termination = out.get("termination") or "unfinished"
         self.measures: dict[str, Any] = meta.get("measures") or {}
+        # the designer's metrics (`lab.design`); None for records from before they were kept
+        self.metrics: dict[str, Any] | None = meta.get("metrics")
         self.actions = meta["actions"] if "actions" in meta else len(rec.get("actions") or [])
         self.decisions = meta.get("decisions", 0)
         self.seconds = meta.get("seconds", 0.0)  # wall time of the game
@@ -212,6 +214,7 @@ def summarise(records: list[dict[str, Any]], sweep: Sweep) -> dict[str, Any]:
         )
         entry["measures"] = {k: stats.mean_ci([float(g.measures.get(k) or 0) for g in gs], deals)
                              for k in measure_names}
+        entry["design"] = design.summarise([g.metrics for g in gs], deals)
         entry["curves"] = curves(gs)
         entry["seconds_per_game"] = sum(g.seconds for g in gs) / n
         timed = [g.cpu for g in gs if g.cpu is not None]
@@ -320,8 +323,20 @@ def compare_variants(
             name: test(lambda g, name=name: g.measures.get(name) or 0, lambda g, name=name: g.measures.get(name) or 0)
             for name in sorted(names)
         }
+        # the designer's metrics, on the paired games where both variants have the metric (a game with a shared
+        # win has no `decided_at`, for one)
+        entry["design"] = {}
+        for key in design.METRICS:
+            dk = [k for k in keys if _metric(base[k], key) is not None and _metric(other[k], key) is not None]
+            if dk:
+                entry["design"][key] = test(lambda g, key=key: _metric(g, key), lambda g, key=key: _metric(g, key), dk)
         out.append(entry)
     return out
+
+
+def _metric(g: Game, key: str) -> float | None:
+    x = (g.metrics or {}).get(key)
+    return None if x is None else float(x)
 
 
 def tournament_table(games: list[Game], sweep: Sweep) -> dict[str, Any]:
@@ -395,6 +410,8 @@ def game_rows(records: list[dict[str, Any]], sweep: Sweep) -> list[dict[str, Any
                 row[f"score_{j}_{c}"] = comps[j].get(c) if j < len(comps) else None
         for k in names:
             row[k] = g.measures.get(k)
+        for k in design.METRICS:  # the designer's metrics (`lab.design`): empty for records from before them
+            row[k] = (g.metrics or {}).get(k)
         rows.append(row)
     return rows
 
@@ -575,6 +592,14 @@ T: dict[str, tuple[str, str]] = {
     "wall_games": ("the games' wall time summed {wall} s", "somma dei tempi reali delle partite {wall} s"),
     "bots": ("Bots", "Bot"), "bot": ("bot", "bot"), "win_rate": ("win rate", "tasso di vittoria"),
     "measures": ("Game measures (mean per game)", "Misure di gioco (media per partita)"),
+    "design": ("Game metrics (per variant, 95% intervals clustered by deal)",
+               "Metriche di gioco (per variante, intervalli al 95% raggruppati per distribuzione)"),
+    "design_note": ("Each game's standing is read at every decision from the game's own score; the lead is the "
+                    "strictly highest score. Definitions: the lab's README (after Ludii's metrics).",
+                    "La posizione di ogni partita è letta a ogni decisione dal punteggio del gioco; il comando è "
+                    "il punteggio strettamente più alto. Definizioni: il README del laboratorio (sulle metriche "
+                    "di Ludii)."),
+    "meaning": ("what it says", "che cosa dice"),
     "against": ("Against the baseline", "Rispetto al riferimento"), "measure": ("measure", "misura"),
     "diff": ("difference vs baseline [95%]", "differenza dal riferimento [95%]"), "test": ("test", "test"),
     "tournament": ("Tournament", "Torneo"), "row_beats": ("row beats column", "la riga batte la colonna"),
@@ -743,6 +768,7 @@ def report_context(summary: dict[str, Any], lang: str = "en") -> dict[str, Any]:
         "head": [t["variant"], t["bot"], t["win_rate"]],
         "rows": [[vname[v["variant"]], b["bot"], _fmt_rate(b)] for v in vs for b in v["bot_win_rate"]],
     }
+    ctx["design"] = design_table(summary, vs, vname, lang)
     if vs and vs[0].get("measures"):
         names = list(vs[0]["measures"])
         ctx["measures"] = {
@@ -773,6 +799,9 @@ def report_context(summary: dict[str, Any], lang: str = "en") -> dict[str, Any]:
             for k, m in c["measures"].items():
                 if m["diff"] is not None:
                     rows.append(row(label, measure_name(k, lang), m, _diff_mean(m)))
+            for k, m in (c.get("design") or {}).items():
+                if m["diff"] is not None:
+                    rows.append(row(label, design.name(k, lang), m, (_diff_rate if k in design.RATES else _diff_mean)(m)))
         ctx["against"] = {"baseline": vname[0],
                           "head": [t["variant"], t["measure"], t["diff"], "p", t["p_adj"].format(method=method),
                                    t["test"]],
@@ -788,6 +817,35 @@ def report_context(summary: dict[str, Any], lang: str = "en") -> dict[str, Any]:
     ctx["methods"] = METHODS[li].format(method=method, tests=mt.get("tests", 0))  # a constant of this module with <b> and &lt; markup: the template marks it safe
     ctx["summary_json"] = json.dumps(summary, indent=1, default=str)[:200000]
     return ctx
+
+
+def design_table(summary: dict[str, Any], vs: list[dict[str, Any]], vname: dict[int, str],
+                 lang: str) -> dict[str, Any] | None:
+    """The designer's metrics (`lab.design`), one row each: its name, one plain sentence saying what it is, and
+    each variant's value with its 95% interval clustered by deal. None when no variant has them."""
+    if not any(v.get("design") for v in vs):
+        return None
+    li = 1 if lang == "it" else 0
+    game = summary["game"]
+    rows: list[list[str]] = []
+
+    def add(key: str, cells: list[str], label: str | None = None, say: bool = True) -> None:
+        rows.append([label or design.name(key, lang), design.explain(key, lang) if say else "", *cells])
+
+    add("rounds", [_fmt_mean(v["length"].get("rounds")) for v in vs])
+    add("decisions", [_fmt_mean(v["length"].get("decisions")) for v in vs])
+    for key in design.METRICS:
+        if any(key in (v.get("design") or {}) for v in vs):
+            fmt = _fmt_rate if key in design.RATES else _fmt_mean
+            add(key, [fmt((v.get("design") or {}).get(key)) for v in vs])
+    seats = len(vs[0]["seat_win_rate"])
+    for j in range(seats):
+        add("seat", [_fmt_rate(v["seat_win_rate"][j]) for v in vs],
+            f"{seat_name(game, j, lang)}: {T['win_rate'][li]}", say=j == 0)
+    if any(v.get("first_player_win_rate") for v in vs):
+        add("first_player", [_fmt_rate(v.get("first_player_win_rate")) for v in vs])
+    head = [T["measure"][li], T["meaning"][li], *(vname[v["variant"]] for v in vs)]
+    return {"head": head, "rows": rows}
 
 
 def render_html(summary: dict[str, Any], lang: str = "en") -> str:

@@ -27,6 +27,7 @@ from hegemon.core.game import CHANCE, TERMINAL, Game, State
 from hegemon.core.play import derive_seed, sample_chance
 from hegemon.core.record import GameRecord, state_digest
 from hegemon.games import get_game
+from hegemon.lab.design import Tracker, lead_for
 from hegemon.lab.measures import measures_for
 
 
@@ -99,10 +100,11 @@ def plan_units(sweep: Sweep) -> list[Unit]:
     ]
 
 
-def play_measured(game: Game, opts: Any, seed: int, bots: Sequence[Bot],
-                  measures: Any) -> tuple[State, list[dict[str, Any]], int]:  # fmt: skip
-    """Play one game of `game` from `seed` with `bots` by seat, feeding `measures` its hooks: the final state, the
-    actions as JSON and the number of decisions. The same loop and chance stream as `core.record.run_game`."""
+def play_measured(game: Game, opts: Any, seed: int, bots: Sequence[Bot], measures: Any,
+                  tracker: Tracker | None = None) -> tuple[State, list[dict[str, Any]], int]:  # fmt: skip
+    """Play one game of `game` from `seed` with `bots` by seat, feeding `measures` its hooks (and `tracker`, if
+    given, each decision's state: `lab.design`): the final state, the actions as JSON and the number of
+    decisions. The same loop and chance stream as `core.record.run_game`."""
     rng = random.Random(derive_seed("chance", seed))
     state = game.new_game(opts, seed)
     actions: list[dict[str, Any]] = []
@@ -115,6 +117,8 @@ def play_measured(game: Game, opts: Any, seed: int, bots: Sequence[Bot],
         if player == CHANCE:
             action = sample_chance(state, rng)
         else:
+            if tracker is not None:
+                tracker.decision(state)
             action = bots[player].choose(state, player)
             decisions += 1
         token = measures.before(state, action)
@@ -141,8 +145,9 @@ def play_unit(sweep: Sweep, unit: Unit, wrap: Callable[[int, Bot], Bot] | None =
     if wrap is not None:
         bots = [wrap(j, bot) for j, bot in enumerate(bots)]
     measures = measures_for(game.name)
+    tracker = Tracker(lead_for(game.name))
     t0, c0 = time.perf_counter(), time.process_time()
-    state, actions, decisions = play_measured(game, opts, seed, bots, measures)
+    state, actions, decisions = play_measured(game, opts, seed, bots, measures, tracker)
     cpu = time.process_time() - c0  # this process's CPU time: a worker plays one game at a time
     wall = time.perf_counter() - t0
     out = state.outcome()
@@ -159,6 +164,7 @@ def play_unit(sweep: Sweep, unit: Unit, wrap: Callable[[int, Bot], Bot] | None =
         "cpu_seconds": round(cpu, 4),
         "play": play_fingerprint(actions),
         "measures": measures.result(state),
+        "metrics": tracker.result(state),  # the designer's metrics (`lab.design`)
     }
     rec = GameRecord(
         game=game.name,

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from hegemon.core.actions import Action
 from hegemon.games.polis.options import DICELESS, DICELESS_SACRIFICE
 from hegemon.games.polis.rules import common
-from hegemon.games.polis.scoring import breakdown
+from hegemon.games.polis.scoring import breakdown, score
 
 if TYPE_CHECKING:
     from hegemon.games.polis.state import PolisState
@@ -109,6 +109,13 @@ class PolisMeasures:
 
 
 MEASURES = PolisMeasures
+
+
+def lead_scores(state: PolisState) -> list[int]:
+    """The lab's lead signal (`hegemon.lab.design`): each side's score now, as at the end (§9.2: population +
+    prestige + posterity)."""
+    return [score(state, 0), score(state, 1)]
+
 
 # the lab's words for this game, each as (English, Italian): its measures (means per game), its option values,
 # the measures each option switch is about (zero in some variant: the comparison cannot show its effect) and

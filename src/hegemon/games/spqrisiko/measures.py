@@ -79,6 +79,12 @@ class SpqrMeasures:
 
 MEASURES = SpqrMeasures
 
+
+def lead_scores(state: SpqrState) -> list[int]:
+    """The lab's lead signal (`hegemon.lab.design`): each seat's victory points now (the final score)."""
+    return list(state.vp)
+
+
 # the lab's words for this game, each as (English, Italian): its measures (means per game), its option values,
 # the measures each option switch is about (zero in some variant: the comparison cannot show its effect) and
 # its end reasons
