@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from hegemon.lab import stats
-from hegemon.lab.ladder import quantile, run_ladder
+from hegemon.lab.ladder import Cells, bot_identity, elo_of_cells, quantile, run_ladder, run_skill, skill
 from hegemon.lab.run import GAMES_FILE, make_sweep, read_jsonl, run_sweep
 
 
@@ -103,3 +103,88 @@ def test_ladder_plays_the_lab_tournaments_games(tmp_path: Path) -> None:
     sweep = make_sweep("polis", "tournament", ["random", "greedy"], 2, 5, ["siege=diceless"])
     run_sweep(sweep, tmp_path)
     assert sorted(r["digest"] for r in read_jsonl(tmp_path / GAMES_FILE)) == summary["digests"]
+
+
+# --------------------------------------------------------------------------- skill range by variant
+
+
+def simulated_cells(truth: list[float], deals: int, seed: int, seat_edge: float = 30.0) -> Cells:
+    """A ladder's games drawn from the Bradley-Terry model: every pair on every deal in both seat rotations."""
+    import numpy as np
+
+    rng = random.Random(seed)
+    k = len(truth)
+    pairs = [(a, b) for a in range(k) for b in range(a + 1, k)]
+    cells = [(a, b, seat) for a, b in pairs for seat in (1.0, -1.0)]
+    score = np.zeros((deals, len(cells)))
+    for d in range(deals):
+        for c, (a, b, seat) in enumerate(cells):
+            p = 1.0 / (1.0 + 10 ** (-(truth[a] - truth[b] + seat * seat_edge) / 400))
+            score[d, c] = 1.0 if rng.random() < p else 0.0
+    return Cells(k, cells, score, np.ones((deals, len(cells))))
+
+
+def test_summed_cells_fit_as_the_games_one_by_one() -> None:
+    cs = simulated_cells([0.0, 150.0, 300.0], 30, seed=1)
+    games = [(a, b, float(cs.score[d, c]), seat) for d in range(30) for c, (a, b, seat) in enumerate(cs.cells)]
+    fit = stats.bradley_terry(games, 3)
+    summed = elo_of_cells(3, cs.cells, cs.score.sum(axis=0), cs.games.sum(axis=0))
+    assert list(summed) == pytest.approx(fit["elo"], abs=1e-6)
+
+
+def test_the_skill_range_of_known_strengths_and_its_paired_change() -> None:
+    levels = ["random", "greedy", "mcts:4", "mcts:16"]
+    wide = simulated_cells([0.0, 200.0, 400.0, 600.0], 150, seed=4)
+    narrow = simulated_cells([0.0, 100.0, 200.0, 300.0], 150, seed=5)
+    res = skill(levels, [{"label": "wide"}, {"label": "narrow"}], [wide, narrow], seed=1, resamples=300)
+    w, n = res["variants"]
+    assert w["separated"] and n["separated"] and res["warnings"] == []
+    assert w["skill_range"]["low"] <= 600 <= w["skill_range"]["high"]
+    assert n["skill_range"]["low"] <= 300 <= n["skill_range"]["high"]
+    assert abs(w["skill_range"]["elo"] - 600) < 120 and abs(n["skill_range"]["elo"] - 300) < 80
+    assert w["skill_range"]["elo"] == pytest.approx(w["levels"][3]["elo"] - w["levels"][0]["elo"])
+    (d,) = res["differences"]
+    assert d["label"] == "narrow" and d["low"] <= -300 <= d["high"] and d["high"] < 0
+    assert d["p_value"] < 0.01 and d["p_adjusted"] == pytest.approx(d["p_value"])  # one comparison: Holm keeps p
+
+
+def test_a_ladder_that_does_not_separate_gives_no_skill_range() -> None:
+    levels = ["random", "greedy", "mcts:4"]
+    flat = simulated_cells([0.0, 300.0, 310.0], 40, seed=2)  # the two top levels barely differ
+    good = simulated_cells([0.0, 300.0, 700.0], 40, seed=3)
+    res = skill(levels, [{"label": "good"}, {"label": "flat"}], [good, flat], seed=1, resamples=200)
+    g, f = res["variants"]
+    assert g["skill_range"] is not None and f["skill_range"] is None and not f["separated"]
+    assert res["warning_codes"] == ["ladder_not_separated"] and "flat: the ladder does not separate" in res["warnings"][0]
+    assert "non separa" in res["warnings_it"][0]
+    assert res["differences"] == []  # no change of a spread that is not given
+    # and a ladder whose order is not the levels' order
+    upside = skill(levels, [{"label": "upside"}], [simulated_cells([0.0, 400.0, 100.0], 40, seed=6)], resamples=100)
+    assert upside["variants"][0]["monotone"] is False and upside["variants"][0]["skill_range"] is None
+    assert "does not rank above" in upside["warnings"][0]
+
+
+def test_two_copies_of_one_bot_give_no_skill_range() -> None:
+    assert bot_identity("mcts:easy") == bot_identity("MCTS:40") != bot_identity("mcts:41")
+    res = run_skill("polis", ["random", "greedy", "greedy"], 2, seed=3, resamples=20)
+    assert res["variants"][0]["skill_range"] is None
+    assert res["warning_codes"] == ["same_bot_ladder"] and "greedy" in res["warnings"][0]
+    assert res["games_per_pair"] == 2 and res["variants"][0]["ladder"]["games"] == 6
+
+
+def test_lab_ladder_command_plays_each_variant_on_the_same_deals(tmp_path: Path) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from hegemon.cli import app
+
+    res = CliRunner().invoke(app, ["lab", "ladder", "polis", "--levels", "random,greedy", "--games", "2",
+                                   "--option", "siege=classic,diceless", "--resamples", "20", "--out", str(tmp_path)])
+    assert res.exit_code == 0, res.stdout
+    out = json.loads((tmp_path / "ladder.json").read_text())
+    assert [v["label"] for v in out["variants"]] == ["siege=classic", "siege=diceless"]
+    assert all(v["ladder"]["games"] == 2 for v in out["variants"]) and out["deals"] == 1
+    assert "skill range" in res.stdout
+    bad = CliRunner().invoke(app, ["lab", "ladder", "polis", "--levels", "random,nobot", "--games", "2"])
+    assert bad.exit_code != 0 and "nobot" in bad.output

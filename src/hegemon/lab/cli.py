@@ -310,3 +310,64 @@ def luck(
         out.print(f"{escape(d['label'])} vs {escape(d['versus'])}: {d['difference']:+.2f} "
                   f"[{d['ci'][0]:+.2f}, {d['ci'][1]:+.2f}], p = {d['p_holm']:.3g} (Holm)")
     out.print(f"records and luck.json in {target}")
+
+
+@lab_app.command()
+def ladder(
+    game: Annotated[str, typer.Argument(help="The game: polis or spqrisiko")],
+    levels: Annotated[str, typer.Option(
+        help="Bot levels, weakest first (one search at increasing budgets, with random and greedy); every pair "
+             "meets on the same deals")] = "random,greedy,mcts:easy,mcts:normal",
+    games: Annotated[int, typer.Option(help="Games per pair of levels and variant (both seat rotations)")] = 40,
+    seed: Seed = 1,
+    option: Option = None,
+    board: Board = None,
+    players: Players = None,
+    jobs: Jobs = 1,
+    resamples: Annotated[int, typer.Option(help="Bootstrap resamples of the deals")] = 1000,
+    out_dir: Out = None,
+    as_json: AsJson = False,
+    lang: Lang = "en",
+) -> None:
+    """The skill range of each rule variant: a ladder of bot levels plays a round robin under every variant on
+    the same deals; the Elo spread of the ladder (top level minus bottom) with a bootstrap interval over deals,
+    and its paired change between variants (Holm). No figure when the ladder does not separate."""
+    from hegemon.lab.ladder import run_skill
+
+    lang = _lang(lang)
+    names = [b.strip() for b in levels.split(",") if b.strip()]
+    if not 1 <= resamples <= 100_000:
+        fail("--resamples must be between 1 and 100000")
+    with _progress(False) as prog:
+        task = prog.add_task(f"{game} ladder", total=None, rate="")
+        try:
+            result = run_skill(game, names, games, seed, option or [], board, players, jobs, resamples,
+                               on_progress=lambda n, total: prog.update(task, total=total, completed=n))
+        except HegemonError as e:
+            fail(str(e))
+            return
+    target = out_dir or Path("lab") / f"{result['game']}-ladder"
+    target.mkdir(parents=True, exist_ok=True)
+    (target / "ladder.json").write_text(json.dumps(result, indent=1, default=str), encoding="utf-8")
+    if as_json:
+        print(json.dumps(result, default=str))
+        return
+    it = lang == "it"
+    t = Table(title=f"{result['game']}: " + ("Elo dei livelli" if it else "Elo of the levels")
+              + f" ({result['games_per_pair']} " + ("partite a coppia" if it else "games a pair") + ")")
+    t.add_column("variante" if it else "variant", overflow="fold")
+    for name in names:
+        t.add_column(escape(name), justify="right")
+    t.add_column("ampiezza di abilità" if it else "skill range", justify="right")
+    for v in result["variants"]:
+        sr = v["skill_range"]
+        t.add_row(escape(v["label"]), *(f"{lv['elo']:.0f} [{lv['low']:.0f}, {lv['high']:.0f}]" for lv in v["levels"]),
+                  "–" if sr is None else f"{sr['elo']:.0f} [{sr['low']:.0f}, {sr['high']:.0f}]")
+    out.print(t)
+    for d in result["differences"]:
+        out.print(f"{escape(d['label'])} vs {escape(d['versus'])}: {d['diff']:+.0f} Elo "
+                  f"[{d['low']:+.0f}, {d['high']:+.0f}], p = {d['p_value']:.3g} "
+                  f"({result['multiple_testing']}-adjusted {d['p_adjusted']:.3g})")
+    for w in result["warnings_it" if it else "warnings"]:
+        out.print(f"[yellow]![/yellow] {escape(w)}", soft_wrap=True)
+    out.print(f"ladder.json: {escape(str(target / 'ladder.json'))}")

@@ -7,8 +7,16 @@ the game's process) of every decision that had more than one legal action, and t
 level's decisions in a game. On a loaded machine the wall times stretch and the CPU times hold. The same seed gives the same games as `hegemon lab tournament` with the same bots and seed.
 
 The Elo fit (`stats.bradley_terry`) takes every game's score for one side with a seat term (+1 when that side
-held seat 0, which in Polis is Athens), and intervals cluster-robust over the games of one deal and pair (its
-two seat rotations share dice, cards and deal)."""
+held seat 0, which in Polis is Athens), and intervals cluster-robust over the games of one deal (every pair
+and both seat rotations of a deal share its dice, cards and set-up).
+
+`skill` (`hegemon lab ladder GAME --option k=v1,v2 --levels …`) plays the ladder under each rule variant on the
+same deals and gives each variant's *skill range*: the Elo spread of the ladder (top level minus bottom level;
+Duersch, Lambrecht and Oechssler 2020 measure skill by the spread of playing strengths a game rewards), with a
+percentile bootstrap interval over deals, and the paired change of the spread between variants (the same
+bootstrap resamples of deals for both, Holm over the variant comparisons). A ladder that does not separate
+(the order of the fitted Elo is not the order of the levels, or the bootstrap interval of the Elo difference of
+two adjacent levels reaches 0) gives no skill range and a warning, and so do levels that are one bot twice."""
 
 from __future__ import annotations
 
@@ -123,11 +131,21 @@ def run_ladder(
 ) -> dict[str, Any]:
     """Play the round robin (`games` per pair, rounded up to whole deals of two rotations) and summarise it."""
     sweep = make_sweep(game, "tournament", levels, games, seed, options, players=players)
+    t0 = time.perf_counter()
+    load0 = os.getloadavg()
+    results = play(sweep, jobs, on_progress)
+    summary = summarise(sweep, results)
+    summary["wall_seconds"] = round(time.perf_counter() - t0, 2)
+    summary["load"] = {"before": [round(x, 2) for x in load0], "after": [round(x, 2) for x in os.getloadavg()],
+                       "cpus": os.cpu_count(), "jobs": jobs}
+    return summary
+
+
+def play(sweep: Sweep, jobs: int = 1, on_progress: Callable[[int, int], None] | None = None) -> list[UnitResult]:
+    """Every game of a ladder's sweep, on `jobs` processes."""
     units = [(u.variant, u.pair, u.deal, u.rotation) for u in plan_units(sweep)]
     sj = sweep.to_json()
     results: list[UnitResult] = []
-    t0 = time.perf_counter()
-    load0 = os.getloadavg()
     if jobs <= 1:
         for i, u in enumerate(units):
             results.extend(play_timed(sj, [u]))
@@ -141,11 +159,7 @@ def run_ladder(
                 results.extend(batch)
                 if on_progress:
                     on_progress(len(results), len(units))
-    summary = summarise(sweep, results)
-    summary["wall_seconds"] = round(time.perf_counter() - t0, 2)
-    summary["load"] = {"before": [round(x, 2) for x in load0], "after": [round(x, 2) for x in os.getloadavg()],
-                       "cpus": os.cpu_count(), "jobs": jobs}
-    return summary
+    return results
 
 
 def summarise(sweep: Sweep, results: list[UnitResult]) -> dict[str, Any]:
@@ -158,7 +172,7 @@ def summarise(sweep: Sweep, results: list[UnitResult]) -> dict[str, Any]:
         share = r.credit_a + r.credit_b
         score = r.credit_a / share if share > 0 else 0.5  # an unfinished game without winners: a draw
         fit_games.append((a, b, score, 1.0 if r.rotation == 0 else -1.0))
-        groups.append((r.pair, r.deal))
+        groups.append(r.deal)  # the deal is the unit: every pair plays it, on the same dice and cards
     fit = stats.bradley_terry(fit_games, k, groups=groups)
     pairs = []
     for p, (a, b) in enumerate(sweep.pairs):
@@ -199,3 +213,220 @@ def identical_rotations(rs: list[UnitResult]) -> float | None:
         by_deal.setdefault(r.deal, {})[r.rotation] = r.digest
     full = [d for d in by_deal.values() if len(d) == 2]
     return sum(1 for d in full if d[0] == d[1]) / len(full) if full else None
+
+
+# --------------------------------------------------------------------------- skill range by variant
+
+RESAMPLES = 1000
+CONFIDENCE = 0.95
+
+
+def bot_identity(spec: str) -> str:
+    """What makes two bot specs one bot: `mcts:easy` is `mcts:40` (the lab plays iteration budgets only, so a
+    time budget does not count); other kinds by their spec as written (the kind's name in any case)."""
+    kind, _, arg = spec.strip().partition(":")
+    kind = kind.strip().lower()
+    if kind == "mcts":
+        from hegemon.ai.mcts import parse_settings, parse_strength
+
+        head, *rest = arg.split(":")
+        iters, _ = parse_strength(head)
+        settings = ",".join(f"{k}={v}" for k, v in sorted(parse_settings(rest).items()))
+        return f"mcts:{iters}:{settings}"
+    return f"{kind}:{arg.strip()}"
+
+
+@dataclass
+class Cells:
+    """A ladder's games summed by deal and cell (a pair in one seat rotation): `score[d][c]` the first bot's
+    score (a share in [0, 1]), `games[d][c]` how many games; every deal plays every cell once or more."""
+
+    k: int
+    cells: list[tuple[int, int, float]]  # (level a, level b, seat term: +1 when a held seat 0)
+    score: Any  # numpy [deals, cells]
+    games: Any
+
+
+def cells_of(sweep: Sweep, results: list[UnitResult], deals: int) -> Cells:
+    import numpy as np
+
+    index = {(p, rot): c for c, (p, rot) in enumerate((p, rot) for p in range(len(sweep.pairs)) for rot in (0, 1))}
+    score = np.zeros((deals, len(index)))
+    games = np.zeros((deals, len(index)))
+    for r in results:
+        c = index[(r.pair, r.rotation)]
+        share = r.credit_a + r.credit_b
+        score[r.deal, c] += r.credit_a / share if share > 0 else 0.5  # no winner: a draw, as `summarise`
+        games[r.deal, c] += 1
+    cells = [(sweep.pairs[p][0], sweep.pairs[p][1], 1.0 if rot == 0 else -1.0) for (p, rot) in index]
+    return Cells(len(sweep.bots), cells, score, games)
+
+
+def elo_of_cells(k: int, cells: list[tuple[int, int, float]], score: Any, games: Any, prior_games: int = 2) -> Any:
+    """The Bradley-Terry (Elo) point estimates of `k` levels (level 0 at 0) from games summed by cell: the same
+    likelihood as `stats.bradley_terry` on the games one by one (a binomial GLM of each cell's mean score with
+    its games as weights, the same seat term and the same `prior_games` drawn games a pair), only faster — what
+    a bootstrap refits a thousand times."""
+    import warnings as warnings_module
+
+    import numpy as np
+    import statsmodels.api as sm
+
+    rows, ys, ws = [], [], []
+    pairs: set[tuple[int, int]] = set()
+
+    def add(a: int, b: int, seat: float, y: float, w: float) -> None:
+        x = [0.0] * k
+        x[a] += 1.0
+        x[b] -= 1.0
+        rows.append([*x[1:], seat])  # level 0 is the anchor: its column is dropped
+        ys.append(y)
+        ws.append(w)
+
+    for (a, b, seat), s, n in zip(cells, score, games, strict=True):
+        pairs.add((a, b))
+        if n > 0:
+            add(a, b, seat, s / n, n)
+    for a, b in sorted(pairs):
+        for v in range(prior_games):
+            add(a, b, 1.0 if v % 2 == 0 else -1.0, 0.5, 1.0)
+    with warnings_module.catch_warnings():
+        warnings_module.simplefilter("ignore")
+        fit = sm.GLM(np.asarray(ys), np.asarray(rows), family=sm.families.Binomial(),
+                     var_weights=np.asarray(ws)).fit()
+    return np.concatenate([[0.0], np.asarray(fit.params)[: k - 1]]) * stats.ELO
+
+
+def skill(levels: list[str], variants: list[dict[str, Any]], cells: list[Cells], seed: int = 0,
+          resamples: int = RESAMPLES, confidence: float = CONFIDENCE) -> dict[str, Any]:
+    """Each variant's skill range from its ladder's games (`cells`, on the same deals in every variant): the Elo
+    of every level with a percentile bootstrap interval over deals, the intervals of adjacent levels' Elo
+    differences, whether the ladder separates, the spread (top level minus bottom level) with its interval when
+    it does; then each variant's paired change of the spread from the first (the same resampled deals for both,
+    a two-sided bootstrap p-value, Holm over the comparisons); warnings in English and Italian."""
+    import numpy as np
+
+    from hegemon.core.play import derive_seed
+
+    k = len(levels)
+    deals = cells[0].score.shape[0]
+    rng = np.random.default_rng(derive_seed("lab-ladder-bootstrap", seed))
+    draws = rng.integers(0, deals, size=(resamples, deals))
+    counts = np.stack([np.bincount(d, minlength=deals) for d in draws])  # [resamples, deals]
+    lo_q, hi_q = (1 - confidence) / 2, (1 + confidence) / 2
+    ids = [bot_identity(x) for x in levels]
+    twice = sorted({levels[i] for i in range(k) if ids.index(ids[i]) != i})
+    warns: list[tuple[str, str, str]] = []
+    if twice:
+        warns.append(("same_bot_ladder",
+                      f"The levels name one bot more than once ({', '.join(twice)}): copies of one bot have no "
+                      "strength gap, so no skill range is given. List levels of known, different strength: one "
+                      "search at increasing budgets, with greedy and random.",
+                      f"I livelli nominano lo stesso bot più volte ({', '.join(twice)}): copie dello stesso bot non "
+                      "hanno un divario di forza, quindi non si dà un'ampiezza di abilità. Elenca livelli di forza "
+                      "nota e diversa: la stessa ricerca a budget crescenti, con greedy e random."))
+    out_vs: list[dict[str, Any]] = []
+    boots: list[Any] = []
+    for var, cs in zip(variants, cells, strict=True):
+        point = elo_of_cells(k, cs.cells, cs.score.sum(axis=0), cs.games.sum(axis=0))
+        boot = np.stack([elo_of_cells(k, cs.cells, c @ cs.score, c @ cs.games) for c in counts])  # [resamples, k]
+        boots.append(boot)
+        lv = [{"level": levels[i], "elo": float(point[i]), "low": float(np.quantile(boot[:, i], lo_q)),
+               "high": float(np.quantile(boot[:, i], hi_q))} for i in range(k)]
+        adjacent: list[dict[str, Any]] = []
+        for i in range(k - 1):
+            d = boot[:, i + 1] - boot[:, i]
+            adjacent.append({"lower": levels[i], "upper": levels[i + 1], "diff": float(point[i + 1] - point[i]),
+                             "low": float(np.quantile(d, lo_q)), "high": float(np.quantile(d, hi_q))})
+        monotone = all(point[i + 1] > point[i] for i in range(k - 1))
+        separated = monotone and all(a["low"] > 0 for a in adjacent)
+        spread = boot[:, k - 1] - boot[:, 0]
+        entry: dict[str, Any] = {
+            **var, "levels": lv, "adjacent": adjacent, "monotone": monotone, "separated": separated,
+            "skill_range": None,
+        }
+        if separated and not twice:
+            entry["skill_range"] = {"elo": float(point[k - 1] - point[0]), "low": float(np.quantile(spread, lo_q)),
+                                    "high": float(np.quantile(spread, hi_q))}
+        elif not twice:
+            bad = next(a for a in adjacent if not (a["diff"] > 0 and a["low"] > 0))
+            if not monotone:
+                why_en = f"{bad['upper']} does not rank above {bad['lower']}"
+                why_it = f"{bad['upper']} non si classifica sopra {bad['lower']}"
+            else:
+                why_en = (f"the Elo difference of {bad['lower']} and {bad['upper']} is {bad['diff']:+.0f}, its "
+                          f"{confidence:.0%} interval {bad['low']:+.0f} to {bad['high']:+.0f} reaching 0")
+                why_it = (f"la differenza di Elo tra {bad['lower']} e {bad['upper']} è {bad['diff']:+.0f}, con "
+                          f"intervallo al {confidence:.0%} da {bad['low']:+.0f} a {bad['high']:+.0f} che tocca 0")
+            warns.append(("ladder_not_separated",
+                          f"{var['label']}: the ladder does not separate ({why_en}), so no skill range is given: "
+                          "its spread would mix noise with skill. Play more games, or levels further apart.",
+                          f"{var['label']}: la scala non separa i livelli ({why_it}), quindi non si dà "
+                          "un'ampiezza di abilità: mescolerebbe rumore e abilità. Gioca più partite, o livelli più "
+                          "distanti."))
+        out_vs.append(entry)
+    diffs: list[dict[str, Any]] = []
+    base = out_vs[0]
+    for v in range(1, len(out_vs)):
+        if base["skill_range"] is None or out_vs[v]["skill_range"] is None:
+            continue
+        d = (boots[v][:, k - 1] - boots[v][:, 0]) - (boots[0][:, k - 1] - boots[0][:, 0])
+        p = float(min(1.0, 2 * min((d <= 0).mean(), (d >= 0).mean())))
+        diffs.append({"label": out_vs[v]["label"], "versus": base["label"],
+                      "diff": out_vs[v]["skill_range"]["elo"] - base["skill_range"]["elo"],
+                      "low": float(np.quantile(d, lo_q)), "high": float(np.quantile(d, hi_q)), "p_value": p})
+    for e, p in zip(diffs, stats.adjust([e["p_value"] for e in diffs]), strict=True):
+        e["p_adjusted"] = p
+    return {"levels": levels, "deals": deals, "resamples": resamples, "confidence": confidence,
+            "multiple_testing": stats.MULTIPLE_TESTING_NAMES[stats.MULTIPLE_TESTING][0],
+            "variants": out_vs, "differences": diffs,
+            "warning_codes": [c for c, _, _ in warns], "warnings": [e for _, e, _ in warns],
+            "warnings_it": [i for _, _, i in warns]}
+
+
+def run_skill(
+    game: str,
+    levels: list[str],
+    games: int,
+    seed: int = 0,
+    options: list[str] | None = None,
+    board: str | None = None,
+    players: int | None = None,
+    jobs: int = 1,
+    resamples: int = RESAMPLES,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
+    """`hegemon lab ladder`: the ladder's round robin (`games` per pair, whole deals of two rotations) under each
+    variant of `options` (`--option k=v1,v2`, as `lab compare`), on the same deals, and its skill analysis."""
+    from hegemon.games import get_game
+    from hegemon.lab.run import parse_switches, plan_variants
+
+    g = get_game(game)
+    fixed, switches = parse_switches(options or [], board)
+    variants, labels = plan_variants(switches, g.options_type.PRESET_FIELD, g.options_type.PRESETS)
+    sweeps = [make_sweep(game, "tournament", levels, games, seed,
+                         [f"{k}={x}" for k, x in {**fixed, **var}.items()], players=players) for var in variants]
+    total = sum(len(plan_units(s)) for s in sweeps)
+    t0, c0 = time.perf_counter(), time.process_time()
+    load0 = os.getloadavg()
+    ladders, cells = [], []
+    done = 0
+    for sweep in sweeps:
+        def step(n: int, _total: int, before: int = done) -> None:
+            if on_progress:
+                on_progress(before + n, total)
+
+        results = play(sweep, jobs, step)
+        done += len(results)
+        ladders.append(summarise(sweep, results))
+        cells.append(cells_of(sweep, results, sweep.deals))
+    out = skill(levels, [{"variant": v, "label": lab, "options": var} for v, (lab, var) in
+                         enumerate(zip(labels, variants, strict=True))], cells, seed, resamples)
+    for entry, lad in zip(out["variants"], ladders, strict=True):
+        entry["ladder"] = {k: lad[k] for k in ("levels", "pairs", "seat_elo", "games")}
+    out.update(game=g.name, seed=seed, options=fixed, games_per_pair=2 * sweeps[0].deals, players=players,
+               wall_seconds=round(time.perf_counter() - t0, 2),
+               parent_cpu_seconds=round(time.process_time() - c0, 2),
+               load={"before": [round(x, 2) for x in load0], "after": [round(x, 2) for x in os.getloadavg()],
+                     "cpus": os.cpu_count(), "jobs": jobs})
+    return out
