@@ -20,10 +20,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from hegemon.core.game import CHANCE, TERMINAL, Action, State
+from hegemon.core.game import CHANCE, TERMINAL, State
 from hegemon.core.play import derive_seed, sample_chance
 from hegemon.core.record import state_digest
 from hegemon.games import get_game
+from hegemon.testing import perft
 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "perft"
 
@@ -47,33 +48,6 @@ POSITIONS: dict[str, list[tuple[dict[str, Any], int, int, int]]] = {
         ({"siege": "diceless_sacrifice"}, 4, 40, 3),  # move
     ],
 }
-
-
-def children(state: State) -> list[Action]:
-    """Every branch from `state`: each chance outcome, or each legal action; none once the game is over."""
-    player = state.current_player()
-    if player == TERMINAL:
-        return []
-    if player == CHANCE:
-        return [a for a, _ in state.chance_outcomes()]
-    return state.legal_actions()
-
-
-def perft(state: State, depth: int) -> int:
-    """The number of action sequences of length `depth` from `state` (a finished game ends a sequence early)."""
-    if depth == 0:
-        return 1
-    branches = children(state)
-    if not branches:
-        return 1
-    if depth == 1:
-        return len(branches)
-    total = 0
-    for action in branches:
-        child = state.clone()
-        child.apply(action)
-        total += perft(child, depth - 1)
-    return total
 
 
 def position(game_name: str, raw: dict[str, Any], seed: int, steps: int) -> State:
@@ -111,7 +85,12 @@ def counts(game_name: str) -> dict[str, Any]:
                 "counts": [perft(state, d) for d in range(1, depth + 1)],
             }
         )
-    return {"game": game_name, "version": game.version, "chance": "every outcome is one branch", "positions": rows}
+    return {
+        "game": game_name,
+        "version": game.version,
+        "chance": "every outcome is one branch",
+        "positions": rows,
+    }
 
 
 def render(data: dict[str, Any]) -> str:

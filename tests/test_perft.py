@@ -12,6 +12,7 @@ import pytest
 
 from hegemon.core.record import state_digest
 from hegemon.games import game_names, get_game
+from hegemon.testing import ConformanceError, check_perft, children, divide, perft
 
 ROOT = Path(__file__).resolve().parent.parent
 spec = importlib.util.spec_from_file_location("make_perft", ROOT / "scripts" / "make_perft.py")
@@ -40,8 +41,7 @@ def test_perft_counts_are_reproduced(name: str) -> None:
         assert before == row["digest"], f"{name} seed {seed}: the position itself changed"
         assert state.phase_name() == row["phase"]
         assert len(row["counts"]) == depth
-        got = [make_perft.perft(state, d) for d in range(1, depth + 1)]
-        assert got == row["counts"], f"{name} seed {seed} after {steps} steps ({row['phase']})"
+        check_perft(state, row["counts"], f"{name} seed {seed} after {steps} steps: ")
         assert state_digest(state) == before, "counting changed the position"
     assert make_perft.render(expected) == text
 
@@ -49,11 +49,25 @@ def test_perft_counts_are_reproduced(name: str) -> None:
 def test_perft_counts_each_chance_outcome_and_each_legal_action_as_a_branch() -> None:
     state = make_perft.position("spqrisiko", {"rules": "official", "players": 4, "random_deal": True}, 3, 54)
     outcomes = state.chance_outcomes()
-    assert len(outcomes) > 1 and make_perft.perft(state, 1) == len(outcomes)
-    assert make_perft.perft(state, 0) == 1
+    assert len(outcomes) > 1 and perft(state, 1) == len(outcomes)
+    assert perft(state, 0) == 1
     total = 0
     for action, _ in outcomes:
         child = state.clone()
         child.apply(action)
-        total += len(make_perft.children(child)) or 1
-    assert make_perft.perft(state, 2) == total
+        total += len(children(child)) or 1
+    assert perft(state, 2) == total
+
+
+def test_a_perft_mismatch_names_the_depth_and_prints_the_divide() -> None:
+    """As python-chess: a wrong count shows each first action with its own count, which sum to the total."""
+    state = make_perft.position("polis", {"siege": "classic"}, 5, 12)
+    real = [perft(state, d) for d in (1, 2)]
+    rows = divide(state, 2)
+    assert len(rows) == len(children(state)) and sum(n for _, n in rows) == real[1]
+    with pytest.raises(ConformanceError) as e:
+        check_perft(state, [real[0], real[1] + 1], "here: ")
+    text = str(e.value)
+    assert text.startswith(f"here: perft(2) = {real[1]}, expected {real[1] + 1}")
+    assert all(f"  {action}: {n}" in text for action, n in rows)
+    check_perft(state, real)  # the right counts pass

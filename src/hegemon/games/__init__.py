@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.util
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from types import ModuleType
 
 from hegemon.core.errors import ConfigError
@@ -14,6 +15,41 @@ _GAMES = {
     "spqrisiko": "hegemon.games.spqrisiko.game",
     "polis": "hegemon.games.polis.game",
 }
+_SHIPPED = frozenset(_GAMES)
+
+
+def register_game(name: str, module: str) -> Game:
+    """Register the game that `module` (a module path, e.g. "myplugin.game") defines as `GAME`, under `name`
+    (lower case, not yet taken): a game that lives outside this package, such as the tests' toy game. Its
+    package's `cli`, `odds` and `oddscmd` modules are found as a shipped game's are. ConfigError for a taken
+    name or a module whose `GAME` is named otherwise; nothing is registered then."""
+    key = name.strip().lower()
+    if key != name or not key.isidentifier():
+        raise ConfigError("game", f"a game's name is a lower-case identifier, not {name!r}")
+    if key in _GAMES:
+        raise ConfigError("game", f"a game named {key!r} is already registered")
+    game: Game = importlib.import_module(module).GAME
+    if game.name != key:
+        raise ConfigError("game", f"{module}.GAME is named {game.name!r}, not {key!r}")
+    _GAMES[key] = module
+    return game
+
+
+def unregister_game(name: str) -> None:
+    """Forget a game `register_game` added (the shipped games stay: ConfigError)."""
+    if name in _SHIPPED or name not in _GAMES:
+        raise ConfigError("game", f"{name!r} is not a registered plug-in game")
+    del _GAMES[name]
+
+
+@contextlib.contextmanager
+def registered_game(name: str, module: str) -> Iterator[Game]:
+    """`register_game` for the duration of a `with` block (a test's fixture), unregistered after it."""
+    game = register_game(name, module)
+    try:
+        yield game
+    finally:
+        unregister_game(name)
 
 
 def game_names() -> list[str]:
