@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import enum
 import importlib
+import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 from hegemon.core.actions import Action
 from hegemon.core.errors import ConfigError
@@ -91,12 +92,58 @@ class State(Protocol):
     def num_players(self) -> int: ...
 
 
+# ---------------------------------------------------------------- optional hooks of a state
+# A game's state may offer more than `State`: each such hook is a protocol, and generic code asks for it with the
+# typed lookups below (checked once per class: they cost a dictionary read, not an isinstance walk, per call).
+
+
+@runtime_checkable
+class ExplainsRefusals(Protocol):
+    """A state that says why an action is not legal now: (the rule's tag, the reason in words)."""
+
+    def explain_illegal(self, action: Action) -> tuple[str, str]: ...
+
+
+@runtime_checkable
+class SamplesChance(Protocol):
+    """A state with its own fast draw of a chance outcome (one `rng.random()` call, as `weighted_choice`)."""
+
+    def sample_chance(self, rng: random.Random) -> Action: ...
+
+
+@runtime_checkable
+class ViewsAtOnce(Protocol):
+    """A state that makes many seats' views in one pass (what every player sees computed once)."""
+
+    def views(self, players: Iterable[PlayerId | None]) -> dict[PlayerId | None, dict[str, Any]]: ...
+
+
+_IMPLEMENTS: dict[tuple[type, type], bool] = {}
+
+
+def _implements(state: object, hook: type) -> bool:
+    key = (type(state), hook)
+    known = _IMPLEMENTS.get(key)
+    if known is None:
+        known = _IMPLEMENTS[key] = isinstance(state, hook)
+    return known
+
+
+def refusal_explainer(state: State) -> ExplainsRefusals | None:
+    """`state` as an `ExplainsRefusals` when its class is one, else None."""
+    return cast(ExplainsRefusals, state) if _implements(state, ExplainsRefusals) else None
+
+
+def chance_sampler(state: State) -> SamplesChance | None:
+    """`state` as a `SamplesChance` when its class is one, else None."""
+    return cast(SamplesChance, state) if _implements(state, SamplesChance) else None
+
+
 def views(state: State, players: Iterable[PlayerId | None]) -> dict[PlayerId | None, dict[str, Any]]:
-    """`state.view(p)` for every p of `players`. A game may define `state.views(players)` to compute the part
-    every player sees only once; otherwise each view is computed on its own."""
-    many = getattr(state, "views", None)
-    if many is not None:
-        return dict(many(players))
+    """`state.view(p)` for every p of `players`. A game may define `state.views(players)` (`ViewsAtOnce`) to
+    compute the part every player sees only once; otherwise each view is computed on its own."""
+    if _implements(state, ViewsAtOnce):
+        return dict(cast(ViewsAtOnce, state).views(players))
     return {p: state.view(p) for p in players}
 
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from hegemon.core.actions import Action
 from hegemon.core.errors import IllegalActionError
-from hegemon.core.game import CHANCE, TERMINAL, State
+from hegemon.core.game import CHANCE, TERMINAL, State, chance_sampler, refusal_explainer
 
 
 def play(state: State, action: Action) -> None:
@@ -40,9 +40,9 @@ def play(state: State, action: Action) -> None:
 def why_illegal(state: State, action: Action) -> tuple[str, str]:
     """(rule, reason) for an action that is not legal now: the game's own `explain_illegal` when it has one,
     else what kinds of action are legal instead."""
-    explain = getattr(state, "explain_illegal", None)
-    if explain is not None:
-        rule, reason = explain(action)
+    explainer = refusal_explainer(state)
+    if explainer is not None:
+        rule, reason = explainer.explain_illegal(action)
         return str(rule), str(reason)
     kinds = sorted({a.kind for a in state.legal_actions()})
     return "", "legal now: " + (", ".join(kinds) or "nothing")
@@ -50,10 +50,9 @@ def why_illegal(state: State, action: Action) -> tuple[str, str]:
 
 def sample_chance(state: State, rng: random.Random) -> Action:
     """Draw a chance outcome with `rng`: the state's own fast sampler if it has one, else by probability."""
-    sampler = getattr(state, "sample_chance", None)
+    sampler = chance_sampler(state)
     if sampler is not None:
-        result: Action = sampler(rng)
-        return result
+        return sampler.sample_chance(rng)
     return weighted_choice(state.chance_outcomes(), rng)
 
 
@@ -89,7 +88,8 @@ def playout(
     n = 0
     # the state's methods and the generator's draw looked up once (the loop runs ~1,000 times a game)
     current, legal, apply, draw = state.current_player, state.legal_actions, state.apply, rng.random
-    sampler: Callable[[random.Random], Action] | None = getattr(state, "sample_chance", None)
+    own = chance_sampler(state)
+    sampler = own.sample_chance if own is not None else None
     while True:
         player = current()
         if player == TERMINAL or (max_actions is not None and n >= max_actions):
