@@ -227,7 +227,7 @@ def test_an_oversized_or_refused_board_with_bad_seats_stores_nothing(tmp_path: P
         valid = SPQR.replace("Lusitania", "Lusitania!")
         r = c.post("/api/tables", json={"game": "spqrisiko", "board_data": valid, "seats": [{"bot": "wizard"}] * 3})
         assert r.status_code == 400 and "unknown bot" in r.json()["message"]
-        assert board_name(valid.encode()) not in spqr_board._NAMED  # not kept in memory either
+        assert spqr_board.registered_board(board_name(valid.encode())) is None  # not kept in memory either
     assert boards_dir(tmp_path) == []
 
 
@@ -366,11 +366,11 @@ def test_an_accepted_board_is_held_only_while_a_table_uses_it(tmp_path: Path) ->
     text = sub(SPQR, "trireme = 10", "trireme = 11")
     t = m.create(CreateTable(game="spqrisiko", board_data=text, seats=[{"bot": "random"}] * 3))  # type: ignore[list-item]  # pydantic turns the dicts into SeatSpec
     name = t.options.board
-    assert name in spqr_board._NAMED and m.replay_view(t, 1, None)["step"] == 1
+    assert spqr_board.registered_board(name) is not None and m.replay_view(t, 1, None)["step"] == 1
     m.tables.clear()
     del t
     gc.collect()
-    assert name not in spqr_board._NAMED
+    assert spqr_board.registered_board(name) is None
     assert (tmp_path / "boards" / name).read_text() == text
 
 
@@ -418,7 +418,7 @@ def test_a_board_upload_on_a_full_disk_is_refused_503_and_leaves_nothing(
         assert (r.json()["code"], r.json()["detail"]) == ("unavailable", "board_not_stored")
         assert "No space left" in r.json()["message"]
         assert boards_dir(tmp_path) == [] and c.get("/api/tables").json() == []
-        assert board_name(text.encode()) not in spqr_board._NAMED
+        assert spqr_board.registered_board(board_name(text.encode())) is None
         r = c.post("/api/tables", json={"game": "spqrisiko", "board_data": text, "seed": 1})
         assert r.status_code == 201, r.text
         assert [p.name for p in boards_dir(tmp_path)] == [board_name(text.encode())]

@@ -539,7 +539,7 @@ class TableManager:
         up = board if board is not None and board.game == game else check_board(game, text)
         mod = board_module(game)
         self._pending_board = up
-        self._pending_fresh = up.name not in mod._NAMED
+        self._pending_fresh = mod.registered_board(up.name) is None
         if self._pending_fresh:
             mod.register_board(up.name, up.board)
         return up.name
@@ -581,7 +581,7 @@ class TableManager:
         if not _BOARD_NAME.fullmatch(name):
             raise RulesDataError(str(ref), "file", "not the name of an uploaded board")
         mod = board_module(game)
-        board = mod._NAMED.get(name)
+        board = mod.registered_board(name)
         if board is None:
             if self.board_dir is None:
                 raise RulesDataError(name, "file", "this server has no board directory")

@@ -7,20 +7,23 @@ Rnn decision (polis.md §11) so a user with the physical game can correct it wit
 
 from __future__ import annotations
 
+import functools
 import itertools
-import os
 import re
-import weakref
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from hegemon.core.boardfile import build, check_count, check_int, read_text
+from hegemon.core.boards import BoardRegistry
 from hegemon.core.errors import RulesDataError
 
 DEFAULT_BOARD = Path(__file__).with_name("data") / "board.toml"
-SHIPPED_BOARDS: dict[str, Path] = {"default": DEFAULT_BOARD, "balanced": DEFAULT_BOARD.with_name("board-balanced.toml")}
+SHIPPED_BOARDS: dict[str, Path] = {
+    "default": DEFAULT_BOARD,
+    "balanced": DEFAULT_BOARD.with_name("board-balanced.toml"),
+}
 """The boards that come with the game, selectable by name (`--board balanced`, `board=balanced`;
 `--board default,balanced` compares them in the lab): the default is the reconstruction (the same as no board);
 the balanced board changes reconstructed values only, so that Athens and Sparta win about equally often with
@@ -144,7 +147,9 @@ class Board:
     market_ids: list[str] = field(default_factory=list)
     market_names: list[str] = field(default_factory=list)
     market_index: dict[str, int] = field(default_factory=dict)
-    shiploads: list[tuple[tuple[int, int, int, int], ...]] = field(default_factory=list)  # good, gives, amount, price
+    shiploads: list[tuple[tuple[int, int, int, int], ...]] = field(
+        default_factory=list
+    )  # good, gives, amount, price
     routes: list[list[tuple[int, ...]]] = field(default_factory=list)  # [side][market] -> seas
     track_goods: tuple[int, ...] = ()
     track_of: dict[int, int] = field(default_factory=dict)  # resource -> track index
@@ -191,7 +196,11 @@ class Board:
     military_pp: int = 1  # moves, a classic/sacrifice siege, a collection away from home (§4.5)
     home_collect_pp: int = 0  # a collection in the home region (§5.8)
     extra_cost: int = 1  # resources per action after the opponent has passed (§4.4)
-    unit_res: tuple[int, int, int] = (METAL, WOOD, WOOD)  # what a hoplite, galley, merchant cost (silver also)
+    unit_res: tuple[int, int, int] = (
+        METAL,
+        WOOD,
+        WOOD,
+    )  # what a hoplite, galley, merchant cost (silver also)
     siege_die: int = 4  # sides of the siege die (§7.1)
     retreat_pp: int = 1  # paid to the opponent (§6.5)
     bribe_per_unit: int = 1  # silver per opponent unit on the proxenos's way (§5.10)
@@ -210,7 +219,9 @@ class Board:
     setup_merchants: list[int] = field(default_factory=list)
     setup_proxenos: list[int] = field(default_factory=list)
     setup_poleis: list[tuple[int, ...]] = field(default_factory=list)
-    cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)  # rules.tables, built lazily
+    cache: dict[str, Any] = field(
+        default_factory=dict, repr=False, compare=False
+    )  # rules.tables, built lazily
 
     @property
     def n_terr(self) -> int:
@@ -254,7 +265,10 @@ class _Checker:
             check_int(self.path, f"{entry}.{key}", v, lo, hi)
         if typ is list:
             check_count(self.path, f"{entry}.{key}", len(v), MAX_LIST, "items")
-            if not all(isinstance(x, (str, int, float, bool)) for x in v) and key not in ("effects", "shiploads"):
+            if not all(isinstance(x, (str, int, float, bool)) for x in v) and key not in (
+                "effects",
+                "shiploads",
+            ):
                 raise self.fail(f"{entry}.{key}", "must be a list of plain values")
         return v
 
@@ -286,8 +300,19 @@ def _parse(path: str, raw: dict[str, Any]) -> Board:
     # --- ids: lower_snake_case and unique across the file (§2.6)
     seen: dict[str, str] = {}
     for section in (
-        "sides", "rounds", "event_piles", "territories", "poleis", "trade_ports", "markets", "trade_routes",
-        "combat_formations", "combat_cards", "project_symbols", "projects", "events",
+        "sides",
+        "rounds",
+        "event_piles",
+        "territories",
+        "poleis",
+        "trade_ports",
+        "markets",
+        "trade_routes",
+        "combat_formations",
+        "combat_cards",
+        "project_symbols",
+        "projects",
+        "events",
     ):
         for i, e in enumerate(_entries(ck, raw, section)):
             eid = g(e, "id", f"{section}[{i}]", str)
@@ -311,7 +336,7 @@ def _parse(path: str, raw: dict[str, Any]) -> Board:
             return
         if not p.startswith("attested:"):
             raise ck.fail(entry, f"provenance {prov!r} is neither 'reconstructed' nor 'attested:KEY'")
-        for key in p[len("attested:"):].split(","):
+        for key in p[len("attested:") :].split(","):
             if key.strip() not in known:
                 raise ck.fail(entry, f"provenance names unknown or second-edition source {key.strip()!r}")
 
@@ -344,7 +369,9 @@ def _parse(path: str, raw: dict[str, Any]) -> Board:
         raise ck.fail("constants", "missing [constants] table")
     for name in consts:
         if name not in CONSTANTS:
-            raise ck.fail(f"constants.{name}", "unknown constant (the engine reads: " + ", ".join(CONSTANTS) + ")")
+            raise ck.fail(
+                f"constants.{name}", "unknown constant (the engine reads: " + ", ".join(CONSTANTS) + ")"
+            )
 
     def const(name: str, default: Any) -> Any:
         e = consts.get(name)
@@ -396,7 +423,9 @@ def _parse(path: str, raw: dict[str, Any]) -> Board:
     b.unit_res = (RES[uc["hoplite"]], RES[uc["galley"]], RES[uc["merchant"]])
     halved = const("storage_halved", ["oil", "wine", "wheat"])
     if not isinstance(halved, list) or any(r not in RES for r in halved) or len(set(halved)) != len(halved):
-        raise ck.fail("constants.storage_halved", f"value must be a list of distinct resources, got {halved!r}")
+        raise ck.fail(
+            "constants.storage_halved", f"value must be a list of distinct resources, got {halved!r}"
+        )
     b.storage_halved = tuple(RES[r] for r in halved)
 
     # --- territories
@@ -447,11 +476,15 @@ def _parse(path: str, raw: dict[str, Any]) -> Board:
                 dq.append(v)
     for i in range(n):
         if i not in seen_t:
-            raise ck.fail(f"territories.{b.terr_ids[i]}", "territory is not reachable from the rest of the map")
+            raise ck.fail(
+                f"territories.{b.terr_ids[i]}", "territory is not reachable from the rest of the map"
+            )
     if "sikelia" in b.terr_index:
         for j in b.adj[b.terr_index["sikelia"]]:
             if b.is_land[j]:
-                raise ck.fail("territories.sikelia", f"every neighbour of Sikelia must be a sea, not {b.terr_ids[j]}")
+                raise ck.fail(
+                    "territories.sikelia", f"every neighbour of Sikelia must be a sea, not {b.terr_ids[j]}"
+                )
     for i, t in enumerate(terrs):
         entry = f"territories.{t['id']}"
         if b.is_land[i]:
@@ -666,7 +699,9 @@ def _parse(path: str, raw: dict[str, Any]) -> Board:
         b.card_kinds.append(CardKind(name, fi, pv, cnt))
     b.deck_size = len(cards)
     if not 2 <= b.hand_size <= b.deck_size // 2:
-        raise ck.fail("constants.battle_hand_size", "a hand needs 2 to deck/2 cards (two are played per exchange)")
+        raise ck.fail(
+            "constants.battle_hand_size", "a hand needs 2 to deck/2 cards (two are played per exchange)"
+        )
 
     # --- projects
     projects = _entries(ck, raw, "projects")
@@ -749,14 +784,18 @@ def _parse(path: str, raw: dict[str, Any]) -> Board:
                 raise ck.fail(f"{entry}.resources", f"bad resource entry {r!r} = {v!r}")
         b.setup_res.append(tuple(resd.get(r, 0) for r in RESOURCES))
         if b.resource_max and max(b.setup_res[-1]) > b.resource_max:
-            raise ck.fail(f"{entry}.resources", f"a starting resource exceeds resource_maximum ({b.resource_max})")
+            raise ck.fail(
+                f"{entry}.resources", f"a starting resource exceeds resource_maximum ({b.resource_max})"
+            )
         b.setup_pp.append(g(s, "prestige", entry, int, 0))
         units: dict[int, int] = {}
         for key, want_land in (("hoplites", True), ("galleys", False)):
             for t, cnt in g(s, key, entry, dict).items():
                 ck.integer(f"{entry}.{key}.{t}", cnt, 0)
                 if t not in b.terr_index or b.is_land[b.terr_index[t]] != want_land:
-                    raise ck.fail(entry, f"{key} placed in {t!r}, which is not a {'land' if want_land else 'sea'}")
+                    raise ck.fail(
+                        entry, f"{key} placed in {t!r}, which is not a {'land' if want_land else 'sea'}"
+                    )
                 if not isinstance(cnt, int) or isinstance(cnt, bool) or cnt < 0:
                     raise ck.fail(f"{entry}.{key}.{t}", f"must be a whole number of at least 0, got {cnt!r}")
                 if cnt > b.round_limit[0]:
@@ -856,20 +895,6 @@ def _side(ck: _Checker, entry: str, s: str) -> int:
     return SIDE[s]
 
 
-_CACHE: dict[str, Board] = {}
-_NAMED: weakref.WeakValueDictionary[str, Board] = weakref.WeakValueDictionary()
-"""Accepted uploaded boards by their content-hash name (the server registers them; options hold the name).
-Weak: a board stays while a game uses it, so boards of deleted tables do not pile up in memory."""
-
-
-def register_board(name: str, board: Board) -> None:
-    _NAMED[name] = board
-
-
-def forget_board(name: str) -> None:
-    _NAMED.pop(name, None)
-
-
 def board_from_text(text: str, label: str) -> Board:
     """Parse and validate board TOML text within the bounds of `hegemon.core.boardfile` (RulesDataError
     naming `label` and the entry otherwise)."""
@@ -885,42 +910,36 @@ def _parse_guarded(raw: dict[str, Any], label: str) -> Board:
         raise RulesDataError(label, "data", f"malformed data ({type(e).__name__}: {e})") from None
 
 
-_FAST: dict[str | Path | None, tuple[int, int, Board]] = {}  # path as given -> (mtime, size, board): one stat
+def _load_file(path: Path) -> Board:
+    return board_from_text(read_text(path), str(path))
+
+
+_REGISTRY: BoardRegistry[Board] = BoardRegistry(
+    _load_file, {name: functools.partial(_load_file, path) for name, path in SHIPPED_BOARDS.items()}
+)
+"""The shipped boards by name, accepted uploaded boards by their content-hash name (the server registers them;
+options hold the name; held weakly, so boards of deleted tables do not pile up in memory) and board files by
+path."""
+
+
+def register_board(name: str, board: Board) -> None:
+    _REGISTRY.register(name, board)
+
+
+def forget_board(name: str) -> None:
+    _REGISTRY.forget(name)
+
+
+def registered_board(name: str) -> Board | None:
+    """The uploaded board registered under `name`, while a table holds it."""
+    return _REGISTRY.registered(name)
 
 
 def load_board(path: str | Path | None = None) -> Board:
     """The shipped board (None), a registered uploaded board by name, an alternative shipped board by name
-    (`SHIPPED_BOARDS`: "default", "balanced"), or a board file, validated once per file version (path, mtime, size); a board
-    already loaded costs one stat of its path."""
-    if isinstance(path, str) and path in _NAMED:
-        return _NAMED[path]
-    if isinstance(path, str) and path in SHIPPED_BOARDS:
-        path = SHIPPED_BOARDS[path]
-    try:
-        fs = os.stat(path if path is not None else DEFAULT_BOARD)
-        hit = _FAST.get(path)
-        if hit is not None and hit[0] == fs.st_mtime_ns and hit[1] == fs.st_size:
-            return hit[2]
-    except (OSError, TypeError, ValueError):
-        fs = None
-    board = _load_board(path)
-    if fs is not None:
-        _FAST[path] = (fs.st_mtime_ns, fs.st_size, board)
-    return board
-
-
-def _load_board(path: str | Path | None) -> Board:
-    p = Path(path) if path is not None else DEFAULT_BOARD
-    try:
-        st = p.stat()
-        key = f"{p.resolve()}:{st.st_mtime_ns}:{st.st_size}"
-    except OSError:
-        key = str(p)
-    if key in _CACHE:
-        return _CACHE[key]
-    board = board_from_text(read_text(p), str(p))
-    _CACHE[key] = board
-    return board
+    (`SHIPPED_BOARDS`: "default", "balanced"), or a board file, validated once per file version (path, mtime,
+    size); a board already loaded costs one stat of its path."""
+    return _REGISTRY.load(path)
 
 
 def _decision(section: str, fld: str) -> str:

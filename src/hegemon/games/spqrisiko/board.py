@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -11,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from hegemon.core.boardfile import build, check_count, check_int, check_number, read_text
+from hegemon.core.boards import BoardRegistry
 from hegemon.core.errors import RulesDataError
 
 SYMBOLS = ("legionary", "banner", "trireme", "arena")
@@ -226,9 +226,7 @@ def parse_board(data: dict[str, Any], path: str) -> Board:
         path, "pieces.power_centres", _table(data, "pieces", path).get("power_centres"), 0, MAX_POWER_CENTRES
     )
     # at most MAX_COASTS * MAX_SHORE pairs in all
-    bridges = [
-        tuple(sorted((q, s) for s in coasts[p] for q in shores[s] if q != p)) for p in range(len(pid))
-    ]
+    bridges = [tuple(sorted((q, s) for s in coasts[p] for q in shores[s] if q != p)) for p in range(len(pid))]
     return Board(
         path=path,
         province_ids=tuple(pid),
@@ -268,27 +266,24 @@ def default_board() -> Board:
     return board_from_text(ref.read_text(encoding="utf-8"), "spqrisiko/data/board.toml")
 
 
-_NAMED: weakref.WeakValueDictionary[str, Board] = weakref.WeakValueDictionary()
-"""Accepted uploaded boards by their content-hash name (the server registers them; options hold the name).
-Weak: a board stays while a game uses it, so boards of deleted tables do not pile up in memory."""
+_REGISTRY: BoardRegistry[Board] = BoardRegistry(load_board_file, {"default": default_board})
+"""The shipped board, accepted uploaded boards by their content-hash name (the server registers them; options
+hold the name; held weakly, so boards of deleted tables do not pile up in memory) and board files by path."""
 
 
 def register_board(name: str, board: Board) -> None:
-    _NAMED[name] = board
+    _REGISTRY.register(name, board)
 
 
 def forget_board(name: str) -> None:
-    _NAMED.pop(name, None)
+    _REGISTRY.forget(name)
+
+
+def registered_board(name: str) -> Board | None:
+    """The uploaded board registered under `name`, while a table holds it."""
+    return _REGISTRY.registered(name)
 
 
 def load_board(path: str | None = None) -> Board:
-    """The default board, a registered uploaded board by name, or a validated file (cached by path)."""
-    if path is None:
-        return default_board()
-    named = _NAMED.get(path)
-    return named if named is not None else _load_file_cached(path)
-
-
-@cache
-def _load_file_cached(path: str) -> Board:
-    return load_board_file(path)
+    """The default board, a registered uploaded board by name, or a validated file (cached by path and version)."""
+    return _REGISTRY.load(path)
