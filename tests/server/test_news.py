@@ -61,9 +61,12 @@ def test_spqr_log_says_conquests_losses_vp_and_the_same_to_every_seat(manager: T
             if c["k"] == "lost":
                 assert c["legionaries"] + c["triremes"] > 0
     assert vp == [p["vp"] for p in t.view(None)["players"]]
-    # a roll's losses are said on the roll's own line
+    # units are lost to the dice alone, said on the roll's own line (legionaries embarked for a sea attack or
+    # turned into a trireme are not lost)
     rolls = [ln for ln in spectator.values() if ln["action"]["type"] == "roll" and ln.get("changes")]
     assert rolls and all(any(c["k"] == "lost" for c in ln["changes"]) for ln in rolls)
+    losers = {ln["action"]["type"] for ln in spectator.values() for c in ln.get("changes", []) if c["k"] == "lost"}
+    assert losers == {"roll"}, losers
 
 
 def _polis_with_sieges(m: TableManager) -> tuple:

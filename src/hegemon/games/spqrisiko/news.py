@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from hegemon.games.spqrisiko.records import BattleKind
 from hegemon.games.spqrisiko.scoring import FREE, NEUTRAL
 
 if TYPE_CHECKING:
@@ -13,7 +14,7 @@ if TYPE_CHECKING:
     from hegemon.games.spqrisiko.state import SpqrState
 
 Facts = tuple[Any, ...]
-_NO_LOSS = ("disband",)  # a trireme given up for legionaries is said by the action itself
+_NO_LOSS = ("build", "disband")  # legionaries turned into a trireme and back: said by the action itself
 
 
 def _who(o: int) -> int | str:
@@ -30,6 +31,9 @@ def facts(state: SpqrState) -> Facts:
             legs[n] += a
         elif 0 <= o < n:
             legs[o] += a
+    bt = state.battle
+    if bt is not None and bt.kind == BattleKind.SEA and state.order:
+        legs[state.order[state.turn]] += bt.alive  # legionaries at sea in a sea attack: not lost until they fall
     return (
         tuple(state.owner),
         tuple(legs),
