@@ -161,7 +161,9 @@ class Game(Protocol):
       `text` (terminal rendering: `render(state, player)`, `render_map(state)`, `action_odds(state, action)`),
       `ai` (bot knowledge: `evaluate`, `determinize`, `auto_action`), `measures` (lab measures:
       `MEASURES`), `encoder` (RL: `make_encoder(state)`), `board` (board files: `load_board`,
-      `board_from_text`, `register_board`, `forget_board`, optionally `reconstructed_values`);
+      `board_from_text`, `register_board`, `forget_board`, optionally `reconstructed_values`), `news` (what an
+      action changed, in public facts only: `facts(state)` before it, `news(state, facts, action)` after it, a
+      JSON-ready list; the web table's log carries it);
     - `position_odds_job(state, query)`: the odds of an attack described by `query` in `state`, as a picklable
       call with no arguments, read from the position at once and run later (the web table runs it in a
       worker process); its answer is a JSON-ready dict, with `"exact": false` when not in exact fractions;

@@ -239,6 +239,21 @@ class LogEntry:
     action: Action
     actor: int  # the player who chose it, or CHANCE
     note: str  # "" | "auto" (the only legal action) | "timer" (a bot played a timed-out turn)
+    changes: list[dict[str, Any]] | None = None
+    """What the action changed on the table, in public facts only (the game's `news` module): conquests, losses,
+    scoring… Every seat and spectator may see it."""
+
+
+def play_with_news(game: Game, state: State, action: Action, chance: bool) -> list[dict[str, Any]] | None:
+    """Play `action` on `state` (a chance outcome as drawn, a decision with the engine's checked `play`) and
+    return what it changed, in public facts (None for a game without a `news` module)."""
+    news = game_module(game, "news") if "news" in game.modules else None
+    before = news.facts(state) if news is not None else None
+    if chance:
+        state.apply(action)
+    else:
+        play(state, action)
+    return news.news(state, before, action) if news is not None else None
 
 
 class Connection:
@@ -647,9 +662,9 @@ class TableManager:
         state = table.state
         for raw, actor, note in actions:
             action = table.game.decode_action(raw)
-            play(state, action)
+            changes = play_with_news(table.game, state, action, chance=False)
             table.actions.append(action.to_json())
-            table.log.append(LogEntry(action, actor, note))
+            table.log.append(LogEntry(action, actor, note, changes))
             if table.version % REPLAY_EVERY == 0:
                 table.replay_checkpoints[table.version] = state.clone()
         table.finished = state.current_player() == TERMINAL
@@ -836,14 +851,11 @@ class TableManager:
         outcome the engine's own sampler drew, queue its durable write, and record it. Nobody hears of it
         before the write is committed (see `_changed`)."""
         state = table.state
-        if actor == CHANCE:
-            state.apply(action)
-        else:
-            play(state, action)
+        changes = play_with_news(table.game, state, action, chance=actor == CHANCE)
         data = action.to_json()
         self.storage.append_action(table.id, table.version, data, actor, note)
         table.actions.append(data)
-        table.log.append(LogEntry(action, actor, note))
+        table.log.append(LogEntry(action, actor, note, changes))
         if table.version % REPLAY_EVERY == 0:
             table.replay_checkpoints[table.version] = state.clone()
 
@@ -1052,7 +1064,10 @@ class TableManager:
         for i in range(start, len(table.log) if end is None else min(end, len(table.log))):
             e = table.log[i]
             a = e.action.visible_to(seat)
-            out.append({"i": i, "actor": e.actor, "action": a.to_json(), "text": str(a), "note": e.note})
+            line = {"i": i, "actor": e.actor, "action": a.to_json(), "text": str(a), "note": e.note}
+            if e.changes:  # public facts only (the game's `news`): the same for every seat
+                line["changes"] = e.changes
+            out.append(line)
         return out
 
     def message(self, c: Connection) -> dict[str, Any]:

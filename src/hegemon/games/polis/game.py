@@ -34,6 +34,7 @@ class PolisGame:
         "measures": "hegemon.games.polis.measures",
         "encoder": "hegemon.games.polis.encoder",
         "board": "hegemon.games.polis.board",
+        "news": "hegemon.games.polis.news",
     })
 
     def parse_options(self, raw: Mapping[str, Any] | None = None) -> PolisOptions:

@@ -34,6 +34,7 @@ class SpqrGame:
         "measures": "hegemon.games.spqrisiko.measures",
         "encoder": "hegemon.games.spqrisiko.encoder",
         "board": "hegemon.games.spqrisiko.board",
+        "news": "hegemon.games.spqrisiko.news",
     })
 
     def parse_options(self, raw: Mapping[str, Any] | None = None, **overrides: Any) -> SpqrOptions:

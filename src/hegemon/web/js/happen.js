@@ -36,25 +36,58 @@ export function showDice(roll) {
   tray.classList.add("fresh");
 }
 
-/** Short announcements stacked over the map; each goes after a few seconds (or on a click). */
+/** Short announcements stacked over the map, each shown for a few seconds (or until a click). At most 4 at once
+ * (2 on a phone, which keeps the map in view); the others wait their turn, never dropped before they were shown:
+ * while some wait, each stays less long. Everything announced is also in the "since your turn" panel. */
+const waiting = [];
+const MOST_WAITING = 40; // a very long burst (a reconnection after a long absence): the oldest plain news go first
+
+function toastBox() {
+  return document.getElementById("toasts");
+}
+
+function showing(box) {
+  return box.querySelectorAll(".toast:not(.going)").length;
+}
+
 export function toast(text, kind = "") {
-  const box = document.getElementById("toasts");
+  const box = toastBox();
   if (!box || !text) return;
+  const queued = waiting[waiting.length - 1];
   const last = box.lastElementChild;
-  if (last && last.dataset.text === text && !last.classList.contains("going")) {
+  if (!queued && last && last.dataset.text === text && !last.classList.contains("going")) {
     // the same news again (a bot's quick turns): counted on the one shown
     last.dataset.n = String(Number(last.dataset.n || 1) + 1);
     last.textContent = `${text} ${t("log.times", { n: last.dataset.n })}`;
     return;
   }
-  const el = h("div", { class: `toast ${kind}`, role: "status", "data-text": text }, text);
-  el.addEventListener("click", () => el.remove());
-  box.append(el);
-  const most = window.matchMedia("(max-width: 820px)").matches ? 2 : 4; // a phone keeps the map in view
-  // too many at once: the plain news go first, the big ones (a polis taken, the end of a round) stay longest
-  while (box.childElementCount > most) (box.querySelector(".toast:not(.big):not(.auto)") || box.firstElementChild).remove();
-  setTimeout(() => el.classList.add("going"), 5200);
-  setTimeout(() => el.remove(), 6000);
+  if (queued && queued.text === text) { queued.n += 1; return; }
+  waiting.push({ text, kind, n: 1 });
+  if (waiting.length > MOST_WAITING) {
+    const k = waiting.findIndex((x) => !x.kind);
+    waiting.splice(k >= 0 ? k : 0, 1);
+  }
+  pump();
+}
+
+function pump() {
+  const box = toastBox();
+  if (!box) return;
+  const most = window.matchMedia("(max-width: 820px)").matches ? 2 : 4;
+  while (waiting.length && showing(box) < most) {
+    const x = waiting.shift();
+    const text = x.n > 1 ? `${x.text} ${t("log.times", { n: x.n })}` : x.text;
+    const el = h("div", { class: `toast ${x.kind}`, role: "status", "data-text": x.text }, text);
+    if (x.n > 1) el.dataset.n = String(x.n);
+    let gone = false;
+    const go = () => { if (gone) return; gone = true; el.remove(); pump(); };
+    el.addEventListener("click", go);
+    box.append(el);
+    // long enough to read; shorter while others wait (a bot's round announces a lot at once)
+    const life = waiting.length ? Math.max(2500, 6000 - 500 * waiting.length) : 6000;
+    setTimeout(() => el.classList.add("going"), life - 800);
+    setTimeout(go, life);
+  }
 }
 
 /** Ask before a move that loses the game or costs the last prestige: resolves true to play it. */

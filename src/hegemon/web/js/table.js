@@ -10,6 +10,7 @@ import { tableRules } from "./rules.js";
 import { confirmMove, showDice, toast } from "./happen.js";
 import { initTooltips } from "./tooltips.js";
 import { maybeTutorial, relabelTutorial } from "./tutorial.js";
+import { renderSince } from "./since.js";
 
 initLang(); // the table page's entry point (table.html): the page's language first
 const m = location.pathname.match(/^\/(t|r)\/([A-Za-z0-9_-]+)/);
@@ -342,7 +343,9 @@ function myLinkBox() {
 function logLine(e) {
   const who = e.actor >= 0 ? seatName(e.actor) : icon("die", t("table.dice"));
   const note = e.note ? ` ${t(`note.${e.note}`)}` : "";
-  const text = board.describe(e.action, e.actor) + note;
+  // what it changed (public facts the server computed: conquests, losses, VP, sieges…), in words
+  const changes = board.changeText ? (e.changes || []).map((c) => board.changeText(c)).filter(Boolean).join(" · ") : "";
+  const text = board.describe(e.action, e.actor) + note + (changes ? ` \u2014 ${changes}` : "");
   const a = e.action || {};
   const tip = a.event ? `event:${a.event}` : a.project ? `project:${a.project}` : null; // tooltips.js
   const li = h("li", { "data-i": e.i, "data-key": `${e.actor}|${text}`, "data-tip": tip, class: e.actor < 0 ? "chance" : "" },
@@ -452,11 +455,25 @@ function renderOver(root) {
   root.append(h("a", { class: "button primary", id: "openreplay", href: `/r/${ID}` }, t("table.openreplay")));
 }
 
+const sinceOpen = new Set(); // the turns of the "since your turn" panel whose moves are unfolded
+
+/** What the others did since this seat's last move, turn by turn and in words (since.js). */
+function renderSincePanel() {
+  const box = el("since");
+  if (!box) return;
+  if (MODE === "r" || !board.changeText || msg.status === "waiting") { box.hidden = true; return; }
+  // above the controls (read what happened, then play); on a phone below them (the sheet shows the controls first)
+  const anchor = window.matchMedia("(max-width: 820px)").matches ? el("players") : el("actions");
+  if (anchor && box.nextElementSibling !== anchor) anchor.before(box);
+  renderSince(box, { log, seat: msg.seat, board, seatName, seatColour, view: msg.view, open: sinceOpen });
+}
+
 function render(newLog) {
   if (!msg || !board) return;
   renderHeader();
   board.render(msg);
   renderActions();
+  renderSincePanel();
   const pl = clear(el("players"));
   pl.append(h("h2", {}, t("table.players")));
   renderSeats(pl);

@@ -133,9 +133,10 @@ export async function createBoard(root, ctx) {
       const prox = icon("star");
       for (const [k, val] of Object.entries({ x: 6, y: -13, width: 9, height: 9, class: "prox" })) prox.setAttribute(k, val);
       g.append(c, pop, name, fort, discs, prox);
-      g.append(s("title", { text: nm(pid) }));
+      const title = s("title", { text: nm(pid) });
+      g.append(title);
       gLab.append(g);
-      polisG[pid] = { g, c, pop, fort, discs, prox };
+      polisG[pid] = { g, c, pop, fort, discs, prox, title };
     });
   }
   clear(root).append(svg);
@@ -165,8 +166,12 @@ export async function createBoard(root, ctx) {
       g.c.setAttribute("r", String(5.5 + p.fortification));
       g.pop.textContent = p.owner === "neutral" ? "" : String(p.population);
       g.fort.textContent = `F${p.fortification}`;
-      const d = Object.entries(p.siege_discs || {}).map(([side, n]) => `${side[0].toUpperCase()}${n}`).join(" ");
-      g.discs.textContent = d;
+      // the siege markers, in the besieger's colour ("2/3": 2 markers of the 3 that take it), named in words
+      clear(g.discs);
+      const sieges = Object.entries(p.siege_discs || {});
+      sieges.forEach(([side, n], k) => g.discs.append(s("tspan", { fill: SIDE_COLOUR[side], "data-side": side, text: `${k ? " " : ""}${n}/${p.fortification}` })));
+      g.discs.dataset.siege = sieges.length ? "1" : "";
+      g.title.textContent = [nm(p.id), ...sieges.map(([side, n]) => siegeText(p.id, side, n, p.fortification, v.siege, "polis.siegetip"))].join(" \u2014 ");
       g.g.classList.toggle("clickable", can.has(p.id));
       g.c.style.strokeWidth = can.has(p.id) ? "2.5" : "1";
       g.c.dataset.owner = p.owner;
@@ -380,7 +385,8 @@ export async function createBoard(root, ctx) {
       const owner = p.owner === "neutral" ? t("polis.neutral") : t(`polis.${p.owner}`);
       const projects = (p.projects || []).filter(Boolean).map(projectName).join(", ");
       const built = (p.projects || []).filter(Boolean);
-      return h("p", { class: "hint placeinfo", "data-tip": built.length ? `built:${built.join(",")}` : null }, `${owner} · ${t("polis.pop", { p: p.population, m: p.max_population, f: p.fortification })}${projects ? ` · ${projects}` : ""}`);
+      const sieges = Object.entries(p.siege_discs || {}).map(([side, n]) => siegeText(p.id, side, n, p.fortification, v.siege));
+      return h("p", { class: "hint placeinfo", "data-tip": built.length ? `built:${built.join(",")}` : null }, `${owner} · ${t("polis.pop", { p: p.population, m: p.max_population, f: p.fortification })}${projects ? ` · ${projects}` : ""}${sieges.map((x) => ` · ${x}`).join("")}`);
     }
     const units = v.sides.map((sd) => [sd.side, (sd.hoplites[id] || 0) + (sd.galleys[id] || 0)]).filter(([, n]) => n);
     if (!units.length) return null;
@@ -483,6 +489,7 @@ export async function createBoard(root, ctx) {
     }
     if (v.hand) root.append(h("p", { id: "hand", "data-tip": `cards:${v.hand.join(",")}` }, t("polis.yourhand", { h: handText(v.hand) || "—" })));
     if (v.event) root.append(h("p", { class: "hint", id: "event", "data-tip": `event:${v.event}` }, t("polis.event", { e: eventName(v.event) })));
+    siegePanel(root, v);
     roundEndPanel(root, v);
     if (v.project_offer && v.project_offer.length) root.append(h("p", { class: "hint", id: "offer", "data-tip": `projects:${v.project_offer.join(",")}` }, t("polis.offer", { p: v.project_offer.map(projectName).join(", ") })));
   }
@@ -518,6 +525,47 @@ export async function createBoard(root, ctx) {
       groups.length ? h("ul", {}, groups.map(([side, lines]) => h("li", { "data-side": side },
         h("strong", { style: `color:${SIDE_COLOUR[side]}` }, t(`polis.${side}`)), `: ${lines.join(" · ")}`)))
         : h("p", { class: "hint" }, t("rep.none"))));
+  }
+
+  // ------------------------------------------------------------------ what changed (the log's words)
+  const sideName = (sd) => (sd === "neutral" ? t("polis.neutral") : t(`polis.${sd}`));
+  /** A siege in words: "siege of Megara by Athens: 1 of 2 markers; forcing costs 1 prestige + 1 hoplite per
+   * marker" (the last part under the rule that lets the besieger force). */
+  function siegeText(polis, side, n, of, rule, key = "chg.siege") {
+    const parts = [t(key, { polis: nm(polis), side: sideName(side), n, of })];
+    if (rule === "diceless_sacrifice") parts.push(t("chg.force"));
+    return parts.join("; ");
+  }
+  /** One change an action made (a log line's `changes`, computed by the server), in words. */
+  function changeText(c) {
+    if (c.k === "polis") {
+      const now = c.to === "neutral" ? t("chg.polisneutral", { polis: nm(c.polis) }) : t("chg.polis", { polis: nm(c.polis), who: sideName(c.to) });
+      return `${now} ${c.from === "neutral" ? t("chg.wasneutral") : t("chg.was", { from: sideName(c.from) })}`;
+    }
+    if (c.k === "siege") return c.n ? siegeText(c.polis, c.side, c.n, c.of, c.rule) : t("chg.siegelifted", { polis: nm(c.polis), side: sideName(c.side) });
+    if (c.k === "lost") return t("chg.lostat", { side: sideName(c.side), units: t(`n.${c.unit}`, { n: c.n }), places: (c.places || []).map(nm).join(", ") });
+    if (c.k === "prestige") return t("chg.prestige", { side: sideName(c.side), n: signed(c.n), total: c.total });
+    if (c.k === "proxenos") return t("chg.proxenos", { side: sideName(c.side) });
+    if (c.k === "round") return t("toast.round", { n: c.n });
+    return "";
+  }
+  /** The die of a siege or market roll (`entries[k]`), for the dice tray; null for another line. */
+  function rollDice(entries, k) {
+    const a = entries[k] && entries[k].action;
+    if (!a || (a.type !== "siege_roll" && a.type !== "market_roll")) return null;
+    return { title: t(a.type === "siege_roll" ? "dice.siege" : "dice.market"), attacker: [a.roll], attackerName: " " };
+  }
+
+  /** Every siege going on, in words and in its side's colour (the map shows its markers). */
+  function siegePanel(root, v) {
+    const lines = [];
+    for (const p of v.poleis) {
+      for (const [side, n] of Object.entries(p.siege_discs || {})) {
+        lines.push(h("li", { "data-polis": p.id, "data-side": side, style: `border-left-color:${SIDE_COLOUR[side]}` },
+          h("i", { class: "dot", style: `background:${SIDE_COLOUR[side]}` }), siegeText(p.id, side, n, p.fortification, v.siege)));
+      }
+    }
+    if (lines.length) root.append(h("div", { class: "sieges", id: "sieges" }, h("h3", {}, t("polis.sieges")), h("ul", {}, lines)));
   }
 
   const unitsAt = (v, terr) => v.sides.map((sd) => (sd.hoplites[terr] || 0) + (sd.galleys[terr] || 0));
@@ -605,6 +653,9 @@ export async function createBoard(root, ctx) {
       rows: v.sides.map((sd, i) => ({ seat: i, values: [sd.score.population, sd.score.prestige, sd.score.posterity], total: sd.score.total })),
     }),
     happenings,
+    changeText,
+    rollDice,
+    headline: (a) => a.type === "draw_event",
     // the place a phone's map starts on: the player's capital (a spectator's: Athens)
     home: (msg) => `#p-${msg.seat === 1 ? "sparti" : "athinae"}`,
     currentSeat: (v) => (typeof v.current_player === "number" ? v.current_player : null),

@@ -451,6 +451,51 @@ export async function createBoard(root, ctx) {
     "land attack: move in": "land attacks", "strategic move: count": "strategic move" };
   const mainOf = (p) => MAIN.indexOf(PARENT[p] || p);
   const who = (o) => (o === "neutral" ? t("spqr.neutral") : ctx.seatName(o));
+  /** The dice of the roll `entries[k]` for the dice tray, with the losses: the battle is the attack before it in
+   * `entries` (else `battle`, the one going on); the defender, the owner of the target before the attack (from a
+   * conquest said later, else `view`'s owner). `attacker`: the seat that rolls. Null when `entries[k]` is no roll. */
+  function rollDice(entries, k, view, attacker, battle) {
+    const r = entries[k] && entries[k].action;
+    if (!r || r.type !== "roll") return null;
+    let bt = battle || null;
+    for (let j = k; j >= 0; j--) {
+      const a = entries[j].action;
+      if (a.type === "naval_attack") { bt = { kind: "naval", sea: a.sea, opponent: a.opponent }; break; }
+      if (a.type === "attack" || a.type === "sea_attack") {
+        const taken = entries.slice(j).flatMap((e) => e.changes || []).find((c) => c.k === "conquest" && c.place === a.target);
+        const tgt = view && view.provinces ? view.provinces.find((p) => p.id === a.target) : null;
+        bt = { kind: "land", source: a.source, target: a.target, defender: taken ? taken.from : tgt ? tgt.owner : null };
+        break;
+      }
+    }
+    const naval = bt && bt.kind === "naval";
+    const [la, ld] = losses(r.attacker, r.defender, naval);
+    const nA = la.filter(Boolean).length;
+    const nD = ld.filter(Boolean).length;
+    const defender = bt ? (naval ? bt.opponent : bt.defender) : null;
+    const where = bt ? (naval ? nm(bt.sea) : `${nm(bt.source)} \u2192 ${nm(bt.target)}`) : "";
+    return { title: `${t("dice.title")}${where ? `: ${where}` : ""}`, attacker: r.attacker, defender: r.defender, lostA: la, lostD: ld,
+      attackerName: attacker !== null && attacker !== undefined && attacker >= 0 ? ctx.seatName(attacker) : t("dice.attacker"),
+      defenderName: defender !== null && defender !== undefined ? who(defender) : t("dice.defender"),
+      losses: t("dice.losses", { a: nA, d: nD }), nA, nD };
+  }
+
+  /** One change an action made (a log line's `changes`, computed by the server), in words. */
+  function changeText(c) {
+    if (c.k === "conquest") return t("chg.conquest", { who: who(c.to), place: nm(c.place), from: who(c.from) });
+    if (c.k === "lost") {
+      const units = [c.legionaries ? t("n.legionary", { n: c.legionaries }) : "", c.triremes ? t("n.trireme", { n: c.triremes }) : ""].filter(Boolean).join(", ");
+      return units ? t("chg.lost", { who: who(c.who), units }) : "";
+    }
+    if (c.k === "vp") {
+      const src = Object.entries(c.sources || {}).filter(([, n]) => n).map(([k, n]) => t(`src.${k}`, { n })).join(", ");
+      return t(src ? "chg.vp" : "chg.vpplain", { who: ctx.seatName(c.who), n: c.n, src, total: c.total });
+    }
+    if (c.k === "eliminated") return t("toast.eliminated", { who: ctx.seatName(c.who) });
+    if (c.k === "round") return t("toast.round", { n: c.n });
+    return "";
+  }
+
   function happenings(prev, cur, entries) {
     const toasts = [];
     let dice;
@@ -460,31 +505,9 @@ export async function createBoard(root, ctx) {
     // the dice of the last roll, with the losses (the battle is the one before the roll)
     const rolls = entries.filter((e) => e.action.type === "roll");
     if (rolls.length) {
-      const r = rolls[rolls.length - 1].action;
-      // the battle of the roll: the attack announced in this update (bots play several moves in one), else
-      // the battle going on before it
-      let bt = pv.battle || v.battle;
-      for (let k = entries.indexOf(rolls[rolls.length - 1]); k >= 0; k--) {
-        const a = entries[k].action;
-        if (a.type === "naval_attack") { bt = { kind: "naval", sea: a.sea, opponent: a.opponent }; break; }
-        if (a.type === "attack" || a.type === "sea_attack") {
-          const tgt = pv.provinces.find((p) => p.id === a.target);
-          bt = { kind: "land", source: a.source, target: a.target, defender: tgt ? tgt.owner : null };
-          break;
-        }
-      }
-      const naval = bt && bt.kind === "naval";
-      const [la, ld] = losses(r.attacker, r.defender, naval);
-      const a = la.filter(Boolean).length;
-      const d = ld.filter(Boolean).length;
-      const attacker = pv.active;
-      const defender = bt ? (naval ? bt.opponent : bt.defender) : null;
-      const where = bt ? (naval ? nm(bt.sea) : `${nm(bt.source)} → ${nm(bt.target)}`) : "";
-      dice = { title: `${t("dice.title")}${where ? `: ${where}` : ""}`, attacker: r.attacker, defender: r.defender, lostA: la, lostD: ld,
-        attackerName: attacker !== null && attacker !== undefined ? ctx.seatName(attacker) : t("dice.attacker"),
-        defenderName: defender !== null && defender !== undefined ? who(defender) : t("dice.defender"),
-        losses: t("dice.losses", { a, d }) };
-      toasts.push({ text: t("toast.roll", { who: ctx.seatName(attacker), a, d }) });
+      const k = entries.indexOf(rolls[rolls.length - 1]);
+      dice = rollDice(entries, k, pv, pv.active, pv.battle || v.battle);
+      toasts.push({ text: t("toast.roll", { who: ctx.seatName(pv.active), a: dice.nA, d: dice.nD }) });
     }
     const before = Object.fromEntries(pv.provinces.map((p) => [p.id, p.owner]));
     if (pv.order && pv.order.length) {
@@ -500,7 +523,7 @@ export async function createBoard(root, ctx) {
       if (p.eliminated && !q.eliminated) toasts.push({ kind: "big", text: t("toast.eliminated", { who: ctx.seatName(i) }) });
       if (p.vp > q.vp) {
         const src = i === v.active ? Object.entries(v.last_score || {}).filter(([, n]) => n).map(([k, n]) => t(`src.${k}`, { n })).join(", ") : "";
-        toasts.push({ text: t("toast.vp", { who: ctx.seatName(i), n: p.vp - q.vp, src: src || "" }) });
+        toasts.push({ kind: "big", text: t("toast.vp", { who: ctx.seatName(i), n: p.vp - q.vp, src: src || "" }) });
       }
     });
     // phases passed over because they offered no choice (said to the player whose turn it is): between the
@@ -563,5 +586,7 @@ export async function createBoard(root, ctx) {
       };
     },
     happenings,
+    changeText,
+    rollDice: (entries, k, view, actor) => rollDice(entries, k, view, actor, null),
   };
 }
