@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from hegemon.server.app import create_app
-from hegemon.server.tables import TableManager
+from hegemon.server.tables import TableLimits, TableManager
 
 
 @pytest.fixture
@@ -270,7 +270,8 @@ def test_restart_the_app_on_the_same_database(db_url: str) -> None:
 
 
 def test_writes_are_rate_limited_per_client() -> None:
-    with TestClient(create_app(None, 0.0)) as c:
+    # the rate limit alone (the cap on live tables per client, TableLimits, is tested in test_memory.py)
+    with TestClient(create_app(None, 0.0, table_limits=TableLimits(max_tables_per_client=0))) as c:
         codes = [c.post("/api/tables", json={"game": "polis", "seats": [{"human": True}] * 2}).status_code
                  for _ in range(140)]  # fmt: skip
         assert codes[:100] == [201] * 100

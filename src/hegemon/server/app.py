@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import logging
 import os
@@ -72,8 +73,8 @@ from hegemon.server.storage import SHUTDOWN_GRACE, GroupCommit, LoopCommit, Memo
 from hegemon.server.tables import (
     MAX_REPLAY_LOG,
     REPLAY_LOG,
-    TUTORIAL_SALT,
     Table,
+    TableLimits,
     TableManager,
     UploadedBoard,
     check_board,
@@ -160,6 +161,7 @@ def create_app(
     reads: ReadLimits | None = None,
     odds_limits: OddsLimits | None = None,
     public_url: str | None = None,
+    table_limits: TableLimits | None = None,
 ) -> FastAPI:
     """The application. `db_url` None: tables in memory only (tests); "sqlite:///path" or a PostgreSQL URL:
     durable tables, rebuilt from their actions at start-up. `trusted_proxies`: the addresses whose
@@ -173,7 +175,10 @@ def create_app(
     (default: `ReadLimits()`); `odds_limits`: how odds are computed (default: `OddsLimits()`, see
     `hegemon.server.odds`); `public_url`: the server's address as players reach it (`public_base`), from
     which the links it hands out are made; without it they are relative (`/t/ID#seat=…`) and the web client puts
-    its page's own origin before them: a request's Host header never makes a link."""
+    its page's own origin before them: a request's Host header never makes a link. `table_limits`: how many live
+    tables, when unwatched tables pause and ended ones leave memory (default `TableLimits()`; a given `manager`
+    keeps its own). Ended tables are not loaded at start-up: each is read back from the database when asked
+    for."""
     base = public_base(public_url)
     ended = expiry if expiry is not None else Expiry()
     thinkers = thinkers if thinkers is not None else Thinkers()
@@ -185,7 +190,7 @@ def create_app(
         storage: Storage = durable_storage(db_url) if db_url else MemoryStorage()
         if board_dir is None and db_url and db_url.startswith("sqlite:///"):
             board_dir = Path(make_url(db_url).database or ".").resolve().parent / "boards"
-        manager = TableManager(storage, board_dir=board_dir)
+        manager = TableManager(storage, board_dir=board_dir, limits=table_limits)
     mgr = manager
     runner: BotRunner | None = None
     inner = getattr(mgr.storage, "inner", None)
@@ -199,7 +204,11 @@ def create_app(
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         nonlocal runner
         if cluster is None:
-            mgr.load()  # one process: every table at start-up (several: each when first asked for)
+            mgr.load()  # one process: every live table at start-up (several: each when first asked for)
+        # what start-up built lives as long as the process: out of the collector's way (a full collection
+        # would walk it every time)
+        gc.collect()
+        gc.freeze()
         if isinstance(mgr.storage, (GroupCommit, LoopCommit)):
             mgr.storage.start(asyncio.get_running_loop())
         runner = BotRunner(mgr, bot_delay, thinkers)
@@ -223,14 +232,26 @@ def create_app(
             odds_service.close()
             mgr.storage.close()
 
+    every = ended.interval()
+    if mgr.limits.keep_ended:
+        every = min(every, max(1.0, mgr.limits.keep_ended / 2))
+
     async def sweep() -> None:
-        """Remove expired tables now and then (see `Expiry`)."""
+        """Now and then: remove expired tables (see `Expiry`), in memory and in the database, and take ended ones
+        out of memory (`TableManager.unload`)."""
         while True:
-            await asyncio.sleep(ended.interval())
+            await asyncio.sleep(every)
+            mgr.unload()
             if mgr.unavailable() is None:
                 gone = mgr.expire(ended.finished_after, ended.idle_after)
+                stored = getattr(mgr.storage, "ended_before", None)
+                if ended.finished_after and stored is not None:
+                    with contextlib.suppress(Exception):  # the database is away: next time
+                        old = await asyncio.to_thread(stored, time.time() - ended.finished_after)
+                        mgr.expire_stored(old)
+                        gone += [tid for tid in old if tid not in gone]
                 if gone:
-                    log.info("removed %d expired table(s): %s", len(gone), ", ".join(gone))
+                    log.info("removed %d expired table(s): %s", len(gone), ", ".join(gone[:50]))
 
     app = FastAPI(
         title="hegemon web table",
@@ -261,18 +282,54 @@ def create_app(
         elif runner is not None:
             runner.watch(t)
 
+    loading: dict[str, asyncio.Future[Table | None]] = {}
+
+    async def load_stored(table_id: str) -> Table | None:
+        """One process: an ended table read back from the database and rebuilt in a worker thread."""
+        pending = loading.get(table_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        fut: asyncio.Future[Table | None] = asyncio.get_running_loop().create_future()
+        loading[table_id] = fut
+        try:
+            def build() -> Table | None:
+                st = mgr.storage.load_one(table_id)
+                return None if st is None else mgr.build(st)
+
+            table = await asyncio.to_thread(build)
+            t = mgr.tables.get(table_id)  # made meanwhile by another path
+            if t is None and table is not None:
+                mgr.adopt(table)
+                t = table
+            fut.set_result(t)
+            return t
+        except BaseException as e:
+            fut.set_exception(e)
+            fut.exception()  # retrieved: nobody else may be waiting
+            raise
+        finally:
+            loading.pop(table_id, None)
+
     async def have(table_id: str, who: str | None = None) -> None:
-        """With several processes: load the table from the database if this process has not yet (the time the
-        database took is charged to the reader `who`). An id the database did not have is not asked about
-        again for `ReadLimits.unknown_for` seconds (a negative cache, at most `ReadLimits.unknown_ids` ids)."""
-        if cluster is None or table_id in mgr.tables or len(table_id) > 32:
+        """Bring the table into memory if it is not there (several processes: any table this process has not
+        loaded yet; one: an ended table that left memory), charging the database's and the rebuild's time to
+        the reader `who`, and mark it watched (`TableManager.touch`). An id the database did not have is not
+        asked about again for `ReadLimits.unknown_for` seconds (a negative cache, at most
+        `ReadLimits.unknown_ids` ids)."""
+        t = mgr.tables.get(table_id)
+        if t is not None:
+            mgr.touch(t)
+            return
+        if (cluster is None and not mgr.lazy) or len(table_id) > 32:
             return
         now = time.monotonic()
         seen = unknown.get(table_id)
         if seen is not None and now - seen < read.unknown_for:
             return
         t0 = time.perf_counter()
-        found = await cluster.fetch(table_id)
+        found = await (cluster.fetch(table_id) if cluster is not None else load_stored(table_id))
+        if found is not None:
+            mgr.touch(found)
         if who is not None:
             budget.charge(who, time.perf_counter() - t0, floor=False)
         if found is None:
@@ -374,15 +431,19 @@ def create_app(
     board_checks = asyncio.Semaphore(1)
 
     @app.post("/api/tables", response_model=CreatedTable, status_code=201, responses=ERRORS, tags=["tables"])
-    async def create_table(req: CreateTable) -> dict[str, Any]:
-        """Create a table; returns one private link (token) per open seat and a spectator link."""
+    async def create_table(req: CreateTable, request: Request) -> dict[str, Any]:
+        """Create a table; returns one private link (token) per open seat and a spectator link. A client has at
+        most `TableLimits.max_tables_per_client` tables going (429 `too_many_tables`), the server at most
+        `TableLimits.max_tables` (503 `server_full`)."""
+        owner = request.client.host if request.client else "?"
+        mgr.check_room(owner)  # before an upload is parsed
         board: UploadedBoard | None = None
         if req.board_data is not None and mgr.board_dir is not None:
             # parsing and validating a board file is bounded (under a second) but not instant: off the event
             # loop, one at a time, so a burst of uploads queues instead of taking every core from the tables
             async with board_checks:
                 board = await asyncio.to_thread(check_board, req.game, req.board_data)
-        t = mgr.create(req, board)
+        t = mgr.create(req, board, owner)
         unknown.pop(t.id, None)
         watch(t)
         await durable(mgr, t)
@@ -417,10 +478,7 @@ def create_app(
             await cluster.fetch_recent(200)
             budget.charge(who, time.perf_counter() - t0, floor=False)
         with work(who):
-            ts = sorted(  # never one not stored
-                (t for t in mgr.tables.values() if t.stored and t.salt != TUTORIAL_SALT), key=lambda t: -t.created
-            )
-            return [mgr.summary(t) for t in ts[:200]]
+            return mgr.listing()  # never one not stored
 
     @app.get("/api/tables/{table_id}", response_model=TableDetail, responses=ERRORS, tags=["tables"])
     async def table_detail(
@@ -781,7 +839,8 @@ def run(
         app = create_app(url, bot_delay, trusted_proxies=proxies, ws_send_timeout=limits.ws_send_timeout,
                          thinkers=thinkers, expiry=Expiry.from_env(expire_finished, expire_idle),
                          metrics_token=token, reads=ReadLimits.from_env(),
-                         odds_limits=OddsLimits.from_env(), public_url=public)  # fmt: skip
+                         odds_limits=OddsLimits.from_env(), public_url=public,
+                         table_limits=TableLimits.from_env())  # fmt: skip
     except BaseException:
         sock.close()
         raise

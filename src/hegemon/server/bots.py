@@ -1,5 +1,6 @@
 """Bot seats and turn timers: one asyncio task per table plays every bot move at the server's pace (a table of
-only bots plays to the end by itself), and plays a person's turn when that person's turn timer runs out.
+only bots plays to the end by itself while someone watches it), and plays a person's turn when that person's
+turn timer runs out. A table nobody watches pauses (`TableManager.paused`) until someone connects.
 
 No bot thinks on the event loop. Light bots (random, greedy) think in a small thread pool. Search bots think in
 worker processes (`Thinkers`): at most `search_workers` searches run at once over the whole server (a
@@ -195,6 +196,11 @@ class BotRunner:
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(ev.wait(), timeout=1.0)
                     continue
+                if m.paused(table):  # nobody watches: no thinking, nothing stored, until someone comes (touch)
+                    ev.clear()
+                    if m.paused(table):
+                        await ev.wait()
+                    continue
                 seat = m.due(table)
                 if seat is None:
                     ev.clear()
@@ -207,7 +213,7 @@ class BotRunner:
                     await asyncio.sleep(pause)
                 else:
                     await asyncio.sleep(0)
-                if m.due(table) != seat:
+                if m.due(table) != seat or m.paused(table):
                     continue
                 version = table.version
                 bot = m.bot_for(table, seat)

@@ -23,6 +23,7 @@ from sqlalchemy import (
     Connection,
     Engine,
     Float,
+    Index,
     Integer,
     MetaData,
     String,
@@ -53,7 +54,11 @@ tables_t = Table(
     Column("turn_timer", Integer, nullable=True),
     Column("status", String(16), nullable=False),
     Column("seats_version", Integer, nullable=False, server_default="0"),
+    Column("ended", Float, nullable=True),  # wall clock of the end (finished or stopped; migration 0004)
+    Index("tables_status", "status"),
 )
+ENDED = ("finished", "stopped")
+"""The statuses of a table that ended: such tables are loaded only when asked for, and expire from the database."""
 
 secrets_t = Table(
     "table_secrets",
@@ -101,6 +106,7 @@ class StoredTable:
     salt: str = ""
     creator: str = ""
     seats_version: int = 0
+    ended: float | None = None
 
 
 class Storage(Protocol):
@@ -108,13 +114,15 @@ class Storage(Protocol):
     def append_action(self, table_id: str, idx: int, action: dict[str, Any], actor: int, note: str) -> None: ...
     def update_table(
         self, table_id: str, *, seats: list[dict[str, Any]] | None = None, status: str | None = None,
-        seats_version: int | None = None,
+        seats_version: int | None = None, ended: float | None = None,
     ) -> None: ...
     def delete_table(self, table_id: str) -> None: ...
     def after_commit(
         self, callback: Callable[[], None], table: str | None = None, on_fail: Callable[[str], None] | None = None
     ) -> None: ...
     def load_all(self) -> list[StoredTable]: ...
+    def load_live(self) -> list[StoredTable]: ...
+    def load_one(self, table_id: str) -> StoredTable | None: ...
     def close(self) -> None: ...
 
 
@@ -131,7 +139,7 @@ class MemoryStorage:
 
     def update_table(
         self, table_id: str, *, seats: list[dict[str, Any]] | None = None, status: str | None = None,
-        seats_version: int | None = None,
+        seats_version: int | None = None, ended: float | None = None,
     ) -> None:
         """Nothing to store: the in-memory table already holds its seats and status."""
         return None
@@ -147,6 +155,13 @@ class MemoryStorage:
 
     def load_all(self) -> list[StoredTable]:
         return []
+
+    def load_live(self) -> list[StoredTable]:
+        return []
+
+    def load_one(self, table_id: str) -> StoredTable | None:
+        """Nothing stored: a table not in memory does not exist."""
+        return None
 
     def close(self) -> None:
         """Nothing to close: no connection is held."""
@@ -335,11 +350,11 @@ class SqlStorage:
 
     def update_table(
         self, table_id: str, *, seats: list[dict[str, Any]] | None = None, status: str | None = None,
-        seats_version: int | None = None,
+        seats_version: int | None = None, ended: float | None = None,
     ) -> None:
         """Store a table's seats (made on stored seats version `seats_version`: refused as a conflict if
-        another process changed them since) and/or its status."""
-        values = _values(seats, status, seats_version)
+        another process changed them since) and/or its status (and when it `ended`)."""
+        values = _values(seats, status, seats_version, ended)
         if values:
             self.write_batch([("update", (table_id, values))])
 
@@ -354,23 +369,32 @@ class SqlStorage:
     def load_all(self) -> list[StoredTable]:
         return self.load()
 
+    def load_live(self) -> list[StoredTable]:
+        """Every table that has not ended (neither finished nor stopped), with its actions: what a server
+        starting up must have in memory (ended ones are loaded when asked for, `load_one`)."""
+        return self.load(live=True)
+
     def load_one(self, table_id: str) -> StoredTable | None:
         """One stored table with its actions (None: no such table)."""
         found = self.load(table_id)
         return found[0] if found else None
 
-    def load(self, table_id: str | None = None) -> list[StoredTable]:
-        """Every stored table, or the one with `table_id`, with their actions in order."""
+    def load(self, table_id: str | None = None, *, live: bool = False) -> list[StoredTable]:
+        """Every stored table (`live`: those not ended), or the one with `table_id`, with their actions in
+        order."""
         out: dict[str, StoredTable] = {}
+        live_ids = select(tables_t.c.id).where(tables_t.c.status.not_in(ENDED))
 
         def only(col: Any, q: Any) -> Any:
+            if live:
+                q = q.where(col.in_(live_ids))
             return q if table_id is None else q.where(col == table_id)
 
         with self.engine.connect() as conn:
             for r in conn.execute(only(tables_t.c.id, select(tables_t).order_by(tables_t.c.created))):
                 out[r.id] = StoredTable(
                     r.id, r.game, r.game_version, dict(r.options), int(r.seed), list(r.seats), r.created,
-                    r.turn_timer, r.status, seats_version=r.seats_version,
+                    r.turn_timer, r.status, seats_version=r.seats_version, ended=r.ended,
                 )  # fmt: skip
             for tid, salt in conn.execute(only(secrets_t.c.table_id, select(secrets_t.c.table_id, secrets_t.c.salt))):
                 if tid in out:
@@ -410,6 +434,17 @@ class SqlStorage:
                 actions.append((json.loads(action), actor, note or ""))
         return list(row.seats), int(row.seats_version), str(row.status), actions
 
+    def ended_before(self, when: float, limit: int = 500) -> list[str]:
+        """The ids of up to `limit` tables that ended (finished or stopped) before wall clock `when`."""
+        q = (
+            select(tables_t.c.id)
+            .where(tables_t.c.status.in_(ENDED), tables_t.c.ended < when)
+            .order_by(tables_t.c.ended)
+            .limit(limit)
+        )
+        with self.engine.connect() as conn:
+            return [r.id for r in conn.execute(q)]
+
     def recent_ids(self, limit: int) -> list[str]:
         """The ids of the newest `limit` tables."""
         q = select(tables_t.c.id).order_by(tables_t.c.created.desc()).limit(limit)
@@ -433,7 +468,9 @@ def _row(table_id: str, idx: int, action: dict[str, Any], actor: int, note: str)
     return {"table_id": table_id, "idx": idx, "action": json.dumps(action), "actor": actor, "note": note}
 
 
-def _values(seats: list[dict[str, Any]] | None, status: str | None, seats_version: int | None = None) -> dict[str, Any]:
+def _values(
+    seats: list[dict[str, Any]] | None, status: str | None, seats_version: int | None = None, ended: float | None = None
+) -> dict[str, Any]:
     values: dict[str, Any] = {}
     if seats is not None:
         values["seats"] = seats
@@ -441,6 +478,8 @@ def _values(seats: list[dict[str, Any]] | None, status: str | None, seats_versio
             values[SEATS_EXPECT] = seats_version
     if status is not None:
         values["status"] = status
+    if ended is not None:
+        values["ended"] = ended
     return values
 
 
@@ -537,11 +576,11 @@ class QueuedWrites:
 
     def update_table(
         self, table_id: str, *, seats: list[dict[str, Any]] | None = None, status: str | None = None,
-        seats_version: int | None = None,
+        seats_version: int | None = None, ended: float | None = None,
     ) -> None:
         """Store a table's seats (made on stored seats version `seats_version`: refused as a conflict if
-        another process changed them since) and/or its status."""
-        values = _values(seats, status, seats_version)
+        another process changed them since) and/or its status (and when it `ended`)."""
+        values = _values(seats, status, seats_version, ended)
         if values:
             self._put(("update", (table_id, values)))
 
@@ -562,6 +601,16 @@ class QueuedWrites:
 
     def load_all(self) -> list[StoredTable]:
         return self.inner.load_all()
+
+    def load_live(self) -> list[StoredTable]:
+        return self.inner.load_live()
+
+    def load_one(self, table_id: str) -> StoredTable | None:
+        """One stored table (read on a connection of its own: call it from a worker thread)."""
+        return self.inner.load_one(table_id)
+
+    def ended_before(self, when: float, limit: int = 500) -> list[str]:
+        return self.inner.ended_before(when, limit)
 
     def stop_soon(self, grace: float = SHUTDOWN_GRACE) -> None:
         """The server is shutting down (SIGTERM): writes the database still refuses `grace` seconds from now are

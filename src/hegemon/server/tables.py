@@ -19,6 +19,7 @@ import re
 import secrets
 import time
 import unicodedata
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -59,6 +60,74 @@ _IGNORABLE.freeze()  # read-only from here on: safe to share between threads
 above miss, e.g. U+034F COMBINING GRAPHEME JOINER, the variation selectors, U+17B4 KHMER VOWEL INHERENT AQ."""
 _SPOOF = _ICU.SpoofChecker()
 """ICU's UTS #39 implementation: `name_key` asks it for confusable skeletons."""
+
+
+LIST_LIMIT = 200
+"""Tables the lobby list shows (the newest), and summaries of ended tables kept for it once they left memory."""
+
+
+@dataclass(frozen=True)
+class TableLimits:
+    """How many tables a server keeps going, and how long what nobody uses stays in memory. Each setting has its
+    environment variable (`from_env`); 0 turns a limit off.
+
+    - `max_tables` live tables (not finished, not stopped) in all (HEGEMON_MAX_TABLES): a new one beyond it is
+      refused with 503 `unavailable`, detail `server_full`;
+    - `max_tables_per_client` live tables made from one client address (HEGEMON_MAX_TABLES_PER_CLIENT): beyond
+      it 429 `bad_request`, detail `too_many_tables` (the client may stop or delete one of its tables);
+    - `pause_after`: a table nobody watches (no websocket open, no request about it) for this many seconds
+      pauses: its bots stop thinking and its turn timer stops, so it stores nothing more, until someone connects
+      or asks for it (HEGEMON_PAUSE_AFTER). A paused table is idle: it expires like an abandoned one;
+    - `keep_ended`: an ended table (finished or stopped) leaves memory this many seconds after its end or its
+      last watcher, whichever is later (HEGEMON_KEEP_ENDED); it is read back from the database when asked for;
+    - `cached_ended`: ended tables kept in memory at most (HEGEMON_CACHED_ENDED); the least recently watched
+      leave first."""
+
+    max_tables: int = 2000
+    max_tables_per_client: int = 20
+    pause_after: float = 60.0
+    keep_ended: float = 60.0
+    cached_ended: int = 50
+
+    @classmethod
+    def from_env(cls) -> TableLimits:
+        names = {"max_tables": "HEGEMON_MAX_TABLES", "max_tables_per_client": "HEGEMON_MAX_TABLES_PER_CLIENT",
+                 "pause_after": "HEGEMON_PAUSE_AFTER", "keep_ended": "HEGEMON_KEEP_ENDED",
+                 "cached_ended": "HEGEMON_CACHED_ENDED"}  # fmt: skip
+        values: dict[str, Any] = {}
+        for f, env in names.items():
+            raw = os.environ.get(env)
+            if raw is None or raw.strip() == "":
+                continue
+            whole = f in ("max_tables", "max_tables_per_client", "cached_ended")
+            try:
+                v = float(raw)
+            except ValueError:
+                v = float("nan")
+            if not 0 <= v <= 10**7 or (whole and v != int(v)):
+                kind = "a whole number" if whole else "a number of seconds"
+                raise ValueError(f"{env}={raw!r}: give {kind} between 0 and 10000000 (0: no limit)")
+            values[f] = int(v) if whole else v
+        return cls(**values)
+
+
+class TooManyTables(ServerError):
+    """A new table refused because of `TableLimits`: the client's live tables (429 bad_request
+    `too_many_tables`) or the server's (503 unavailable `server_full`); nothing was created."""
+
+    def __init__(self, mine: bool, limit: int) -> None:
+        if mine:
+            super().__init__(
+                "bad_request", f"you already have {limit} tables going: stop or delete one, or wait for one to end",
+                detail="too_many_tables", args={"limit": limit},
+            )  # fmt: skip
+        else:
+            super().__init__(
+                "unavailable", f"the server has {limit} tables going, its most: try again later",
+                detail="server_full", args={"limit": limit},
+            )  # fmt: skip
+        self.status = 429 if mine else 503
+        self.retry_after = 60.0
 
 
 SERVER_BLOCKED_BOTS = ("external",)
@@ -288,6 +357,8 @@ class Table:
     stopped: bool = False  # stopped by its creator: no more moves
     creator: str = ""  # the creator token: may stop or delete the table (only its creator ever sees it)
     last_active: float = field(default_factory=time.time)  # wall clock of the last move or (dis)connection
+    watched: float = field(default_factory=time.time)  # wall clock of the last connection or request about it
+    owner: str = ""  # the client address that made it, for TableLimits (kept in memory only)
     ended: float | None = None  # wall clock of the end (finished or stopped), for expiry
     salt: str = ""
     durable: int = 0  # the version whose actions are all committed: connections are never sent more
@@ -355,9 +426,15 @@ class TableManager:
         clock: Callable[[], float] = time.monotonic,
         timer_bot: str | None = None,
         salt: Callable[[], str] = lambda: secrets.token_hex(16),
+        limits: TableLimits | None = None,
     ) -> None:
         self.storage: Storage = storage if storage is not None else MemoryStorage()
         self.tables: dict[str, Table] = {}
+        self.limits = limits if limits is not None else TableLimits()
+        self.lazy = not isinstance(self.storage, MemoryStorage)
+        """Whether ended tables leave memory (`unload`) and are read back when asked for: only when stored."""
+        self.ended_list: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        """Lobby summaries of the newest ended tables that left memory (at most LIST_LIMIT)."""
         self.shared = False
         """Whether other server processes serve the same database (`hegemon.server.cluster`)."""
         self.board_dir = Path(board_dir) if board_dir is not None else None
@@ -446,17 +523,36 @@ class TableManager:
 
     # ------------------------------------------------------------------ creation and loading
 
-    def create(self, req: CreateTable, board: UploadedBoard | None = None) -> Table:
-        """A new table from a validated request (bad options or seats: ServerError bad_request). An uploaded
-        board (`req.board_data`, validated beforehand into `board` or here) is stored only once the table is."""
+    def create(self, req: CreateTable, board: UploadedBoard | None = None, owner: str = "") -> Table:
+        """A new table from a validated request (bad options or seats: ServerError bad_request), made by the
+        client at address `owner` (TooManyTables beyond `TableLimits`). An uploaded board (`req.board_data`,
+        validated beforehand into `board` or here) is stored only once the table is."""
+        self.check_room(owner)
         self._pending_board = None
         self._pending_fresh = False
         try:
-            return self._create(req, board)
+            table = self._create(req, board)
+            table.owner = owner
+            return table
         finally:
             if self._pending_board is not None and self._pending_fresh:  # refused: nothing left behind
                 board_module(self._pending_board.game).forget_board(self._pending_board.name)
             self._pending_board = None
+
+    def live(self) -> list[Table]:
+        """The tables in memory that have not ended (neither finished nor stopped)."""
+        return [t for t in self.tables.values() if not (t.finished or t.stopped)]
+
+    def check_room(self, owner: str) -> None:
+        """TooManyTables if a new table of the client at `owner` would pass a limit of `TableLimits`."""
+        lim = self.limits
+        if not lim.max_tables and not lim.max_tables_per_client:
+            return
+        live = self.live()
+        if lim.max_tables and len(live) >= lim.max_tables:
+            raise TooManyTables(False, lim.max_tables)
+        if owner and lim.max_tables_per_client and sum(t.owner == owner for t in live) >= lim.max_tables_per_client:
+            raise TooManyTables(True, lim.max_tables_per_client)
 
     def _create(self, req: CreateTable, board: UploadedBoard | None) -> Table:
         game = get_game(req.game)
@@ -611,9 +707,10 @@ class TableManager:
         )  # fmt: skip
 
     def load(self) -> int:
-        """Rebuild every stored table by replaying its actions with `play`; returns how many were loaded."""
+        """Rebuild every stored table that has not ended by replaying its actions with `play` (ended ones are
+        read back when asked for: `build`); returns how many were loaded."""
         n = 0
-        for st in self.storage.load_all():
+        for st in self.storage.load_live():
             table = self.build(st)
             if table is not None:
                 self.adopt(table)
@@ -647,7 +744,7 @@ class TableManager:
         table.creator = st.creator
         table.stopped = st.status == "stopped" and not table.finished
         if table.finished or table.stopped:
-            table.ended = time.time()  # expiry counts from the restart (the end's time is not stored)
+            table.ended = st.ended if st.ended is not None else time.time()  # not stored: it never goes early
         return table
 
     def adopt(self, table: Table) -> None:
@@ -715,6 +812,7 @@ class TableManager:
     def forget(self, table: Table, reason: str) -> None:
         """Drop a table from memory (deleted by another process): its connections are told and closed."""
         self.tables.pop(table.id, None)
+        self.ended_list.pop(table.id, None)
         for c in list(table.connections):
             c.errors.append(ServerError("unknown_table", reason, detail="deleted").to_json())
             c.wake()
@@ -881,7 +979,7 @@ class TableManager:
             table.finished = True
             table.ended = time.time()
             table.deadline = None
-            self.storage.update_table(table.id, status="finished")
+            self.storage.update_table(table.id, status="finished", ended=table.ended)
         self._update_timer(table)
 
     def _update_timer(self, table: Table) -> None:
@@ -933,7 +1031,7 @@ class TableManager:
         table.ended = time.time()
         table.deadline = None
         table.timer_player = None
-        self.storage.update_table(table.id, status="stopped")
+        self.storage.update_table(table.id, status="stopped", ended=table.ended)
         self._changed(table)
 
     def delete(self, table: Table, token: str | None) -> None:
@@ -947,6 +1045,7 @@ class TableManager:
         if self.tables.get(table.id) is not table:
             return
         del self.tables[table.id]
+        self.ended_list.pop(table.id, None)
         self.storage.delete_table(table.id)
         for c in list(table.connections):
             c.errors.append(ServerError("unknown_table", why, detail="deleted").to_json())
@@ -954,9 +1053,82 @@ class TableManager:
         if table.on_change is not None:
             table.on_change(table)  # its bot task sees it gone and ends
 
+    def expire_stored(self, ids: list[str]) -> None:
+        """Remove the tables `ids` (ended long enough ago: `SqlStorage.ended_before`) from the database, and from
+        memory if they are there."""
+        for tid in ids:
+            t = self.tables.get(tid)
+            if t is not None:
+                if t.finished or t.stopped:
+                    self.remove(t, "the table expired")
+                continue
+            self.ended_list.pop(tid, None)
+            self.storage.delete_table(tid)
+
+    # ------------------------------------------------------------------ what nobody uses: paused, unloaded
+
+    def paused(self, table: Table, now: float | None = None) -> bool:
+        """Whether nobody has watched the table (no connection, no request about it) for
+        `TableLimits.pause_after` seconds: its bots and turn timer wait (see `touch`). With several processes
+        never (the watchers may be elsewhere)."""
+        after = self.limits.pause_after
+        if not after or self.shared or table.connections:
+            return False
+        return (time.time() if now is None else now) - table.watched >= after
+
+    def touch(self, table: Table) -> None:
+        """Someone watches the table (a connection, a request about it): a paused table resumes, and a person's
+        turn timer starts again from its full length (nobody was there to see it run)."""
+        was = self.paused(table)
+        table.watched = time.time()
+        if was:
+            if table.deadline is not None and table.turn_timer:
+                table.deadline = max(table.deadline, self.clock() + table.turn_timer)
+            if table.on_change is not None:
+                table.on_change(table)
+
+    def unload(self, now: float | None = None) -> list[str]:
+        """Take ended tables (finished or stopped, everything stored, nobody connected) out of memory
+        `TableLimits.keep_ended` seconds after their end or their last watcher, and beyond
+        `TableLimits.cached_ended` of them the least recently watched at once. They stay in the database and are
+        read back when asked for (`build`); the lobby keeps their summaries. Their ids."""
+        if not self.lazy:
+            return []
+        now = time.time() if now is None else now
+        ended = [
+            t for t in self.tables.values()
+            if (t.finished or t.stopped) and t.stored and t.durable >= t.version and not t.connections
+            and not t.seats_pending
+        ]  # fmt: skip
+        ended.sort(key=lambda t: t.watched)
+        over = len(ended) - self.limits.cached_ended
+        gone: list[str] = []
+        for i, t in enumerate(ended):
+            if i < over or now - max(t.watched, t.ended or 0.0) >= self.limits.keep_ended:
+                if t.salt != TUTORIAL_SALT:
+                    self.ended_list[t.id] = self.summary(t)
+                del self.tables[t.id]
+                if t.on_change is not None:
+                    t.on_change(t)
+                gone.append(t.id)
+        while len(self.ended_list) > LIST_LIMIT:
+            oldest = min(self.ended_list, key=lambda k: self.ended_list[k]["created"])
+            del self.ended_list[oldest]
+        return gone
+
+    def listing(self, limit: int = LIST_LIMIT) -> list[dict[str, Any]]:
+        """The lobby's list: the newest `limit` stored tables (lessons apart), in memory or ended and unloaded."""
+        rows: list[tuple[float, str, Table | None]] = [
+            (t.created, t.id, t) for t in self.tables.values() if t.stored and t.salt != TUTORIAL_SALT
+        ]
+        rows += [(d["created"], k, None) for k, d in self.ended_list.items() if k not in self.tables]
+        rows.sort(key=lambda r: -r[0])
+        return [self.summary(t) if t is not None else self.ended_list[k] for _, k, t in rows[:limit]]
+
     def expire(self, finished_after: float | None, idle_after: float | None, now: float | None = None) -> list[str]:
-        """Remove the tables that ended (finished or stopped) over `finished_after` seconds ago, and the
-        abandoned ones: nobody connected and no move for `idle_after` seconds (None: never). Their ids."""
+        """Remove the tables in memory that ended (finished or stopped) over `finished_after` seconds ago, and the
+        abandoned ones: nobody connected and no move for `idle_after` seconds (None: never; a paused table makes
+        no move). Their ids. (Ended tables not in memory expire with `expire_stored`.)"""
         now = time.time() if now is None else now
         gone: list[str] = []
         for t in list(self.tables.values()):
@@ -1021,6 +1193,7 @@ class TableManager:
         """A new connection of `seat` (None: a spectator) holding `token`. A private seat not yet taken is taken
         now, under a new token (`take`) sent to this connection alone once it is stored (`{"type": "seat"}`)."""
         c = Connection(table, seat, wake, token)
+        self.touch(table)
         if self.notice is not None:
             c.errors.append(dict(self.notice))
         if seat is not None:
@@ -1051,7 +1224,7 @@ class TableManager:
         return secrets.compare_digest(c.table.seats[c.seat].token.encode(), c.token.encode())
 
     def disconnect(self, c: Connection) -> None:
-        c.table.last_active = time.time()
+        c.table.last_active = c.table.watched = time.time()
         if c in c.table.connections:
             c.table.connections.discard(c)
             if c.seat is not None:
