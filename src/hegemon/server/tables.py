@@ -351,7 +351,6 @@ class Table:
     created: float
     turn_timer: int | None
     state: State
-    actions: list[dict[str, Any]] = field(default_factory=list)
     log: list[LogEntry] = field(default_factory=list)
     finished: bool = False
     stopped: bool = False  # stopped by its creator: no more moves
@@ -380,7 +379,7 @@ class Table:
 
     @property
     def version(self) -> int:
-        return len(self.actions)
+        return len(self.log)
 
     @property
     def name(self) -> str:
@@ -499,7 +498,7 @@ class TableManager:
                     c.wake()
             else:
                 state = self.state_at(t, t.durable)
-                del t.actions[t.durable :], t.log[t.durable :]
+                del t.log[t.durable :]
                 t.state = state
                 t.finished = state.current_player() == TERMINAL
                 t.bots.clear()
@@ -760,7 +759,6 @@ class TableManager:
         for raw, actor, note in actions:
             action = table.game.decode_action(raw)
             changes = play_with_news(table.game, state, action, chance=False)
-            table.actions.append(action.to_json())
             table.log.append(LogEntry(action, actor, note, changes))
             if table.version % REPLAY_EVERY == 0:
                 table.replay_checkpoints[table.version] = state.clone()
@@ -952,7 +950,6 @@ class TableManager:
         changes = play_with_news(table.game, state, action, chance=actor == CHANCE)
         data = action.to_json()
         self.storage.append_action(table.id, table.version, data, actor, note)
-        table.actions.append(data)
         table.log.append(LogEntry(action, actor, note, changes))
         if table.version % REPLAY_EVERY == 0:
             table.replay_checkpoints[table.version] = state.clone()
@@ -1337,7 +1334,7 @@ class TableManager:
         n = min(t.durable, t.version)
         finished = t.finished and n == t.version
         if finished:
-            actions = list(t.actions)
+            actions = [e.action.to_json() for e in t.log]
             out = t.state.outcome()
             outcome = out.to_json() if out is not None else None
             digest: str | None = state_digest(t.state)
@@ -1369,7 +1366,7 @@ class TableManager:
         end = min(n, len(parts) + chunk)
         for i in range(len(parts), end):
             a = t.log[i].action if finished else t.log[i].action.visible_to(seat)
-            parts.append(canonical_json(t.actions[i] if finished else a.to_json()))
+            parts.append(canonical_json(a.to_json()))
         for i in range(len(notes), min(n, len(notes) + chunk)):
             notes.append(canonical_json(t.log[i].note))
         return len(parts) >= n and len(notes) >= n
