@@ -247,6 +247,10 @@ def test_start_up_replays_only_the_live_tables(db_url: str, monkeypatch: pytest.
     assert m2.load() == 1
     assert replayed == [live.id] and set(m2.tables) == {live.id}
     assert m2.get(live.id).version == live.version
+    listed = {d["id"]: d for d in m2.listing()}  # the lobby lists the ended ones without rebuilding them
+    assert set(listed) == {done.id, stopped.id, live.id} and replayed == [live.id]
+    assert (listed[done.id]["status"], listed[done.id]["version"]) == ("finished", done.version)
+    assert listed[stopped.id]["status"] == "stopped" and listed[stopped.id]["seats"] == m1.summary(stopped)["seats"]
     st = m2.storage.load_one(done.id)  # type: ignore[attr-defined]
     back = m2.build(st)
     assert back is not None and back.finished and back.version == done.version

@@ -32,6 +32,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    func,
     insert,
     make_url,
     select,
@@ -445,6 +446,28 @@ class SqlStorage:
         with self.engine.connect() as conn:
             return [r.id for r in conn.execute(q)]
 
+    def recent_ended(self, limit: int, hide_salt: str = "") -> list[tuple[StoredTable, int]]:
+        """The newest `limit` ended tables (without their actions; none whose salt is `hide_salt`) and how many
+        actions each has: what the lobby lists of them without rebuilding them."""
+        q = (
+            select(tables_t, secrets_t.c.salt)
+            .join(secrets_t, secrets_t.c.table_id == tables_t.c.id)
+            .where(tables_t.c.status.in_(ENDED), secrets_t.c.salt != hide_salt)
+            .order_by(tables_t.c.created.desc())
+            .limit(limit)
+        )
+        with self.engine.connect() as conn:
+            rows = [
+                StoredTable(r.id, r.game, r.game_version, dict(r.options), int(r.seed), list(r.seats), r.created,
+                            r.turn_timer, r.status, seats_version=r.seats_version, ended=r.ended)
+                for r in conn.execute(q)
+            ]  # fmt: skip
+            counts: dict[str, int] = {}
+            if rows:
+                n = select(actions_t.c.table_id, func.count()).where(actions_t.c.table_id.in_([r.id for r in rows]))
+                counts = {tid: int(c) for tid, c in conn.execute(n.group_by(actions_t.c.table_id))}
+        return [(r, counts.get(r.id, 0)) for r in rows]
+
     def recent_ids(self, limit: int) -> list[str]:
         """The ids of the newest `limit` tables."""
         q = select(tables_t.c.id).order_by(tables_t.c.created.desc()).limit(limit)
@@ -611,6 +634,9 @@ class QueuedWrites:
 
     def ended_before(self, when: float, limit: int = 500) -> list[str]:
         return self.inner.ended_before(when, limit)
+
+    def recent_ended(self, limit: int, hide_salt: str = "") -> list[tuple[StoredTable, int]]:
+        return self.inner.recent_ended(limit, hide_salt)
 
     def stop_soon(self, grace: float = SHUTDOWN_GRACE) -> None:
         """The server is shutting down (SIGTERM): writes the database still refuses `grace` seconds from now are

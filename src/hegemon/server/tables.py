@@ -11,6 +11,7 @@ leave the server, so not even whoever chose the seed can foresee a draw."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -714,7 +715,31 @@ class TableManager:
             if table is not None:
                 self.adopt(table)
                 n += 1
+        recent = getattr(self.storage, "recent_ended", None)
+        if recent is not None:  # the lobby lists the newest ended tables without rebuilding them
+            for st, steps in reversed(recent(LIST_LIMIT, TUTORIAL_SALT)):
+                with contextlib.suppress(HegemonError, KeyError, TypeError, ValueError):
+                    self.ended_list[st.id] = self.stored_summary(st, steps)
         return n
+
+    @staticmethod
+    def stored_summary(st: StoredTable, steps: int) -> dict[str, Any]:
+        """The lobby's summary of an ended table as stored, with `steps` actions (no replay: no round)."""
+        game = get_game(st.game)
+        board = st.options.get("board")
+        boards = game.shipped_boards()
+        seats = [
+            Seat(i, s["kind"], s.get("bot"), "", s["name"], bool(s.get("claimed")), open=bool(s.get("open"))).public()
+            for i, s in enumerate(st.seats)
+        ]
+        return {
+            "id": st.id, "game": game.name, "title": game.title, "status": st.status, "version": steps,
+            "created": st.created, "seats": seats,
+            "open_seats": sum(1 for s in st.seats if s["kind"] == "human" and not s.get("claimed")),
+            "joinable": sum(1 for s in st.seats if s["kind"] == "human" and s.get("open") and not s.get("claimed")),
+            "round": None, "turn_timer": st.turn_timer,
+            "board": boards[0] if board is None else (board if board in boards else "uploaded"),
+        }  # fmt: skip
 
     def build(self, st: StoredTable) -> Table | None:
         """A table rebuilt from its stored form by replaying its actions with `play` (None, logged, when its game
