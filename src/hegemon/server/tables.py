@@ -784,7 +784,7 @@ class TableManager:
         for raw, actor, note in actions:
             action = table.game.decode_action(raw)
             changes = play_with_news(table.game, state, action, chance=False)
-            table.log.append(LogEntry(action, actor, note, changes))
+            table.log.append(LogEntry(action, actor, note, changes or None))  # no empty list kept per action
             if table.version % REPLAY_EVERY == 0:
                 table.replay_checkpoints[table.version] = state.clone()
         table.finished = state.current_player() == TERMINAL
@@ -975,7 +975,7 @@ class TableManager:
         changes = play_with_news(table.game, state, action, chance=actor == CHANCE)
         data = action.to_json()
         self.storage.append_action(table.id, table.version, data, actor, note)
-        table.log.append(LogEntry(action, actor, note, changes))
+        table.log.append(LogEntry(action, actor, note, changes or None))  # no empty list kept per action
         if table.version % REPLAY_EVERY == 0:
             table.replay_checkpoints[table.version] = state.clone()
 
