@@ -363,3 +363,44 @@ def test_backup_says_postgresql_has_pg_dump(tmp_path: Path) -> None:
     r = subprocess.run([*HEGEMON, "backup", str(tmp_path / "b.db"), "--db", "postgresql://u@localhost/x"],
                        capture_output=True, text=True, timeout=60)  # fmt: skip
     assert r.returncode == 2 and "pg_dump" in r.stderr, r.stderr
+
+
+def test_a_log_destination_that_stops_reading_never_blocks_the_caller() -> None:
+    """A pipe nobody reads fills after ~64 KB; logging through the queue keeps returning and counts the drops."""
+    import logging
+    import os
+    import threading
+
+    from hegemon.server import ops
+
+    names = ("hegemon", "uvicorn", "uvicorn.error", "uvicorn.access")
+    root = logging.getLogger()
+    saved = (list(root.handlers), root.level, {n: logging.getLogger(n).level for n in names})
+    r, w = os.pipe()
+    stream = os.fdopen(w, "w", buffering=1)
+    before = ops.DroppingQueueHandler.dropped
+    ops.configure_logging("info", "json", stream=stream, capacity=100)
+    log = logging.getLogger("hegemon.test")
+    done = threading.Event()
+
+    def spam() -> None:
+        for i in range(20_000):
+            log.info("line %d %s", i, "x" * 200)
+        done.set()
+
+    t = threading.Thread(target=spam, daemon=True)
+    t.start()
+    t.join(timeout=60)
+    try:
+        assert done.is_set(), "logging blocked on a full pipe"
+        assert ops.DroppingQueueHandler.dropped > before
+    finally:
+        raising, logging.raiseExceptions = logging.raiseExceptions, False  # the broken pipe below is expected
+        os.close(r)  # the writer thread's blocked write fails now and it can stop
+        ops._stop_listener()
+        logging.raiseExceptions = raising
+        handlers, level, levels = saved  # this process's logging as it was
+        root.handlers[:] = handlers
+        root.setLevel(level)
+        for n, lv in levels.items():
+            logging.getLogger(n).setLevel(lv)

@@ -11,11 +11,15 @@ for the public: without HEGEMON_METRICS_TOKEN it answers only direct connections
 from __future__ import annotations
 
 import asyncio
+import atexit
 import concurrent.futures
+import contextlib
 import errno
 import ipaddress
 import logging
+import logging.handlers
 import os
+import queue
 import secrets
 import socket
 import sys
@@ -126,6 +130,10 @@ class _Live(Collector):
         for s in TABLE_STATUSES:
             live.add_metric([s], by_status.get(s, 0))
         yield live
+        yield CounterMetricFamily(
+            "hegemon_log_records_dropped", "Log records dropped because the log's writer fell behind",
+            value=DroppingQueueHandler.dropped,
+        )  # fmt: skip
         yield GaugeMetricFamily(
             "hegemon_websocket_connections", "Open websocket connections (seats and spectators)",
             value=sum(len(t.connections) for t in tables),
@@ -395,7 +403,39 @@ def _plain(record: logging.LogRecord) -> bool:
     return True
 
 
-def configure_logging(level: str = "info", fmt: str = "text", stream: IO[str] | None = None) -> None:
+class DroppingQueueHandler(logging.handlers.QueueHandler):
+    """A QueueHandler whose full queue drops the record (and counts it) instead of waiting: the event loop never
+    waits on a log destination that stopped reading (a full pipe, a stalled journal)."""
+
+    dropped = 0
+
+    def enqueue(self, record: logging.LogRecord) -> None:
+        try:
+            self.queue.put_nowait(record)
+        except queue.Full:
+            DroppingQueueHandler.dropped += 1
+
+
+class _Listener(logging.handlers.QueueListener):
+    def enqueue_sentinel(self) -> None:
+        # the queue may be full (the reason records were dropped): wait a little for the writer to make room
+        with contextlib.suppress(queue.Full):
+            self.queue.put(self._sentinel, timeout=5)  # type: ignore[attr-defined]
+
+
+_listener: logging.handlers.QueueListener | None = None
+LOG_QUEUE = 10_000  # records waiting for the writer thread; beyond, new records are dropped (and counted)
+
+
+def _stop_listener() -> None:
+    global _listener
+    if _listener is not None:
+        _listener.stop()
+        _listener = None
+
+
+def configure_logging(level: str = "info", fmt: str = "text", stream: IO[str] | None = None,
+                      capacity: int = LOG_QUEUE) -> None:
     """One handler on the root logger: text (`time level logger: message`) or one JSON object a line (fields
     time, level, logger, message, and for the access log client, method, path, route, status, duration_ms,
     bytes, user_agent). hegemon's and uvicorn's loggers at `level`; other libraries warnings and above."""
@@ -410,15 +450,24 @@ def configure_logging(level: str = "info", fmt: str = "text", stream: IO[str] | 
         handler.setFormatter(_json_formatter())
     else:
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    global _listener
+    _stop_listener()
+    # records are formatted and written by one thread: a caller (the event loop) only puts them on a queue
+    q: queue.Queue[logging.LogRecord] = queue.Queue(maxsize=capacity)
+    _listener = _Listener(q, handler, respect_handler_level=True)
+    _listener.start()
     root = logging.getLogger()
     for h in list(root.handlers):
         root.removeHandler(h)
-    root.addHandler(handler)
+    root.addHandler(DroppingQueueHandler(q))
     n = logging.getLevelName(level.upper())
     root.setLevel(max(n, logging.WARNING))
     for name in ("hegemon", "uvicorn", "uvicorn.error"):
         logging.getLogger(name).setLevel(n)
     logging.getLogger("uvicorn.access").setLevel(logging.WARNING)  # hegemon.access says it, with the real client
+
+
+atexit.register(_stop_listener)  # the writer thread flushes what is queued before the process ends
 
 
 # ------------------------------------------------------------------ the listening socket
