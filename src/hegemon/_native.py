@@ -51,6 +51,7 @@ NATIVE: tuple[str, ...] = (
     "hegemon.games.spqrisiko.rules.tables",
     "hegemon.games.spqrisiko.rules.turn",
     "hegemon.games.polis.game",
+    "hegemon.games.polis.phase",
     "hegemon.games.polis.scoring",
     "hegemon.games.polis.state",
     "hegemon.games.polis.rules.battle",

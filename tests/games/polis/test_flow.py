@@ -4,9 +4,14 @@ a battle's order or an end-of-round step; they set only the sub-steps inside the
 from __future__ import annotations
 
 import ast
+import random
 from pathlib import Path
 
 import hegemon.games.polis as polis_pkg
+from hegemon.core.game import CHANCE
+from hegemon.core.play import sample_chance
+from hegemon.games import get_game
+from hegemon.games.polis.phase import CHANCE_PHASES, PHASE_NAMES, Phase
 from hegemon.games.polis.rules import common
 
 ROOT = Path(polis_pkg.__file__).parent
@@ -65,3 +70,33 @@ def test_flow_enters_every_step_of_the_round() -> None:
     source = (ROOT / "rules" / "flow.py").read_text(encoding="utf-8")
     missing = [n for n in sorted(round_steps) if f"st.phase = {n}" not in source]
     assert not missing, missing
+
+
+def test_phases_are_an_enum_with_a_table_of_legal_actions() -> None:
+    """The phases are declared like S.P.Q.RisiKo!'s (issue 29 item 5): an IntEnum whose values are the record
+    format's numbers, one display name each, and a table with the legal actions of every decision phase but the
+    action menu; a game's state holds members of the enum while its JSON holds plain numbers."""
+    from hegemon.games.polis import state as polis_state
+
+    assert [int(p) for p in Phase] == list(range(len(PHASE_NAMES))) == list(range(20))
+    assert (Phase.ACTION, Phase.MOVE, Phase.DRAW_PROJECT, Phase.OVER) == (0, 1, 13, 19)
+    assert all(getattr(common, p.name) is p for p in Phase)
+    decisions = set(Phase) - CHANCE_PHASES - {Phase.ACTION, Phase.OVER}
+    assert set(polis_state._LEGAL) == decisions
+    assert [polis_state._LEGAL.get(p) for p in Phase] == polis_state._LEGAL_BY_PHASE
+    game = get_game("polis")
+    rng = random.Random(7)
+    seen = set()
+    for seed in range(3):
+        st = game.new_game(game.parse_options({"siege": ("classic", "diceless", "sacrifice")[seed]}), seed)
+        while not st.is_terminal():
+            assert isinstance(st.phase, Phase)
+            seen.add(st.phase)
+            data = st.to_json()
+            assert type(data["phase"]) is int and data["phase"] == st.phase
+            if st.current_player() == CHANCE:
+                st.apply(sample_chance(st, rng))
+            else:
+                st.apply(rng.choice(st.legal_actions()))
+        assert st.phase is Phase.OVER and st.legal_actions() == []
+    assert {Phase.ACTION, Phase.MOVE, Phase.DRAW_PROJECT, Phase.SUPPLY} <= seen

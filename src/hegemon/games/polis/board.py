@@ -293,109 +293,129 @@ def _entries(ck: _Checker, raw: dict[str, Any], section: str) -> list[dict[str, 
 
 
 def _parse(path: str, raw: dict[str, Any]) -> Board:
+    """Validate the board file section by section, in a fixed order (the first fault found is the one reported),
+    filling the tables of a new `Board`."""
     ck = _Checker(path)
     b = Board(path=path, raw=raw)
-    g = ck.get
+    _check_ids(ck, raw)
+    _check_provenance(ck, raw)
+    _parse_constants(ck, raw, b)
+    _parse_territories(ck, raw, b)
+    sym_index = _parse_poleis(ck, raw, b)
+    ports = _parse_sides(ck, raw, b)
+    _parse_markets(ck, raw, b, ports)
+    _parse_combat_cards(ck, raw, b)
+    _parse_projects(ck, raw, b, sym_index)
+    pidx = _parse_events(ck, raw, b)
+    _parse_rounds(ck, raw, b, pidx)
+    _parse_setup(ck, raw, b)
+    return b
 
-    # --- ids: lower_snake_case and unique across the file (§2.6)
+
+_ID_SECTIONS = (
+    "sides", "rounds", "event_piles", "territories", "poleis", "trade_ports", "markets", "trade_routes",
+    "combat_formations", "combat_cards", "project_symbols", "projects", "events",
+)  # fmt: skip
+"""The sections whose entries carry an `id`, in the order they are checked."""
+
+
+def _check_ids(ck: _Checker, raw: dict[str, Any]) -> None:
+    """Ids: lower_snake_case and unique across the file (§2.6)."""
     seen: dict[str, str] = {}
-    for section in (
-        "sides",
-        "rounds",
-        "event_piles",
-        "territories",
-        "poleis",
-        "trade_ports",
-        "markets",
-        "trade_routes",
-        "combat_formations",
-        "combat_cards",
-        "project_symbols",
-        "projects",
-        "events",
-    ):
+    for section in _ID_SECTIONS:
         for i, e in enumerate(_entries(ck, raw, section)):
-            eid = g(e, "id", f"{section}[{i}]", str)
+            eid = ck.get(e, "id", f"{section}[{i}]", str)
             if not _ID.match(eid):
                 raise ck.fail(f"{section}.{eid}", "id is not lower_snake_case")
             if eid in seen:
                 raise ck.fail(f"{section}.{eid}", f"duplicate id (also in {seen[eid]})")
             seen[eid] = section
 
-    # --- provenance names known first-edition or seed keys
+
+def _check_provenance(ck: _Checker, raw: dict[str, Any]) -> None:
+    """Every provenance names `reconstructed` or known first-edition or seed source keys."""
     sources = raw.get("sources")
     if not isinstance(sources, dict):
         raise ck.fail("sources", "missing [sources] table")
     known = {k for k, v in sources.items() if isinstance(v, str) and not v.rstrip().endswith("(2nd ed.)")}
-
-    def check_prov(entry: str, prov: Any) -> None:
-        if not isinstance(prov, str):
-            raise ck.fail(entry, "provenance must be a string")
-        p = prov.split(" (")[0].strip()
-        if p == "reconstructed":
-            return
-        if not p.startswith("attested:"):
-            raise ck.fail(entry, f"provenance {prov!r} is neither 'reconstructed' nor 'attested:KEY'")
-        for key in p[len("attested:") :].split(","):
-            if key.strip() not in known:
-                raise ck.fail(entry, f"provenance names unknown or second-edition source {key.strip()!r}")
-
-    def walk_prov(entry: str, e: dict[str, Any]) -> None:
-        check_prov(entry, g(e, "provenance", entry))
-        fp = e.get("field_provenance", {})
-        if not isinstance(fp, dict):
-            raise ck.fail(entry, "field_provenance must be a table")
-        for f, p in fp.items():
-            check_prov(f"{entry}.{f}", p)
-
     for section, v in raw.items():
         if isinstance(v, list):
             for e in v:
                 if isinstance(e, dict):
-                    walk_prov(f"{section}.{e.get('id', '?')}", e)
+                    _walk_prov(ck, known, f"{section}.{e.get('id', '?')}", e)
         elif isinstance(v, dict) and section not in ("sources",):
             if "provenance" in v:
-                walk_prov(section, v)
+                _walk_prov(ck, known, section, v)
             for k, sub in v.items():
                 if isinstance(sub, dict) and "provenance" in sub:
-                    walk_prov(f"{section}.{k}", sub)
+                    _walk_prov(ck, known, f"{section}.{k}", sub)
 
+
+def _walk_prov(ck: _Checker, known: set[str], entry: str, e: dict[str, Any]) -> None:
+    _check_prov(ck, known, entry, ck.get(e, "provenance", entry))
+    fp = e.get("field_provenance", {})
+    if not isinstance(fp, dict):
+        raise ck.fail(entry, "field_provenance must be a table")
+    for f, p in fp.items():
+        _check_prov(ck, known, f"{entry}.{f}", p)
+
+
+def _check_prov(ck: _Checker, known: set[str], entry: str, prov: Any) -> None:
+    if not isinstance(prov, str):
+        raise ck.fail(entry, "provenance must be a string")
+    p = prov.split(" (")[0].strip()
+    if p == "reconstructed":
+        return
+    if not p.startswith("attested:"):
+        raise ck.fail(entry, f"provenance {prov!r} is neither 'reconstructed' nor 'attested:KEY'")
+    for key in p[len("attested:") :].split(","):
+        if key.strip() not in known:
+            raise ck.fail(entry, f"provenance names unknown or second-edition source {key.strip()!r}")
+
+
+class _Constants:
+    """The [constants] table: each entry a table with a `value`, read with a default when absent."""
+
+    def __init__(self, ck: _Checker, consts: Any) -> None:
+        self.ck = ck
+        self.consts = consts
+
+    def value(self, name: str, default: Any) -> Any:
+        e = self.consts.get(name)
+        if e is None:
+            return default
+        if not isinstance(e, dict) or "value" not in e:
+            raise self.ck.fail(f"constants.{name}", "expected a table with a 'value' field")
+        return e["value"]
+
+    def count(self, name: str, default: int, lo: int = 0, hi: int = 1000) -> int:
+        v = self.value(name, default)
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise self.ck.fail(f"constants.{name}", f"value must be a whole number, got {type(v).__name__} {v!r}")
+        if not lo <= v <= hi:
+            raise self.ck.fail(f"constants.{name}", f"value must be between {lo} and {hi}, got {v}")
+        return v
+
+
+def _parse_constants(ck: _Checker, raw: dict[str, Any], b: Board) -> None:
     consts = raw.get("constants", {})
-    resources = g(g(consts, "resources", "constants"), "value", "constants.resources", list)
+    resources = ck.get(ck.get(consts, "resources", "constants"), "value", "constants.resources", list)
     if tuple(resources) != RESOURCES:
         raise ck.fail("constants.resources", f"expected {list(RESOURCES)}")
-
     if not isinstance(consts, dict):
         raise ck.fail("constants", "missing [constants] table")
     for name in consts:
         if name not in CONSTANTS:
-            raise ck.fail(
-                f"constants.{name}", "unknown constant (the engine reads: " + ", ".join(CONSTANTS) + ")"
-            )
-
-    def const(name: str, default: Any) -> Any:
-        e = consts.get(name)
-        if e is None:
-            return default
-        if not isinstance(e, dict) or "value" not in e:
-            raise ck.fail(f"constants.{name}", "expected a table with a 'value' field")
-        return e["value"]
-
-    def count(name: str, default: int, lo: int = 0, hi: int = 1000) -> int:
-        v = const(name, default)
-        if not isinstance(v, int) or isinstance(v, bool):
-            raise ck.fail(f"constants.{name}", f"value must be a whole number, got {type(v).__name__} {v!r}")
-        if not lo <= v <= hi:
-            raise ck.fail(f"constants.{name}", f"value must be between {lo} and {hi}, got {v}")
-        return v
-
+            raise ck.fail(f"constants.{name}", "unknown constant (the engine reads: " + ", ".join(CONSTANTS) + ")")
+    c = _Constants(ck, consts)
+    count = c.count
     b.cubes = count("cubes_per_side", 45, 1)
     b.max_merchants = count("merchant_ships_per_side", 6)
     b.hand_size = count("battle_hand_size", 4)
     b.battle_threshold = count("battle_threshold_units", 8, 2)
     b.battle_min_units = count("battle_min_units", 2, 1)
     b.project_offer = count("project_offer_size", 3)
-    tie = const("first_player_tie_round_3", "sparta")
+    tie = c.value("first_player_tie_round_3", "sparta")
     if not isinstance(tie, str) or tie not in SIDE:
         raise ck.fail("constants.first_player_tie_round_3", f"unknown side {tie!r}")
     b.first_tie_side = SIDE[tie]
@@ -414,33 +434,50 @@ def _parse(path: str, raw: dict[str, Any]) -> Board:
     b.growth_wheat = count("growth_wheat_per_cube", 1)
     b.mega_pp = count("megalopolis_prestige_per_polis", 1)
     b.phoros_rate = count("phoros_prestige_to_silver", 1)
-    uc = const("unit_cost", {"hoplite": "metal", "galley": "wood", "merchant": "wood"})
+    b.unit_res = _unit_cost(ck, c.value("unit_cost", {"hoplite": "metal", "galley": "wood", "merchant": "wood"}))
+    b.storage_halved = _storage_halved(ck, c.value("storage_halved", ["oil", "wine", "wheat"]))
+
+
+def _unit_cost(ck: _Checker, uc: Any) -> tuple[int, int, int]:
     if not isinstance(uc, dict) or set(uc) != {"hoplite", "galley", "merchant"}:
         raise ck.fail("constants.unit_cost", "value must be a table naming hoplite, galley and merchant")
     for unit, r in uc.items():
         if r not in RES or r == "silver":
             raise ck.fail("constants.unit_cost", f"{unit} must cost a resource other than silver, got {r!r}")
-    b.unit_res = (RES[uc["hoplite"]], RES[uc["galley"]], RES[uc["merchant"]])
-    halved = const("storage_halved", ["oil", "wine", "wheat"])
-    if not isinstance(halved, list) or any(r not in RES for r in halved) or len(set(halved)) != len(halved):
-        raise ck.fail(
-            "constants.storage_halved", f"value must be a list of distinct resources, got {halved!r}"
-        )
-    b.storage_halved = tuple(RES[r] for r in halved)
+    return (RES[uc["hoplite"]], RES[uc["galley"]], RES[uc["merchant"]])
 
-    # --- territories
+
+def _storage_halved(ck: _Checker, halved: Any) -> tuple[int, ...]:
+    if not isinstance(halved, list) or any(r not in RES for r in halved) or len(set(halved)) != len(halved):
+        raise ck.fail("constants.storage_halved", f"value must be a list of distinct resources, got {halved!r}")
+    return tuple(RES[r] for r in halved)
+
+
+def _parse_territories(ck: _Checker, raw: dict[str, Any], b: Board) -> None:
     terrs = _entries(ck, raw, "territories")
-    check_count(path, "territories", len(terrs), MAX_TERRITORIES, "territories")
+    check_count(ck.path, "territories", len(terrs), MAX_TERRITORIES, "territories")
     if not terrs:
         raise ck.fail("territories", "no territories")
     for i, t in enumerate(terrs):
         b.terr_index[t["id"]] = i
         b.terr_ids.append(t["id"])
-        b.terr_names.append(g(t, "name", f"territories.{t['id']}", str))
-        kind = g(t, "kind", f"territories.{t['id']}", str)
+        b.terr_names.append(ck.get(t, "name", f"territories.{t['id']}", str))
+        kind = ck.get(t, "kind", f"territories.{t['id']}", str)
         if kind not in ("land", "sea"):
             raise ck.fail(f"territories.{t['id']}", f"kind must be land or sea, got {kind!r}")
         b.is_land.append(kind == "land")
+    _parse_adjacency(ck, b, terrs)
+    _check_connected(ck, b)
+    if "sikelia" in b.terr_index:
+        for j in b.adj[b.terr_index["sikelia"]]:
+            if b.is_land[j]:
+                raise ck.fail("territories.sikelia", f"every neighbour of Sikelia must be a sea, not {b.terr_ids[j]}")
+    for i, t in enumerate(terrs):
+        b.tribute.append(_tribute_box(ck, t, b.is_land[i]))
+
+
+def _parse_adjacency(ck: _Checker, b: Board, terrs: list[dict[str, Any]]) -> None:
+    """Symmetric neighbourhoods, as sorted tuples, land and sea, bitmasks and byte union tables."""
     n = len(terrs)
     adjsets: list[set[int]] = [set() for _ in range(n)]
     for i, t in enumerate(terrs):
@@ -466,6 +503,9 @@ def _parse(path: str, raw: dict[str, Any]) -> Board:
     b.sea_adj_mask = [sum(1 << j for j in b.sea_adj[i]) for i in range(n)]
     b.land_union = _union_tables(b.land_adj_mask)
     b.sea_union = _union_tables(b.sea_adj_mask)
+
+
+def _check_connected(ck: _Checker, b: Board) -> None:
     seen_t = {0}
     dq = deque([0])
     while dq:
@@ -474,84 +514,40 @@ def _parse(path: str, raw: dict[str, Any]) -> Board:
             if v not in seen_t:
                 seen_t.add(v)
                 dq.append(v)
-    for i in range(n):
+    for i in range(len(b.adj)):
         if i not in seen_t:
-            raise ck.fail(
-                f"territories.{b.terr_ids[i]}", "territory is not reachable from the rest of the map"
-            )
-    if "sikelia" in b.terr_index:
-        for j in b.adj[b.terr_index["sikelia"]]:
-            if b.is_land[j]:
-                raise ck.fail(
-                    "territories.sikelia", f"every neighbour of Sikelia must be a sea, not {b.terr_ids[j]}"
-                )
-    for i, t in enumerate(terrs):
-        entry = f"territories.{t['id']}"
-        if b.is_land[i]:
-            box = ck.strs(t, "tribute_box", entry)
-            if not 1 <= len(box) <= 5:
-                raise ck.fail(entry, f"tribute box must have 1-5 spaces, has {len(box)}")
-            for r in box:
-                if r not in RES:
-                    raise ck.fail(entry, f"tribute box names unknown resource {r!r}")
-            b.tribute.append(tuple(RES[r] for r in box))
-        else:
-            if t.get("tribute_box"):
-                raise ck.fail(entry, "a sea has no tribute box")
-            b.tribute.append(())
+            raise ck.fail(f"territories.{b.terr_ids[i]}", "territory is not reachable from the rest of the map")
 
-    # --- poleis
+
+def _tribute_box(ck: _Checker, t: dict[str, Any], land: bool) -> tuple[int, ...]:
+    entry = f"territories.{t['id']}"
+    if not land:
+        if t.get("tribute_box"):
+            raise ck.fail(entry, "a sea has no tribute box")
+        return ()
+    box = ck.strs(t, "tribute_box", entry)
+    if not 1 <= len(box) <= 5:
+        raise ck.fail(entry, f"tribute box must have 1-5 spaces, has {len(box)}")
+    for r in box:
+        if r not in RES:
+            raise ck.fail(entry, f"tribute box names unknown resource {r!r}")
+    return tuple(RES[r] for r in box)
+
+
+_OWNERS = {"athens": ATHENS, "sparta": SPARTA, "neutral": NEUTRAL}
+
+
+def _parse_poleis(ck: _Checker, raw: dict[str, Any], b: Board) -> dict[str, int]:
+    """The poleis (and the project symbols their slots name); returns the symbol index."""
     symbols = _entries(ck, raw, "project_symbols")
     b.symbol_ids = [s["id"] for s in symbols]
     sym_index = {s: i for i, s in enumerate(b.symbol_ids)}
     poleis = _entries(ck, raw, "poleis")
     if len(poleis) != 18:
         raise ck.fail("poleis", f"there must be 18 poleis, found {len(poleis)}")
-    owners = {"athens": ATHENS, "sparta": SPARTA, "neutral": NEUTRAL}
     for i, p in enumerate(poleis):
-        entry = f"poleis.{p['id']}"
-        b.polis_index[p["id"]] = i
-        b.polis_ids.append(p["id"])
-        b.polis_names.append(g(p, "name", entry, str))
-        terr = g(p, "territory", entry, str)
-        if terr not in b.terr_index or not b.is_land[b.terr_index[terr]]:
-            raise ck.fail(entry, f"territory {terr!r} is not a land territory")
-        ti = b.terr_index[terr]
-        b.p_terr.append(ti)
-        b.p_capital.append(bool(g(p, "capital", entry, bool)))
-        for key, lst, lo in (
-            ("fortification", b.p_fort, 1),
-            ("base_population", b.p_base, 1),
-            ("max_population", b.p_max, 1),
-            ("max_growth", b.p_growth, 0),
-        ):
-            v = g(p, key, entry, int, 0, 100)
-            if v < lo:
-                raise ck.fail(entry, f"{key} must be at least {lo}")
-            lst.append(v)
-        if b.p_max[-1] < b.p_base[-1]:
-            raise ck.fail(entry, "max_population is below base_population")
-        b.p_commercial.append(bool(g(p, "commercial", entry, bool)))
-        gs = g(p, "galley_sea", entry, str)
-        if gs:
-            if gs not in b.terr_index:
-                raise ck.fail(entry, f"galley_sea names unknown territory {gs!r}")
-            gi = b.terr_index[gs]
-            if b.is_land[gi] or gi not in b.adj[ti]:
-                raise ck.fail(entry, f"galley sea {gs!r} is not a coast of {terr!r}")
-            b.p_galley_sea.append(gi)
-        else:
-            b.p_galley_sea.append(-1)
-        slots = ck.strs(p, "project_slots", entry)
-        for s in slots:
-            if s not in sym_index:
-                raise ck.fail(entry, f"project slot names unknown symbol {s!r}")
-        b.p_slots.append(tuple(sym_index[s] for s in slots))
-        so = g(p, "start_owner", entry, str)
-        if so not in owners:
-            raise ck.fail(entry, f"start_owner must be athens, sparta or neutral, got {so!r}")
-        b.p_start.append(owners[so])
-    b.terr_poleis = [tuple(q for q in range(len(poleis)) if b.p_terr[q] == t) for t in range(n)]
+        _parse_polis(ck, b, i, p, sym_index)
+    b.terr_poleis = [tuple(q for q in range(len(poleis)) if b.p_terr[q] == t) for t in range(b.n_terr)]
     if b.min_pop > min(b.p_max):
         raise ck.fail("constants.min_polis_population", f"value {b.min_pop} exceeds a polis's max_population")
     cap_fort = min((b.p_fort[q] for q in range(len(poleis)) if b.p_capital[q]), default=4)
@@ -561,41 +557,119 @@ def _parse(path: str, raw: dict[str, Any]) -> Board:
     for name in ("korinthos", "argos"):
         if name in b.polis_index and b.p_fort[b.polis_index[name]] not in (3, 4):
             raise ck.fail(f"poleis.{name}", "fortification must be 3 or 4 (attested: 4P)")
+    return sym_index
 
-    # --- sides
+
+def _parse_polis(ck: _Checker, b: Board, i: int, p: dict[str, Any], sym_index: dict[str, int]) -> None:
+    g = ck.get
+    entry = f"poleis.{p['id']}"
+    b.polis_index[p["id"]] = i
+    b.polis_ids.append(p["id"])
+    b.polis_names.append(g(p, "name", entry, str))
+    terr = g(p, "territory", entry, str)
+    if terr not in b.terr_index or not b.is_land[b.terr_index[terr]]:
+        raise ck.fail(entry, f"territory {terr!r} is not a land territory")
+    ti = b.terr_index[terr]
+    b.p_terr.append(ti)
+    b.p_capital.append(bool(g(p, "capital", entry, bool)))
+    for key, lst, lo in (
+        ("fortification", b.p_fort, 1),
+        ("base_population", b.p_base, 1),
+        ("max_population", b.p_max, 1),
+        ("max_growth", b.p_growth, 0),
+    ):
+        v = g(p, key, entry, int, 0, 100)
+        if v < lo:
+            raise ck.fail(entry, f"{key} must be at least {lo}")
+        lst.append(v)
+    if b.p_max[-1] < b.p_base[-1]:
+        raise ck.fail(entry, "max_population is below base_population")
+    b.p_commercial.append(bool(g(p, "commercial", entry, bool)))
+    b.p_galley_sea.append(_galley_sea(ck, b, entry, g(p, "galley_sea", entry, str), terr, ti))
+    slots = ck.strs(p, "project_slots", entry)
+    for s in slots:
+        if s not in sym_index:
+            raise ck.fail(entry, f"project slot names unknown symbol {s!r}")
+    b.p_slots.append(tuple(sym_index[s] for s in slots))
+    so = g(p, "start_owner", entry, str)
+    if so not in _OWNERS:
+        raise ck.fail(entry, f"start_owner must be athens, sparta or neutral, got {so!r}")
+    b.p_start.append(_OWNERS[so])
+
+
+def _galley_sea(ck: _Checker, b: Board, entry: str, gs: str, terr: str, ti: int) -> int:
+    """The sea where a polis's galleys appear (-1 when its `galley_sea` is empty)."""
+    if not gs:
+        return -1
+    if gs not in b.terr_index:
+        raise ck.fail(entry, f"galley_sea names unknown territory {gs!r}")
+    gi = b.terr_index[gs]
+    if b.is_land[gi] or gi not in b.adj[ti]:
+        raise ck.fail(entry, f"galley sea {gs!r} is not a coast of {terr!r}")
+    return gi
+
+
+def _parse_sides(ck: _Checker, raw: dict[str, Any], b: Board) -> dict[str, Any]:
+    """The two sides (and the trade ports they name); returns the ports by id."""
     sides = _entries(ck, raw, "sides")
     if [s["id"] for s in sides] != list(SIDES):
         raise ck.fail("sides", "sides must be athens then sparta")
     ports = {p["id"]: p for p in _entries(ck, raw, "trade_ports")}
     for s in sides:
-        entry = f"sides.{s['id']}"
-        cap = g(s, "capital", entry, str)
-        if cap not in b.polis_index or not b.p_capital[b.polis_index[cap]]:
-            raise ck.fail(entry, f"capital {cap!r} is not a capital polis")
-        b.capital.append(b.polis_index[cap])
-        home = g(s, "home_region", entry, str)
-        if home not in b.terr_index:
-            raise ck.fail(entry, f"home_region names unknown territory {home!r}")
-        b.home.append(b.terr_index[home])
-        port = g(s, "trade_port", entry, str)
-        if port not in ports:
-            raise ck.fail(entry, f"trade_port names unknown port {port!r}")
-        sea = g(ports[port], "sea", f"trade_ports.{port}", str)
-        if sea not in b.terr_index or b.is_land[b.terr_index[sea]]:
-            raise ck.fail(f"trade_ports.{port}", f"port sea {sea!r} is not a sea")
-        b.port_sea.append(b.terr_index[sea])
-        ini = g(s, "battle_initiative", entry, str)
-        if ini == "land":
-            b.land_initiative = SIDE[s["id"]]
-        elif ini == "sea":
-            b.sea_initiative = SIDE[s["id"]]
-        else:
-            raise ck.fail(entry, "battle_initiative must be land or sea")
+        _parse_side(ck, b, s, ports)
+    return ports
 
-    # --- markets
+
+def _parse_side(ck: _Checker, b: Board, s: dict[str, Any], ports: dict[str, Any]) -> None:
+    g = ck.get
+    entry = f"sides.{s['id']}"
+    cap = g(s, "capital", entry, str)
+    if cap not in b.polis_index or not b.p_capital[b.polis_index[cap]]:
+        raise ck.fail(entry, f"capital {cap!r} is not a capital polis")
+    b.capital.append(b.polis_index[cap])
+    home = g(s, "home_region", entry, str)
+    if home not in b.terr_index:
+        raise ck.fail(entry, f"home_region names unknown territory {home!r}")
+    b.home.append(b.terr_index[home])
+    port = g(s, "trade_port", entry, str)
+    if port not in ports:
+        raise ck.fail(entry, f"trade_port names unknown port {port!r}")
+    sea = g(ports[port], "sea", f"trade_ports.{port}", str)
+    if sea not in b.terr_index or b.is_land[b.terr_index[sea]]:
+        raise ck.fail(f"trade_ports.{port}", f"port sea {sea!r} is not a sea")
+    b.port_sea.append(b.terr_index[sea])
+    ini = g(s, "battle_initiative", entry, str)
+    if ini == "land":
+        b.land_initiative = SIDE[s["id"]]
+    elif ini == "sea":
+        b.sea_initiative = SIDE[s["id"]]
+    else:
+        raise ck.fail(entry, "battle_initiative must be land or sea")
+
+
+def _parse_markets(ck: _Checker, raw: dict[str, Any], b: Board, ports: dict[str, Any]) -> None:
+    """The markets, the market value tracks and the trade routes."""
     markets = _entries(ck, raw, "markets")
     if len(markets) != 5:
         raise ck.fail("markets", f"there must be 5 markets, found {len(markets)}")
+    _parse_market_values(ck, raw, b)
+    for i, m in enumerate(markets):
+        entry = f"markets.{m['id']}"
+        b.market_ids.append(m["id"])
+        b.market_names.append(ck.get(m, "name", entry, str))
+        b.market_index[m["id"]] = i
+        loads = [
+            _parse_shipload(ck, b, f"{entry}.shiploads[{j + 1}]", sl)
+            for j, sl in enumerate(ck.get(m, "shiploads", entry, list))
+        ]
+        if not loads:
+            raise ck.fail(entry, "a market needs at least one shipload")
+        b.shiploads.append(tuple(loads))
+    _parse_trade_routes(ck, raw, b, ports, len(markets))
+
+
+def _parse_market_values(ck: _Checker, raw: dict[str, Any], b: Board) -> None:
+    g = ck.get
     mv = raw.get("market_values")
     if not isinstance(mv, dict):
         raise ck.fail("market_values", "missing table")
@@ -618,63 +692,65 @@ def _parse(path: str, raw: dict[str, Any]) -> Board:
             raise ck.fail("market_values", f"start position of {r!r} missing or off the track")
         ck.integer(f"market_values.start_position.{r}", starts[r], 1, b.track_positions)
     b.track_start = tuple(int(starts[r]) for r in goods)
-    for i, m in enumerate(markets):
-        entry = f"markets.{m['id']}"
-        b.market_ids.append(m["id"])
-        b.market_names.append(g(m, "name", entry, str))
-        b.market_index[m["id"]] = i
-        loads = []
-        for j, sl in enumerate(g(m, "shiploads", entry, list)):
-            se = f"{entry}.shiploads[{j + 1}]"
-            good = g(sl, "good", se, str)
-            gives = g(sl, "gives", se, str)
-            amount = g(sl, "amount", se, int, 0)
-            price = g(sl, "purchase_silver", se, int, 0)
-            if good not in RES or RES[good] not in b.track_of:
-                raise ck.fail(se, f"good {good!r} has no market value track")
-            if gives not in ("wheat", "silver"):
-                raise ck.fail(se, f"gives must be wheat or silver, got {gives!r}")
-            if (gives == "wheat") != (price > 0):
-                raise ck.fail(se, "purchase prices exist exactly on wheat shiploads")
-            if amount < 1:
-                raise ck.fail(se, "amount must be at least 1")
-            loads.append((RES[good], RES[gives], amount, price))
-        if not loads:
-            raise ck.fail(entry, "a market needs at least one shipload")
-        b.shiploads.append(tuple(loads))
-    b.routes = [[() for _ in markets] for _ in SIDES]
+
+
+def _parse_shipload(ck: _Checker, b: Board, se: str, sl: Any) -> tuple[int, int, int, int]:
+    g = ck.get
+    good = g(sl, "good", se, str)
+    gives = g(sl, "gives", se, str)
+    amount = g(sl, "amount", se, int, 0)
+    price = g(sl, "purchase_silver", se, int, 0)
+    if good not in RES or RES[good] not in b.track_of:
+        raise ck.fail(se, f"good {good!r} has no market value track")
+    if gives not in ("wheat", "silver"):
+        raise ck.fail(se, f"gives must be wheat or silver, got {gives!r}")
+    if (gives == "wheat") != (price > 0):
+        raise ck.fail(se, "purchase prices exist exactly on wheat shiploads")
+    if amount < 1:
+        raise ck.fail(se, "amount must be at least 1")
+    return (RES[good], RES[gives], amount, price)
+
+
+def _parse_trade_routes(ck: _Checker, raw: dict[str, Any], b: Board, ports: dict[str, Any], n_markets: int) -> None:
+    b.routes = [[() for _ in range(n_markets)] for _ in SIDES]
     port_side = {}
     for pid, p in ports.items():
-        side = g(p, "side", f"trade_ports.{pid}", str)
+        side = ck.get(p, "side", f"trade_ports.{pid}", str)
         if side not in SIDE:
             raise ck.fail(f"trade_ports.{pid}", f"unknown side {side!r}")
         port_side[pid] = SIDE[side]
     for r in _entries(ck, raw, "trade_routes"):
-        entry = f"trade_routes.{r['id']}"
-        port = g(r, "port", entry, str)
-        market = g(r, "market", entry, str)
-        if port not in port_side:
-            raise ck.fail(entry, f"unknown port {port!r}")
-        if market not in b.market_index:
-            raise ck.fail(entry, f"unknown market {market!r}")
-        seas = ck.strs(r, "seas", entry)
-        for s in seas:
-            if s not in b.terr_index or b.is_land[b.terr_index[s]]:
-                raise ck.fail(entry, f"{s!r} is not a sea")
-        idx = tuple(b.terr_index[s] for s in seas)
-        side = port_side[port]
-        if not idx or idx[0] != b.port_sea[side]:
-            raise ck.fail(entry, "a route must start at its port's sea")
-        for a, c in itertools.pairwise(idx):
-            if c not in b.adj[a]:
-                raise ck.fail(entry, f"{b.terr_ids[a]} and {b.terr_ids[c]} are not adjacent")
-        b.routes[side][b.market_index[market]] = idx
+        _parse_trade_route(ck, b, r, port_side)
     for si in range(2):
-        for mi in range(len(markets)):
+        for mi in range(n_markets):
             if not b.routes[si][mi]:
                 raise ck.fail("trade_routes", f"no route from {SIDES[si]} to {b.market_ids[mi]}")
 
-    # --- combat cards
+
+def _parse_trade_route(ck: _Checker, b: Board, r: dict[str, Any], port_side: dict[str, int]) -> None:
+    entry = f"trade_routes.{r['id']}"
+    port = ck.get(r, "port", entry, str)
+    market = ck.get(r, "market", entry, str)
+    if port not in port_side:
+        raise ck.fail(entry, f"unknown port {port!r}")
+    if market not in b.market_index:
+        raise ck.fail(entry, f"unknown market {market!r}")
+    seas = ck.strs(r, "seas", entry)
+    for s in seas:
+        if s not in b.terr_index or b.is_land[b.terr_index[s]]:
+            raise ck.fail(entry, f"{s!r} is not a sea")
+    idx = tuple(b.terr_index[s] for s in seas)
+    side = port_side[port]
+    if not idx or idx[0] != b.port_sea[side]:
+        raise ck.fail(entry, "a route must start at its port's sea")
+    for a, c in itertools.pairwise(idx):
+        if c not in b.adj[a]:
+            raise ck.fail(entry, f"{b.terr_ids[a]} and {b.terr_ids[c]} are not adjacent")
+    b.routes[side][b.market_index[market]] = idx
+
+
+def _parse_combat_cards(ck: _Checker, raw: dict[str, Any], b: Board) -> None:
+    g = ck.get
     forms = _entries(ck, raw, "combat_formations")
     b.formation_ids = [f["id"] for f in forms]
     b.formation_land = [g(f, "land_name", f"combat_formations.{f['id']}", str) for f in forms]
@@ -699,34 +775,39 @@ def _parse(path: str, raw: dict[str, Any]) -> Board:
         b.card_kinds.append(CardKind(name, fi, pv, cnt))
     b.deck_size = len(cards)
     if not 2 <= b.hand_size <= b.deck_size // 2:
-        raise ck.fail(
-            "constants.battle_hand_size", "a hand needs 2 to deck/2 cards (two are played per exchange)"
-        )
+        raise ck.fail("constants.battle_hand_size", "a hand needs 2 to deck/2 cards (two are played per exchange)")
 
-    # --- projects
+
+def _parse_projects(ck: _Checker, raw: dict[str, Any], b: Board, sym_index: dict[str, int]) -> None:
     projects = _entries(ck, raw, "projects")
     if len(projects) != 14:
         raise ck.fail("projects", f"there must be 14 projects, found {len(projects)}")
     for i, p in enumerate(projects):
         entry = f"projects.{p['id']}"
         b.project_ids.append(p["id"])
-        b.project_names.append(g(p, "name", entry, str))
+        b.project_names.append(ck.get(p, "name", entry, str))
         b.project_index[p["id"]] = i
-        sym = g(p, "symbol", entry, str)
+        sym = ck.get(p, "symbol", entry, str)
         if sym not in sym_index:
             raise ck.fail(entry, f"unknown symbol {sym!r}")
         b.pr_symbol.append(sym_index[sym])
-        cost = g(p, "cost", entry, dict)
-        vec = [0] * 6
-        for r, v in cost.items():
-            if r not in RES or not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= MAX_NUMBER:
-                raise ck.fail(entry, f"bad cost entry {r!r} = {v!r}")
-            vec[RES[r]] = v
-        b.pr_cost.append(tuple(vec))
-        b.pr_immediate.append(g(p, "immediate_prestige", entry, int))
-        b.pr_posterity.append(g(p, "posterity_prestige", entry, int))
+        b.pr_cost.append(_project_cost(ck, entry, ck.get(p, "cost", entry, dict)))
+        b.pr_immediate.append(ck.get(p, "immediate_prestige", entry, int))
+        b.pr_posterity.append(ck.get(p, "posterity_prestige", entry, int))
 
-    # --- events and piles
+
+def _project_cost(ck: _Checker, entry: str, cost: dict[str, Any]) -> tuple[int, ...]:
+    vec = [0] * 6
+    for r, v in cost.items():
+        if r not in RES or not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= MAX_NUMBER:
+            raise ck.fail(entry, f"bad cost entry {r!r} = {v!r}")
+        vec[RES[r]] = v
+    return tuple(vec)
+
+
+def _parse_events(ck: _Checker, raw: dict[str, Any], b: Board) -> dict[str, int]:
+    """The events and their piles; returns the pile index."""
+    g = ck.get
     piles = _entries(ck, raw, "event_piles")
     b.pile_ids = [p["id"] for p in piles]
     pidx = {p: i for i, p in enumerate(b.pile_ids)}
@@ -749,65 +830,72 @@ def _parse(path: str, raw: dict[str, Any]) -> Board:
         if size != len(members[i]):
             raise ck.fail(f"event_piles.{p['id']}", f"size {size} but {len(members[i])} cards")
     b.pile_events = [tuple(m) for m in members]
+    return pidx
 
-    # --- rounds
+
+def _parse_rounds(ck: _Checker, raw: dict[str, Any], b: Board, pidx: dict[str, int]) -> None:
     for r in _entries(ck, raw, "rounds"):
         entry = f"rounds.{r['id']}"
-        b.round_names.append(g(r, "name", entry, str))
-        b.round_limit.append(g(r, "stacking_limit", entry, int, 1, 100))
-        pile = g(r, "event_pile", entry, str)
+        b.round_names.append(ck.get(r, "name", entry, str))
+        b.round_limit.append(ck.get(r, "stacking_limit", entry, int, 1, 100))
+        pile = ck.get(r, "event_pile", entry, str)
         if pile not in pidx:
             raise ck.fail(entry, f"unknown pile {pile!r}")
         b.round_pile.append(pidx[pile])
     if not b.round_limit:
         raise ck.fail("rounds", "at least one round is needed")
-    check_count(path, "rounds", len(b.round_limit), 10, "rounds")
+    check_count(ck.path, "rounds", len(b.round_limit), 10, "rounds")
 
-    # --- setup
+
+def _parse_setup(ck: _Checker, raw: dict[str, Any], b: Board) -> None:
     setup = raw.get("setup")
     if not isinstance(setup, dict):
         raise ck.fail("setup", "missing table")
     for side in SIDES:
-        entry = f"setup.{side}"
-        s = g(setup, side, "setup", dict)
-        pol = []
-        for q in ck.strs(s, "poleis", entry):
-            if q not in b.polis_index:
-                raise ck.fail(entry, f"unknown polis {q!r}")
-            if b.p_start[b.polis_index[q]] != SIDE[side]:
-                raise ck.fail(entry, f"{q} does not start as {side}'s")
-            pol.append(b.polis_index[q])
-        b.setup_poleis.append(tuple(pol))
-        resd = g(s, "resources", entry, dict)
-        for r, v in resd.items():
-            if r not in RES or not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= MAX_NUMBER:
-                raise ck.fail(f"{entry}.resources", f"bad resource entry {r!r} = {v!r}")
-        b.setup_res.append(tuple(resd.get(r, 0) for r in RESOURCES))
-        if b.resource_max and max(b.setup_res[-1]) > b.resource_max:
-            raise ck.fail(
-                f"{entry}.resources", f"a starting resource exceeds resource_maximum ({b.resource_max})"
-            )
-        b.setup_pp.append(g(s, "prestige", entry, int, 0))
-        units: dict[int, int] = {}
-        for key, want_land in (("hoplites", True), ("galleys", False)):
-            for t, cnt in g(s, key, entry, dict).items():
-                ck.integer(f"{entry}.{key}.{t}", cnt, 0)
-                if t not in b.terr_index or b.is_land[b.terr_index[t]] != want_land:
-                    raise ck.fail(
-                        entry, f"{key} placed in {t!r}, which is not a {'land' if want_land else 'sea'}"
-                    )
-                if not isinstance(cnt, int) or isinstance(cnt, bool) or cnt < 0:
-                    raise ck.fail(f"{entry}.{key}.{t}", f"must be a whole number of at least 0, got {cnt!r}")
-                if cnt > b.round_limit[0]:
-                    raise ck.fail(entry, f"{cnt} {key} in {t} exceed the round-3 stacking limit")
-                units[b.terr_index[t]] = cnt
-        b.setup_units.append(units)
-        b.setup_merchants.append(g(s, "merchants", entry, int, 0, b.max_merchants))
-        px = g(s, "proxenos", entry, str)
-        if px not in b.polis_index:
-            raise ck.fail(entry, f"proxenos on unknown polis {px!r}")
-        b.setup_proxenos.append(b.polis_index[px])
-    return b
+        _parse_setup_side(ck, b, side, ck.get(setup, side, "setup", dict))
+
+
+def _parse_setup_side(ck: _Checker, b: Board, side: str, s: dict[str, Any]) -> None:
+    g = ck.get
+    entry = f"setup.{side}"
+    pol = []
+    for q in ck.strs(s, "poleis", entry):
+        if q not in b.polis_index:
+            raise ck.fail(entry, f"unknown polis {q!r}")
+        if b.p_start[b.polis_index[q]] != SIDE[side]:
+            raise ck.fail(entry, f"{q} does not start as {side}'s")
+        pol.append(b.polis_index[q])
+    b.setup_poleis.append(tuple(pol))
+    resd = g(s, "resources", entry, dict)
+    for r, v in resd.items():
+        if r not in RES or not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= MAX_NUMBER:
+            raise ck.fail(f"{entry}.resources", f"bad resource entry {r!r} = {v!r}")
+    b.setup_res.append(tuple(resd.get(r, 0) for r in RESOURCES))
+    if b.resource_max and max(b.setup_res[-1]) > b.resource_max:
+        raise ck.fail(f"{entry}.resources", f"a starting resource exceeds resource_maximum ({b.resource_max})")
+    b.setup_pp.append(g(s, "prestige", entry, int, 0))
+    units: dict[int, int] = {}
+    for key, want_land in (("hoplites", True), ("galleys", False)):
+        for t, cnt in g(s, key, entry, dict).items():
+            units[_setup_unit(ck, b, entry, key, want_land, t, cnt)] = cnt
+    b.setup_units.append(units)
+    b.setup_merchants.append(g(s, "merchants", entry, int, 0, b.max_merchants))
+    px = g(s, "proxenos", entry, str)
+    if px not in b.polis_index:
+        raise ck.fail(entry, f"proxenos on unknown polis {px!r}")
+    b.setup_proxenos.append(b.polis_index[px])
+
+
+def _setup_unit(ck: _Checker, b: Board, entry: str, key: str, want_land: bool, t: str, cnt: Any) -> int:
+    """Check `cnt` starting hoplites or galleys (`key`) in territory `t`; returns its index."""
+    ck.integer(f"{entry}.{key}.{t}", cnt, 0)
+    if t not in b.terr_index or b.is_land[b.terr_index[t]] != want_land:
+        raise ck.fail(entry, f"{key} placed in {t!r}, which is not a {'land' if want_land else 'sea'}")
+    if not isinstance(cnt, int) or isinstance(cnt, bool) or cnt < 0:
+        raise ck.fail(f"{entry}.{key}.{t}", f"must be a whole number of at least 0, got {cnt!r}")
+    if cnt > b.round_limit[0]:
+        raise ck.fail(entry, f"{cnt} {key} in {t} exceed the round-3 stacking limit")
+    return b.terr_index[t]
 
 
 def _union_tables(masks: list[int]) -> list[list[int]]:

@@ -5,6 +5,7 @@ outcomes) and by action class (apply)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from mypy_extensions import mypyc_attr
@@ -16,6 +17,7 @@ from hegemon.games.polis import scoring
 from hegemon.games.polis.board import SIDES, Board
 from hegemon.games.polis.options import PolisOptions, SiegeRule
 from hegemon.games.polis.pending import ExtraDue, Pending, Removal
+from hegemon.games.polis.phase import Phase
 from hegemon.games.polis.rules import (
     battle,
     common,
@@ -241,38 +243,12 @@ class PolisState:
 
     def legal_actions(self) -> list[Action]:
         ph = self.phase
-        out: list[Any]
         if ph == ACTION:
             return self._legal_main()
-        out = []
-        if ph in CHANCE_PHASES:
-            return out  # chance nodes: see chance_outcomes()
-        if ph == MOVE:
-            movement.legal_steps(self, out)
-        elif ph == RETREAT:
-            battle.legal_retreat(self, out)
-        elif ph == PLAY:
-            battle.legal_play(self, out)
-        elif ph == MATCH:
-            battle.legal_match(self, out)
-        elif ph == EXTRA:
-            flow.legal_extra(self, out)
-        elif ph == SACRIFICE_FORCE:
-            sieges.legal_sacrifice(self, out)
-        elif ph == DS_FORCE:
-            sieges.legal_ds_force(self, out)
-        elif ph == GARRISON:
-            sieges.legal_garrison(self, out)
-        elif ph == BATTLE_CHOOSE:
-            battle.legal_choose(self, out)
-        elif ph == EVENT_REMOVE:
-            events.legal_remove(self, out)
-        elif ph == SUPPLY:
-            round_end.legal_supply(self, out)
-        elif ph == GROWTH:
-            round_end.legal_growth(self, out)
-        elif ph == PHOROS:
-            round_end.legal_phoros(self, out)
+        out: list[Any] = []
+        legal = _LEGAL_BY_PHASE[ph]
+        if legal is not None:  # (chance nodes: see chance_outcomes(); the end: none)
+            legal(self, out)
         return out
 
     def _legal_main(self) -> list[Any]:
@@ -356,6 +332,7 @@ class PolisState:
             out[key] = [list(x) if isinstance(x, tuple) else x for x in v] if isinstance(v, list) else v
         if isinstance(out["played"], tuple):
             out["played"] = list(out["played"])
+        out["phase"] = int(self.phase)  # a plain number, as in the record format (not the enum member)
         # the historical digest shape: an event's removal under "rm", every other record under "pend" (none for
         # a single extra resource)
         p = self.pending
@@ -378,6 +355,26 @@ class PolisState:
     def __repr__(self) -> str:
         return f"<PolisState round {self.board.round_names[self.round]} phase {self.phase_name()} player {self.active}>"
 
+
+_LEGAL: dict[Phase, Callable[[PolisState, list[Any]], None]] = {
+    MOVE: movement.legal_steps,
+    SACRIFICE_FORCE: sieges.legal_sacrifice,
+    DS_FORCE: sieges.legal_ds_force,
+    GARRISON: sieges.legal_garrison,
+    EXTRA: flow.legal_extra,
+    BATTLE_CHOOSE: battle.legal_choose,
+    RETREAT: battle.legal_retreat,
+    PLAY: battle.legal_play,
+    MATCH: battle.legal_match,
+    EVENT_REMOVE: events.legal_remove,
+    SUPPLY: round_end.legal_supply,
+    GROWTH: round_end.legal_growth,
+    PHOROS: round_end.legal_phoros,
+}
+"""The legal actions of each decision phase but ACTION (the action menu, `_legal_main`), appended to a list; the
+others are chance nodes (`CHANCE_PHASES`) or the end (OVER)."""
+_LEGAL_BY_PHASE: list[Callable[[PolisState, list[Any]], None] | None] = [_LEGAL.get(ph) for ph in Phase]
+"""`_LEGAL` indexed by the phase's number."""
 
 def _create(token: int) -> Any:
     return lambda st, a: development.apply_create(st, token, a.polis, a.count, a.silver)

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -114,104 +114,23 @@ def parse_board(data: dict[str, Any], path: str) -> Board:
         raise _fail(path, "graph", "missing [graph] table")
     check_count(path, "province", len(provinces), MAX_PROVINCES, "provinces")
     check_count(path, "sea", len(seas), MAX_SEAS, "sea areas")
-    pid: list[str] = []
-    pname, pkind, ppos = [], [], []
-    pidx: dict[str, int] = {}
-    for i, p in enumerate(provinces):
-        entry = f"province[{i}]"
-        if not isinstance(p, dict):
-            raise _fail(path, entry, "must be a table")
-        x = _id(path, f"{entry}.id", p.get("id"))
-        if not isinstance(p.get("name"), str):
-            raise _fail(path, f"{entry}.name", "needs a string 'name'")
-        if x in pidx:
-            raise _fail(path, f"province {x!r}", "duplicate id")
-        if p.get("kind") not in KINDS:
-            raise _fail(path, f"province {x!r}", f"kind must be one of {', '.join(KINDS)}")
-        lat = check_number(path, f"province {x!r}.lat", p.get("lat"), -90, 90)
-        lon = check_number(path, f"province {x!r}.lon", p.get("lon"), -180, 180)
-        pidx[x] = len(pid)
-        pid.append(x)
-        pname.append(p["name"])
-        pkind.append(p["kind"])
-        ppos.append((lat, lon))
-    sid: list[str] = []
-    sname, spos = [], []
-    sidx: dict[str, int] = {}
-    for i, s in enumerate(seas):
-        entry = f"sea[{i}]"
-        if not isinstance(s, dict):
-            raise _fail(path, entry, "must be a table")
-        x = _id(path, f"{entry}.id", s.get("id"))
-        if not isinstance(s.get("name"), str):
-            raise _fail(path, f"{entry}.name", "needs a string 'name'")
-        if x in sidx or x in pidx:
-            raise _fail(path, f"sea {x!r}", "duplicate id")
-        lat = check_number(path, f"sea {x!r}.lat", s.get("lat"), -90, 90)
-        lon = check_number(path, f"sea {x!r}.lon", s.get("lon"), -180, 180)
-        sidx[x] = len(sid)
-        sid.append(x)
-        sname.append(s["name"])
-        spos.append((lat, lon))
-
-    def pairs(key: str, left: dict[str, int], right: dict[str, int], most: int) -> list[tuple[int, int]]:
-        raw = graph.get(key)
-        if not isinstance(raw, list):
-            raise _fail(path, f"graph.{key}", "missing list")
-        check_count(path, f"graph.{key}", len(raw), most, "entries")
-        out: list[tuple[int, int]] = []
-        seen: set[frozenset[int] | tuple[int, int]] = set()
-        for i, pair in enumerate(raw):
-            if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair)):
-                raise _fail(path, f"graph.{key}[{i}]", "each entry is a pair of ids")
-            a, b = pair
-            if a not in left:
-                raise _fail(path, f"graph.{key} {a}--{b}", f"unknown id {a!r}")
-            if b not in right:
-                raise _fail(path, f"graph.{key} {a}--{b}", f"unknown id {b!r}")
-            if a == b:
-                raise _fail(path, f"graph.{key} {a}--{b}", "an id cannot border itself")
-            ia, ib = left[a], right[b]
-            k2: frozenset[int] | tuple[int, int] = frozenset((ia, ib)) if left is right else (ia, ib)
-            if k2 in seen:
-                raise _fail(path, f"graph.{key} {a}--{b}", "listed twice")
-            seen.add(k2)
-            out.append((ia, ib))
-        return out
-
-    land_pairs = pairs("land", pidx, pidx, MAX_LAND_BORDERS)
-    coast_pairs = pairs("coast", pidx, sidx, MAX_COASTS)
-    sea_pairs = pairs("sea_links", sidx, sidx, MAX_SEA_LINKS)
-    land: list[set[int]] = [set() for _ in pid]
-    for a, b in land_pairs:
-        land[a].add(b)
-        land[b].add(a)
-    coasts: list[set[int]] = [set() for _ in pid]
-    shores: list[set[int]] = [set() for _ in sid]
+    pr = _parse_places(path, "province", provinces, {})
+    sa = _parse_places(path, "sea", seas, pr.index)
+    land_pairs = _pairs(path, graph, "land", pr.index, pr.index, MAX_LAND_BORDERS)
+    coast_pairs = _pairs(path, graph, "coast", pr.index, sa.index, MAX_COASTS)
+    sea_pairs = _pairs(path, graph, "sea_links", sa.index, sa.index, MAX_SEA_LINKS)
+    land = _neighbours(len(pr.ids), land_pairs)
+    coasts: list[set[int]] = [set() for _ in pr.ids]
+    shores: list[set[int]] = [set() for _ in sa.ids]
     for p, s in coast_pairs:
         coasts[p].add(s)
         shores[s].add(p)
-    slinks: list[set[int]] = [set() for _ in sid]
-    for a, b in sea_pairs:
-        slinks[a].add(b)
-        slinks[b].add(a)
-    # derived facts (spqrisiko.md B 3.2): islands have no land border, landlocked provinces no coast
-    for i, kind in enumerate(pkind):
-        if kind == "island" and land[i]:
-            raise _fail(path, f"province {pid[i]!r}", "an island cannot have land borders [R 13.6]")
-        if kind == "landlocked" and coasts[i]:
-            raise _fail(path, f"province {pid[i]!r}", "a landlocked province cannot touch a sea area")
-        if kind in ("island", "coastal") and not coasts[i]:
-            raise _fail(path, f"province {pid[i]!r}", f"a {kind} province must touch a sea area")
-    for s in range(len(sid)):
-        if not shores[s]:
-            raise _fail(path, f"sea {sid[s]!r}", "a sea area must touch at least one province")
-        check_count(path, f"sea {sid[s]!r}", len(shores[s]), MAX_SHORE, "provinces on one sea area")
-        if not slinks[s]:
-            raise _fail(path, f"sea {sid[s]!r}", "a sea area must link to another sea area")
+    slinks = _neighbours(len(sa.ids), sea_pairs)
+    _check_kinds(path, pr, land, coasts)
+    _check_seas(path, sa, shores, slinks)
     for key, count in (
-        ("provinces", len(pid)),
-        ("sea_areas", len(sid)),
+        ("provinces", len(pr.ids)),
+        ("sea_areas", len(sa.ids)),
         ("land_borders", len(land_pairs)),
         ("coasts", len(coast_pairs)),
         ("sea_links", len(sea_pairs)),
@@ -226,26 +145,122 @@ def parse_board(data: dict[str, Any], path: str) -> Board:
         path, "pieces.power_centres", _table(data, "pieces", path).get("power_centres"), 0, MAX_POWER_CENTRES
     )
     # at most MAX_COASTS * MAX_SHORE pairs in all
-    bridges = [tuple(sorted((q, s) for s in coasts[p] for q in shores[s] if q != p)) for p in range(len(pid))]
+    bridges = [
+        tuple(sorted((q, s) for s in coasts[p] for q in shores[s] if q != p)) for p in range(len(pr.ids))
+    ]
     return Board(
         path=path,
-        province_ids=tuple(pid),
-        province_names=tuple(pname),
-        province_kinds=tuple(pkind),
-        province_pos=tuple(ppos),
-        sea_ids=tuple(sid),
-        sea_names=tuple(sname),
-        sea_pos=tuple(spos),
+        province_ids=tuple(pr.ids),
+        province_names=tuple(pr.names),
+        province_kinds=tuple(pr.kinds),
+        province_pos=tuple(pr.pos),
+        sea_ids=tuple(sa.ids),
+        sea_names=tuple(sa.names),
+        sea_pos=tuple(sa.pos),
         land=tuple(tuple(sorted(x)) for x in land),
         coasts=tuple(tuple(sorted(x)) for x in coasts),
         shores=tuple(tuple(sorted(x)) for x in shores),
         sea_links=tuple(tuple(sorted(x)) for x in slinks),
         deck=tuple(deck),
         power_centres=pcs,
-        province_index=pidx,
-        sea_index=sidx,
+        province_index=pr.index,
+        sea_index=sa.index,
         bridges=tuple(bridges),
     )
+
+
+@dataclass
+class _Places:
+    """The [[province]] or [[sea]] entries read so far, in file order."""
+
+    ids: list[str] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+    kinds: list[str] = field(default_factory=list)
+    pos: list[tuple[float, float]] = field(default_factory=list)
+    index: dict[str, int] = field(default_factory=dict)
+
+
+def _parse_places(path: str, section: str, entries: list[Any], taken: dict[str, int]) -> _Places:
+    """The entries of [[province]] or [[sea]] (`section`); a sea id may not repeat a province's (`taken`)."""
+    out = _Places()
+    for i, e in enumerate(entries):
+        entry = f"{section}[{i}]"
+        if not isinstance(e, dict):
+            raise _fail(path, entry, "must be a table")
+        x = _id(path, f"{entry}.id", e.get("id"))
+        if not isinstance(e.get("name"), str):
+            raise _fail(path, f"{entry}.name", "needs a string 'name'")
+        if x in out.index or x in taken:
+            raise _fail(path, f"{section} {x!r}", "duplicate id")
+        if section == "province" and e.get("kind") not in KINDS:
+            raise _fail(path, f"province {x!r}", f"kind must be one of {', '.join(KINDS)}")
+        lat = check_number(path, f"{section} {x!r}.lat", e.get("lat"), -90, 90)
+        lon = check_number(path, f"{section} {x!r}.lon", e.get("lon"), -180, 180)
+        out.index[x] = len(out.ids)
+        out.ids.append(x)
+        out.names.append(e["name"])
+        if section == "province":
+            out.kinds.append(e["kind"])
+        out.pos.append((lat, lon))
+    return out
+
+
+def _pairs(
+    path: str, graph: dict[str, Any], key: str, left: dict[str, int], right: dict[str, int], most: int
+) -> list[tuple[int, int]]:
+    """The index pairs of `graph.key`, each a pair of ids of `left` and `right`, no pair twice."""
+    raw = graph.get(key)
+    if not isinstance(raw, list):
+        raise _fail(path, f"graph.{key}", "missing list")
+    check_count(path, f"graph.{key}", len(raw), most, "entries")
+    out: list[tuple[int, int]] = []
+    seen: set[frozenset[int] | tuple[int, int]] = set()
+    for i, pair in enumerate(raw):
+        if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair)):
+            raise _fail(path, f"graph.{key}[{i}]", "each entry is a pair of ids")
+        a, b = pair
+        if a not in left:
+            raise _fail(path, f"graph.{key} {a}--{b}", f"unknown id {a!r}")
+        if b not in right:
+            raise _fail(path, f"graph.{key} {a}--{b}", f"unknown id {b!r}")
+        if a == b:
+            raise _fail(path, f"graph.{key} {a}--{b}", "an id cannot border itself")
+        ia, ib = left[a], right[b]
+        k2: frozenset[int] | tuple[int, int] = frozenset((ia, ib)) if left is right else (ia, ib)
+        if k2 in seen:
+            raise _fail(path, f"graph.{key} {a}--{b}", "listed twice")
+        seen.add(k2)
+        out.append((ia, ib))
+    return out
+
+
+def _neighbours(n: int, pairs: list[tuple[int, int]]) -> list[set[int]]:
+    """The symmetric neighbourhoods of `n` nodes joined by `pairs`."""
+    out: list[set[int]] = [set() for _ in range(n)]
+    for a, b in pairs:
+        out[a].add(b)
+        out[b].add(a)
+    return out
+
+
+def _check_kinds(path: str, pr: _Places, land: list[set[int]], coasts: list[set[int]]) -> None:
+    """Derived facts (spqrisiko.md B 3.2): islands have no land border, landlocked provinces no coast."""
+    for i, kind in enumerate(pr.kinds):
+        if kind == "island" and land[i]:
+            raise _fail(path, f"province {pr.ids[i]!r}", "an island cannot have land borders [R 13.6]")
+        if kind == "landlocked" and coasts[i]:
+            raise _fail(path, f"province {pr.ids[i]!r}", "a landlocked province cannot touch a sea area")
+        if kind in ("island", "coastal") and not coasts[i]:
+            raise _fail(path, f"province {pr.ids[i]!r}", f"a {kind} province must touch a sea area")
+
+
+def _check_seas(path: str, sa: _Places, shores: list[set[int]], slinks: list[set[int]]) -> None:
+    for s in range(len(sa.ids)):
+        if not shores[s]:
+            raise _fail(path, f"sea {sa.ids[s]!r}", "a sea area must touch at least one province")
+        check_count(path, f"sea {sa.ids[s]!r}", len(shores[s]), MAX_SHORE, "provinces on one sea area")
+        if not slinks[s]:
+            raise _fail(path, f"sea {sa.ids[s]!r}", "a sea area must link to another sea area")
 
 
 def board_from_text(text: str, label: str) -> Board:

@@ -6,6 +6,7 @@ mentions hidden information (other hands, the deck order)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from hegemon.core.actions import Action
@@ -81,141 +82,205 @@ def _unknown_name(st: SpqrState, a: Any) -> str | None:
 
 def _specific(st: SpqrState, a: Any) -> tuple[str, str] | None:
     """The reason for an action of a kind that is legal now, its names all on the board."""
-    b = st.board
     me = st.order[st.turn] if st.order else 0
-    pidx, sidx = b.province_index, b.sea_index
-    kind = a.kind
+    reason = _REASONS.get(a.kind)
+    why = reason(st, a, me) if reason is not None else None
+    if why is None and a.kind in ("roll_dice", "declare", "move_in", "move"):
+        return _count_range(st, a.kind)
+    return why
 
-    def prov(name: str) -> int:
-        return pidx[name]
 
-    def sea(name: str) -> int:
-        return sidx[name]
+def _whose(st: SpqrState, me: int, p: int) -> str:
+    o = st.owner[p]
+    if o == me:
+        return "yours"
+    if o == NEUTRAL:
+        return "neutral"
+    if o == FREE:
+        return "free"
+    return f"player {o}'s"
 
-    def whose(p: int) -> str:
-        o = st.owner[p]
-        if o == me:
-            return "yours"
-        if o == NEUTRAL:
-            return "neutral"
-        if o == FREE:
-            return "free"
-        return f"player {o}'s"
 
-    if kind in ("claim", "claim_neutral"):
-        p = prov(a.province)
-        return "R 2", f"{b.province_names[p]} is taken already ({whose(p)})"
-    if kind == "reinforce":
-        p = prov(a.province)
-        return "R 6", f"reinforcements go to your own provinces; {b.province_names[p]} is {whose(p)}"
-    if kind == "trade_set":
-        return "R 8", "you do not hold those cards, or they are not a set (three alike or three different)"
-    if kind == "place_power_centre":
-        p = prov(a.province)
-        if st.owner[p] != me:
-            return "R 16.4", f"a power centre goes in a province of yours; {b.province_names[p]} is {whose(p)}"
-        if st.pcs_built >= st.opts.power_centres:
-            return "R 16.4", "every power centre is on the board already"
-        return "R 16.4", f"{b.province_names[p]} has a power centre, or a land neighbour has one"
-    if kind == "place_trireme":
-        return "R 8", "a bonus trireme goes in a sea area bordering one of your provinces"
-    if kind == "build":
-        p = prov(a.province)
-        s = sea(a.sea)
-        if st.owner[p] != me:
-            return "R 7.1", f"the 3 legionaries come from a province of yours; {b.province_names[p]} is {whose(p)}"
-        if s not in b.coasts[p]:
-            return "R 7.1", f"{b.province_names[p]} does not border {b.sea_names[s]}"
-        return "R 7.2", (
-            f"{b.province_names[p]} has {st.armies[p]} legionaries: a trireme takes 3 and the province must keep its "
-            "garrison [R 14.1]"
+def _claim(st: SpqrState, a: Any, me: int) -> tuple[str, str] | None:
+    p = st.board.province_index[a.province]
+    return "R 2", f"{st.board.province_names[p]} is taken already ({_whose(st, me, p)})"
+
+
+def _reinforce(st: SpqrState, a: Any, me: int) -> tuple[str, str] | None:
+    p = st.board.province_index[a.province]
+    return "R 6", f"reinforcements go to your own provinces; {st.board.province_names[p]} is {_whose(st, me, p)}"
+
+
+def _trade_set(st: SpqrState, a: Any, me: int) -> tuple[str, str] | None:
+    return "R 8", "you do not hold those cards, or they are not a set (three alike or three different)"
+
+
+def _place_power_centre(st: SpqrState, a: Any, me: int) -> tuple[str, str] | None:
+    b = st.board
+    p = b.province_index[a.province]
+    if st.owner[p] != me:
+        return "R 16.4", f"a power centre goes in a province of yours; {b.province_names[p]} is {_whose(st, me, p)}"
+    if st.pcs_built >= st.opts.power_centres:
+        return "R 16.4", "every power centre is on the board already"
+    return "R 16.4", f"{b.province_names[p]} has a power centre, or a land neighbour has one"
+
+
+def _place_trireme(st: SpqrState, a: Any, me: int) -> tuple[str, str] | None:
+    return "R 8", "a bonus trireme goes in a sea area bordering one of your provinces"
+
+
+def _build(st: SpqrState, a: Any, me: int) -> tuple[str, str] | None:
+    b = st.board
+    p = b.province_index[a.province]
+    s = b.sea_index[a.sea]
+    if st.owner[p] != me:
+        return "R 7.1", f"the 3 legionaries come from a province of yours; {b.province_names[p]} is {_whose(st, me, p)}"
+    if s not in b.coasts[p]:
+        return "R 7.1", f"{b.province_names[p]} does not border {b.sea_names[s]}"
+    return "R 7.2", (
+        f"{b.province_names[p]} has {st.armies[p]} legionaries: a trireme takes 3 and the province must keep its "
+        "garrison [R 14.1]"
+    )
+
+
+def _disband(st: SpqrState, a: Any, me: int) -> tuple[str, str] | None:
+    if st.built:
+        return "R 7", "you have built a trireme this turn; disbanding is no longer allowed"
+    return "R 7", "you may disband only your own trireme into a province of yours on that sea (limit per turn)"
+
+
+def _naval_move(st: SpqrState, a: Any, me: int) -> tuple[str, str] | None:
+    b = st.board
+    if st.moved_group:
+        return "R 9.3", "one naval move per turn: you have moved already"
+    s, t = b.sea_index[a.source], b.sea_index[a.dest]
+    if t not in b.sea_links[s]:
+        return "R 9.4", f"{b.sea_names[t]} is not next to {b.sea_names[s]}: one step only"
+    return "R 9.3", f"you have {st.triremes[me][s]} trireme(s) that may move in {b.sea_names[s]}, not {a.count}"
+
+
+def _naval_attack(st: SpqrState, a: Any, me: int) -> tuple[str, str] | None:
+    b = st.board
+    s = b.sea_index[a.sea]
+    if st.naval_fought[s]:
+        return "R 11.4", f"at most one naval combat per sea area per turn: {b.sea_names[s]} has had its combat"
+    mine = st.triremes[me][s]
+    theirs = st.triremes[a.opponent][s] if 0 <= a.opponent < st.n and a.opponent != me else 0
+    if not mine or not theirs:
+        return "R 11.1", f"both fleets must be in {b.sea_names[s]}"
+    return "R 10.13", f"you may not roll fewer dice than the defender ({min(3, mine)} against {min(3, theirs)})"
+
+
+def _attack(st: SpqrState, a: Any, me: int) -> tuple[str, str] | None:
+    """A land attack or a sea attack: the checks they share, then those of each."""
+    b = st.board
+    s, t = b.province_index[a.source], b.province_index[a.target]
+    rule = "R 13" if a.kind == "attack" else "R 12"
+    sn, tn = b.province_names[s], b.province_names[t]
+    if st.owner[s] != me:
+        return rule + ".1", f"attacks start from a province of yours; {sn} is {_whose(st, me, s)}"
+    if st.owner[t] == me:
+        return rule + ".1", f"{tn} is yours already"
+    if protected(st, t):
+        return "R 18.4", f"{tn} is its owner's only province, which cannot be attacked before round {st.opts.first_elimination_round}"
+    if a.kind == "attack":
+        return _land_attack(st, me, s, t)
+    return _sea_attack(st, a, me, s, t)
+
+
+def _land_attack(st: SpqrState, me: int, s: int, t: int) -> tuple[str, str]:
+    b = st.board
+    sn, tn = b.province_names[s], b.province_names[t]
+    if t not in b.land[s]:
+        return "R 13.6", f"{sn} and {tn} share no land border (across the sea it is a sea attack, R 12)"
+    if st.armies[s] < 2:
+        return "R 14.1", f"{sn} has {st.armies[s]} legionary: the last one never attacks"
+    floor = attack_floor(st, s, t, me)
+    if st.armies[s] <= floor and floor > attack_keep(st, s, t, me):
+        return "R 14.2", (
+            f"{sn} borders another enemy province: an attack from it needs at least {floor + 1} "
+            f"legionaries, so that {floor} stay after moving in (house garrison rule)"
         )
-    if kind == "disband":
-        if st.built:
-            return "R 7", "you have built a trireme this turn; disbanding is no longer allowed"
-        return "R 7", "you may disband only your own trireme into a province of yours on that sea (limit per turn)"
-    if kind == "naval_move":
-        if st.moved_group:
-            return "R 9.3", "one naval move per turn: you have moved already"
-        s, t = sea(a.source), sea(a.dest)
-        if t not in b.sea_links[s]:
-            return "R 9.4", f"{b.sea_names[t]} is not next to {b.sea_names[s]}: one step only"
-        return "R 9.3", f"you have {st.triremes[me][s]} trireme(s) that may move in {b.sea_names[s]}, not {a.count}"
-    if kind == "naval_attack":
-        s = sea(a.sea)
-        if st.naval_fought[s]:
-            return "R 11.4", f"at most one naval combat per sea area per turn: {b.sea_names[s]} has had its combat"
-        mine = st.triremes[me][s]
-        theirs = st.triremes[a.opponent][s] if 0 <= a.opponent < st.n and a.opponent != me else 0
-        if not mine or not theirs:
-            return "R 11.1", f"both fleets must be in {b.sea_names[s]}"
-        return "R 10.13", f"you may not roll fewer dice than the defender ({min(3, mine)} against {min(3, theirs)})"
-    if kind in ("attack", "sea_attack"):
-        s, t = prov(a.source), prov(a.target)
-        rule = "R 13" if kind == "attack" else "R 12"
-        sn, tn = b.province_names[s], b.province_names[t]
-        if st.owner[s] != me:
-            return rule + ".1", f"attacks start from a province of yours; {sn} is {whose(s)}"
-        if st.owner[t] == me:
-            return rule + ".1", f"{tn} is yours already"
-        if protected(st, t):
-            return "R 18.4", f"{tn} is its owner's only province, which cannot be attacked before round {st.opts.first_elimination_round}"
-        if kind == "attack":
-            if t not in b.land[s]:
-                return "R 13.6", f"{sn} and {tn} share no land border (across the sea it is a sea attack, R 12)"
-            if st.armies[s] < 2:
-                return "R 14.1", f"{sn} has {st.armies[s]} legionary: the last one never attacks"
-            floor = attack_floor(st, s, t, me)
-            if st.armies[s] <= floor and floor > attack_keep(st, s, t, me):
-                return "R 14.2", (
-                    f"{sn} borders another enemy province: an attack from it needs at least {floor + 1} "
-                    f"legionaries, so that {floor} stay after moving in (house garrison rule)"
-                )
-            return "R 10.13", (
-                f"{sn} cannot roll as many dice as {tn}'s {min(3, st.armies[t])} defender(s) while keeping its garrison"
+    return "R 10.13", (
+        f"{sn} cannot roll as many dice as {tn}'s {min(3, st.armies[t])} defender(s) while keeping its garrison"
+    )
+
+
+def _sea_attack(st: SpqrState, a: Any, me: int, s: int, t: int) -> tuple[str, str]:
+    b = st.board
+    sn, tn = b.province_names[s], b.province_names[t]
+    bridge = [sea_ for q, sea_ in b.bridges[s] if q == t]
+    if not bridge:
+        return "R 12.1", f"{sn} and {tn} do not border the same sea area"
+    if st.attacked_by_sea[t]:
+        return "R 12.6", f"{tn} has been attacked by sea this turn already"
+    if st.sea_conquered[s]:
+        return "R 12.7", f"{sn} was conquered by sea this turn: it may attack by land, not by sea"
+    sa = b.sea_index[a.sea]
+    if sa in bridge:
+        o = st.owner[t]
+        theirs = st.triremes[o][sa] if o >= 0 else 0
+        if st.triremes[me][sa] <= theirs:
+            return "R 12.2", (
+                f"you need strictly more triremes than the defender in {b.sea_names[sa]} "
+                f"({st.triremes[me][sa]} against {theirs})"
             )
-        bridge = [sea_ for q, sea_ in b.bridges[s] if q == t]
-        if not bridge:
-            return "R 12.1", f"{sn} and {tn} do not border the same sea area"
-        if st.attacked_by_sea[t]:
-            return "R 12.6", f"{tn} has been attacked by sea this turn already"
-        if st.sea_conquered[s]:
-            return "R 12.7", f"{sn} was conquered by sea this turn: it may attack by land, not by sea"
-        sa = sea(a.sea)
-        if sa in bridge:
-            o = st.owner[t]
-            theirs = st.triremes[o][sa] if o >= 0 else 0
-            if st.triremes[me][sa] <= theirs:
-                return "R 12.2", (
-                    f"you need strictly more triremes than the defender in {b.sea_names[sa]} "
-                    f"({st.triremes[me][sa]} against {theirs})"
-                )
-        spare = st.armies[s] - garrison(st, s, me)
-        if spare < 1:
-            return "R 14.3", f"{sn} has {st.armies[s]} legionaries and must keep its garrison: none may sail"
-        dd = min(3, st.armies[t])
-        return "R 10.13", (
-            f"{sn} can declare at most {spare} legionaries (keeping its garrison [R 14.3]): fewer than the {dd} "
-            f"dice {tn} defends with, and the declared force never rolls fewer dice than the defender"
-        )
-    if kind == "fortify":
-        s, t = prov(a.source), prov(a.dest)
-        sn, tn = b.province_names[s], b.province_names[t]
-        if st.owner[s] != me or st.owner[t] != me:
-            return "R 15.1", "the strategic move goes from one of your provinces to another of yours"
-        if t not in b.land[s]:
-            return "R 15.2", f"{sn} and {tn} share no land border and no sea area you control"
-        return "R 14.2", f"{sn} must keep its garrison"
-    if kind == "declare" and st.battle:
+    spare = st.armies[s] - garrison(st, s, me)
+    if spare < 1:
+        return "R 14.3", f"{sn} has {st.armies[s]} legionaries and must keep its garrison: none may sail"
+    dd = min(3, st.armies[t])
+    return "R 10.13", (
+        f"{sn} can declare at most {spare} legionaries (keeping its garrison [R 14.3]): fewer than the {dd} "
+        f"dice {tn} defends with, and the declared force never rolls fewer dice than the defender"
+    )
+
+
+def _fortify(st: SpqrState, a: Any, me: int) -> tuple[str, str] | None:
+    b = st.board
+    s, t = b.province_index[a.source], b.province_index[a.dest]
+    sn, tn = b.province_names[s], b.province_names[t]
+    if st.owner[s] != me or st.owner[t] != me:
+        return "R 15.1", "the strategic move goes from one of your provinces to another of yours"
+    if t not in b.land[s]:
+        return "R 15.2", f"{sn} and {tn} share no land border and no sea area you control"
+    return "R 14.2", f"{sn} must keep its garrison"
+
+
+def _declare(st: SpqrState, a: Any, me: int) -> tuple[str, str] | None:
+    """A declared force below the defender's dice (else None: the choice is out of range)."""
+    if st.battle:
         dd = min(3, st.armies[st.battle.target])
         if 0 < a.count < dd:
             return "R 10.13", (
                 f"declare at least {dd}: the declared force never rolls fewer dice than the defender's {dd}"
             )
-    if kind in ("roll_dice", "declare", "move_in", "move"):
-        counts = [x for x in st.legal_actions() if x.kind == kind]
-        vals = [getattr(x, "dice", getattr(x, "count", 0)) for x in counts]
-        rule = {"roll_dice": "R 10", "declare": "R 12.3", "move_in": "R 13.3", "move": "R 15"}[kind]
-        if vals:
-            return rule, f"choose between {min(vals)} and {max(vals)}"
     return None
+
+
+def _count_range(st: SpqrState, kind: str) -> tuple[str, str] | None:
+    """The range of the numbers (dice, legionaries) that an action of `kind` may choose now."""
+    counts = [x for x in st.legal_actions() if x.kind == kind]
+    vals = [getattr(x, "dice", getattr(x, "count", 0)) for x in counts]
+    rule = {"roll_dice": "R 10", "declare": "R 12.3", "move_in": "R 13.3", "move": "R 15"}[kind]
+    if vals:
+        return rule, f"choose between {min(vals)} and {max(vals)}"
+    return None
+
+
+_REASONS: dict[str, Callable[[SpqrState, Any, int], tuple[str, str] | None]] = {
+    "claim": _claim,
+    "claim_neutral": _claim,
+    "reinforce": _reinforce,
+    "trade_set": _trade_set,
+    "place_power_centre": _place_power_centre,
+    "place_trireme": _place_trireme,
+    "build": _build,
+    "disband": _disband,
+    "naval_move": _naval_move,
+    "naval_attack": _naval_attack,
+    "attack": _attack,
+    "sea_attack": _attack,
+    "fortify": _fortify,
+    "declare": _declare,
+}
+"""The reason for each kind of action that breaks a rule of its own (the others: `_count_range` or None)."""

@@ -7,37 +7,35 @@ from typing import TYPE_CHECKING
 
 from hegemon.games.polis.options import DICELESS, DICELESS_SACRIFICE
 
+# the phases (the state's `phase`) are declared in `phase.py`; the rules modules read them here
+from hegemon.games.polis.phase import (
+    ACTION,
+    BATTLE_CHOOSE,
+    BATTLE_DRAW,
+    CHANCE_PHASES,
+    DRAW_EVENT,
+    DRAW_PROJECT,
+    DS_FORCE,
+    EVENT_REMOVE,
+    EXTRA,
+    GARRISON,
+    GROWTH,
+    MATCH,
+    MOVE,
+    OVER,
+    PHASE_NAMES,
+    PHOROS,
+    PLAY,
+    RETREAT,
+    SACRIFICE_FORCE,
+    SIEGE_ROLL,
+    SUPPLY,
+    TRADE_ROLL,
+    Phase,
+)
+
 if TYPE_CHECKING:
     from hegemon.games.polis.state import PolisState
-
-# phases (the state's `phase`)
-ACTION = 0
-MOVE = 1
-SIEGE_ROLL = 2
-SACRIFICE_FORCE = 3
-DS_FORCE = 4
-GARRISON = 5
-TRADE_ROLL = 6
-EXTRA = 7
-BATTLE_CHOOSE = 8
-BATTLE_DRAW = 9
-RETREAT = 10
-PLAY = 11
-MATCH = 12
-DRAW_PROJECT = 13
-DRAW_EVENT = 14
-EVENT_REMOVE = 15
-SUPPLY = 16
-GROWTH = 17
-PHOROS = 18
-OVER = 19
-
-PHASE_NAMES = (
-    "action", "move", "siege roll", "sacrifice force", "forcing", "garrison", "market roll", "extra resource",
-    "battle choice", "card draw", "retreat", "attack", "match", "project draw", "event draw", "event removal",
-    "supply", "growth", "phoros", "game over",
-)
-CHANCE_PHASES = frozenset((SIEGE_ROLL, TRADE_ROLL, BATTLE_DRAW, DRAW_PROJECT, DRAW_EVENT))
 
 # action type tokens of the "two different actions" rule (§4.3; numbers of §4.5)
 T_HOPLITES, T_GALLEYS, T_MERCHANTS, T_PROJECT = 1, 2, 3, 4
@@ -119,5 +117,30 @@ def siege_check_exchange(st: PolisState) -> None:
         siege_check(st)
 
 
-__all__ = ["DICELESS", "DICELESS_SACRIFICE"]
-
+__all__ = [
+    "ACTION",
+    "BATTLE_CHOOSE",
+    "BATTLE_DRAW",
+    "CHANCE_PHASES",
+    "DICELESS",
+    "DICELESS_SACRIFICE",
+    "DRAW_EVENT",
+    "DRAW_PROJECT",
+    "DS_FORCE",
+    "EVENT_REMOVE",
+    "EXTRA",
+    "GARRISON",
+    "GROWTH",
+    "MATCH",
+    "MOVE",
+    "OVER",
+    "PHASE_NAMES",
+    "PHOROS",
+    "PLAY",
+    "RETREAT",
+    "SACRIFICE_FORCE",
+    "SIEGE_ROLL",
+    "SUPPLY",
+    "TRADE_ROLL",
+    "Phase",
+]
