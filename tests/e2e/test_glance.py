@@ -4,8 +4,10 @@ lobby and at both games' tables."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page, expect
 
 from .conftest import DOCS, Server
 from .test_browser import create_table, polis_to_action_phase, wait_turn
@@ -79,3 +81,56 @@ def test_every_button_has_a_contrast_of_at_least_4_5(page: Page, server: Server,
     assert page.locator("button[data-variant]").count() == 4
     assert low_contrast(page) == []
     page.screenshot(path=str(DOCS / f"glance-contrast-{game}.png"))
+
+
+# every visible control a person taps: its height and its text size
+TARGETS = """
+(sel) => [...document.querySelectorAll(sel)].filter((e) => e.getClientRects().length && getComputedStyle(e).visibility !== "hidden")
+  .map((e) => ({ what: (e.id || e.className || e.tagName) + ": " + (e.textContent || e.value || "").trim().slice(0, 30),
+                 h: e.getBoundingClientRect().height, font: parseFloat(getComputedStyle(e).fontSize) }))
+"""
+CONTROLS = ("button:not(.replaydice), a.button, label.button, select, input[type=text], input[type=number], "
+            "input[type=url], textarea")  # fmt: skip
+
+
+def small_targets(page: Page, within: str) -> list[dict[str, object]]:
+    found = page.evaluate(TARGETS, ", ".join(f"{within} {c.strip()}" for c in CONTROLS.split(",")))
+    assert found, within
+    return [c for c in found if float(c["h"]) < 43.5 or float(c["font"]) < 16]  # type: ignore[arg-type]
+
+
+def phone(browser: Browser, lang: str) -> Page:
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                              locale="it-IT" if lang == "it" else "en-US")  # fmt: skip
+    ctx.add_init_script(f"localStorage.setItem('hegemon.lang', '{lang}')")
+    return ctx.new_page()
+
+
+@pytest.mark.parametrize("game", ["polis", "spqrisiko"])
+def test_phone_controls_44px_16px_say_tap(browser: Browser, server: Server, game: str) -> None:
+    lang = "it" if game == "polis" else "en"
+    page = phone(browser, lang)
+    assert page.evaluate("matchMedia('(hover: none) and (pointer: coarse)').matches")
+    page.goto(server.url + "/")
+    page.wait_for_selector("#createbtn")
+    page.select_option("#game", game)
+    page.eval_on_selector_all("details", "ds => ds.forEach((d) => { d.open = true; })")
+    assert small_targets(page, "#lobby") == []
+    page.screenshot(path=str(DOCS / f"glance-phone-lobby-{lang}.png"), full_page=True)
+    page.click("#createbtn")
+    page.wait_for_selector("#go")
+    page.click("#go")
+    page.wait_for_selector("#map")
+    assert wait_turn(page)
+    if game == "polis":
+        polis_to_action_phase(page)
+    page.eval_on_selector_all("#side details", "ds => ds.forEach((d) => { d.open = true; })")
+    assert small_targets(page, "header.top") == []
+    assert small_targets(page, "#side") == []
+    # a touch screen is tapped, not clicked, and has no keys to press
+    text = page.inner_text("body")
+    for word in ("Click", "click", "Clicca", "clicca", "Keys:", "Tasti:"):
+        assert word not in text, word
+    expect(page.locator("#now")).to_contain_text(re.compile("tocca" if lang == "it" else "tap", re.I))
+    page.screenshot(path=str(DOCS / f"glance-phone-{game}-{lang}.png"))
+    page.context.close()

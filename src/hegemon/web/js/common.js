@@ -68,8 +68,17 @@ export function clear(el) {
   return el;
 }
 
+const formats = {};
+/** A decimal in the reader's language ("0.75" in English, "0,75" in Italian), with `digits` decimals. */
+export function num(x, digits = 2, style = "decimal") {
+  const key = `${lang}/${digits}/${style}`;
+  formats[key] ??= new Intl.NumberFormat(lang, { style, minimumFractionDigits: digits, maximumFractionDigits: digits });
+  return formats[key].format(x);
+}
+
+/** A probability as a percentage with one decimal: "98.4%", "98,4%" in Italian. */
 export function pct(x) {
-  return `${(100 * x).toFixed(1)}%`;
+  return num(x, 1, "percent");
 }
 
 /** An exact probability {decimal, fraction} as a player reads it: "88.1%", with the fraction when it is short

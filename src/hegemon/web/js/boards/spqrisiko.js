@@ -1,7 +1,7 @@
 // S.P.Q.RisiKo! board: the drawn map (provinces coloured by owner with legionaries and power centres, sea
 // areas with each player's triremes), clicking on the map to act, and controls for the compound moves:
 // reinforcement counter, odds before attacks, auto-roll until…, sliders for declare / move-in / move counts.
-import { chance, clear, COLOURS, countChoice, h, icon, s } from "../common.js";
+import { chance, clear, COLOURS, countChoice, h, icon, num, s } from "../common.js";
 import { has, t } from "../i18n.js";
 import { signed } from "../happen.js";
 
@@ -267,7 +267,7 @@ export async function createBoard(root, ctx) {
       box.append(h("span", { class: "pwin", "data-p": o.p_win.decimal, title: o.p_win.fraction || t("odds.float") },
         t(kindLabel === "naval" ? "odds.win_naval" : "odds.win", { p: chance(o.p_win) })));
       box.append(h("br"), t("odds.loss", {
-        a: o.expected_attacker_losses.decimal.toFixed(2), d: o.expected_defender_losses.decimal.toFixed(2) }));
+        a: num(o.expected_attacker_losses.decimal), d: num(o.expected_defender_losses.decimal) }));
     }).catch((e) => {
       // refused (too many requests, the odds busy): say so rather than show nothing
       if (my === oddsToken) clear(box).append(h("span", { class: "hint" }, e.message || ""));
