@@ -4,12 +4,15 @@ lobby and at both games' tables."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import DOCS, Server
+from .cvd import ciede2000, lab
 from .test_browser import create_table, polis_to_action_phase, wait_turn
 
 pytestmark = pytest.mark.e2e
@@ -134,3 +137,62 @@ def test_phone_controls_44px_16px_say_tap(browser: Browser, server: Server, game
     expect(page.locator("#now")).to_contain_text(re.compile("tocca" if lang == "it" else "tap", re.I))
     page.screenshot(path=str(DOCS / f"glance-phone-{game}-{lang}.png"))
     page.context.close()
+
+
+def test_ciede2000_and_the_simulation_match_published_values() -> None:
+    # Sharma, Wu & Dalal's test pairs 1 and 17
+    assert abs(ciede2000((50, 2.6772, -79.7751), (50, 0, -82.7485)) - 2.0425) < 1e-4
+    assert abs(ciede2000((50, 2.5, 0), (56, -27, -3)) - 31.9030) < 1e-4
+    # the old palette fails the threshold below: a deuteranope barely tells its blue from its purple, nor its
+    # red from its green (both an olive); normal vision sees each pair far apart
+    assert ciede2000(lab("#2f6fd0", "deuteranopia"), lab("#9b3fb5", "deuteranopia")) < 9
+    assert ciede2000(lab("#d33c32", "deuteranopia"), lab("#2e9b49", "deuteranopia")) < 12
+    assert ciede2000(lab("#d33c32"), lab("#2e9b49")) > 40
+
+
+def test_owner_colours_stay_apart_under_simulated_colour_blindness(page: Page, server: Server) -> None:
+    """Every pair of owner colours (the players', neutral, a free province) keeps a CIEDE2000 difference of at
+    least 9 under simulated protanopia, deuteranopia and tritanopia (Machado et al. 2009), and the map adds a
+    texture per owner, so colour is never the only cue."""
+    page.goto(server.url + "/")
+    page.wait_for_selector("#createbtn")
+    pal = page.evaluate("import('/static/js/common.js').then((m) => [...m.COLOURS, m.NEUTRAL])")
+    assert len(pal) == 6
+    colours = [*pal, "#efe8d6"]  # a free province
+    for deficiency in (None, "protanopia", "deuteranopia", "tritanopia"):
+        seen = [lab(c, deficiency) for c in colours]
+        for i, j in itertools.combinations(range(len(colours)), 2):
+            d = ciede2000(seen[i], seen[j])
+            assert d >= (20 if deficiency is None else 9), (deficiency, colours[i], colours[j], d)
+    # on the map: each owner's provinces are filled with its own texture, with the owner's colour under it
+    r = httpx.post(f"{server.url}/api/tables", json={"game": "spqrisiko", "players": 4, "seats": [{"bot": "random"}] * 4,
+                                                     "seed": 5, "options": {"max_rounds": 2, "vp_target": None}})  # fmt: skip
+    assert r.status_code == 201, r.text
+    page.goto(f"{server.url}/t/{r.json()['id']}")
+    page.wait_for_selector("#map")
+    page.wait_for_function(
+        "() => document.querySelectorAll('#map path.area[data-owner]:not([data-owner=\"\"])').length > 8"
+    )
+    fills = page.evaluate("""() => {
+      const out = {};
+      for (const p of document.querySelectorAll('#map path.area[data-owner]')) if (p.dataset.owner) {
+        const m = p.style.fill.match(/#(fill-own-[\\w-]+)/);
+        const pat = m && document.getElementById(m[1]);
+        out[p.dataset.owner] = pat ? [m[1], pat.querySelector('rect').getAttribute('fill'),
+                                      pat.querySelector('path') ? pat.querySelector('path').getAttribute('d') : null] : null;
+      }
+      return out;
+    }""")
+    assert len(fills) >= 3, fills
+    assert all(fills.values()), fills
+    owners = [o for o in fills if o != "neutral"]
+    assert len({fills[o][2] for o in owners}) == len(owners), fills  # a texture of its own for each player
+    assert all(fills[o][1] == pal[int(o)] for o in owners), fills
+    # a count on the yellow is dark, and a yellow seat's name as text is darkened to stay readable
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#map path.area')].some((p) => p.dataset.owner === '2')"
+    )
+    yellow = page.evaluate("""() => { const p = [...document.querySelectorAll('#map path.area')].find((p) => p.dataset.owner === '2');
+      return getComputedStyle(document.querySelector(`#map g.army[data-id="${p.dataset.id}"] text`)).fill; }""")
+    assert yellow == "rgb(34, 34, 34)", yellow
+    page.screenshot(path=str(DOCS / "glance-cvd-spqrisiko.png"))

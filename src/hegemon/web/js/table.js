@@ -1,7 +1,7 @@
 // The table page, the same for every game: the websocket of this seat (or a spectator), the header, the log,
 // refusals, the turn timer, the end of the game and the replay viewer. The board and the move controls come
 // from a game module in ./boards/<game>.js (createBoard(root, ctx) → {render, controls, players, describe…}).
-import { api, boardName, botLabel, clear, COLOUR_NAMES, COLOURS, h, icon, langButton } from "./common.js";
+import { api, boardName, botLabel, clear, COLOUR_NAMES, COLOURS, h, icon, inkOf, langButton } from "./common.js";
 import { initLang, t, touch } from "./i18n.js";
 import { linkRow, renderWaiting, takeSeatFirst } from "./invite.js";
 import { errorText } from "./errors.js";
@@ -349,7 +349,7 @@ function logLine(e) {
   const a = e.action || {};
   const tip = a.event ? `event:${a.event}` : a.project ? `project:${a.project}` : null; // tooltips.js
   const li = h("li", { "data-i": e.i, "data-key": `${e.actor}|${text}`, "data-tip": tip, class: e.actor < 0 ? "chance" : "" },
-    h("span", { class: "who", style: e.actor >= 0 ? `color:${seatColour(e.actor)}` : "" }, who),
+    h("span", { class: "who", style: e.actor >= 0 ? `color:${inkOf(seatColour(e.actor))}` : "" }, who),
     " ", text, h("span", { class: "times" }));
   return li;
 }
