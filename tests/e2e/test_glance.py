@@ -196,3 +196,30 @@ def test_owner_colours_stay_apart_under_simulated_colour_blindness(page: Page, s
       return getComputedStyle(document.querySelector(`#map g.army[data-id="${p.dataset.id}"] text`)).fill; }""")
     assert yellow == "rgb(34, 34, 34)", yellow
     page.screenshot(path=str(DOCS / "glance-cvd-spqrisiko.png"))
+
+
+def test_polis_unit_count_starts_at_one(page: Page, server: Server) -> None:
+    """Creating hoplites or galleys spends population: the count starts at 1, never preselected to the most."""
+    create_table(page, server, "polis")
+    page.click("#go")
+    page.wait_for_selector("#map")
+    assert wait_turn(page)
+    polis_to_action_phase(page)
+    seen = 0
+    for pid in page.eval_on_selector_all("#map g.polis[data-id]", "gs => gs.map((g) => g.dataset.id)"):
+        page.locator(f"#p-{pid}").dispatch_event("click")
+        counts = page.locator("#actions .group:has(button.confirm) .count")
+        for k in range(counts.count()):
+            values = [
+                int(v)
+                for v in counts.nth(k)
+                .locator("[data-count]")
+                .evaluate_all("bs => bs.map((b) => b.dataset.count)")
+            ]
+            if len(values) > 1:
+                seen += 1
+                expect(counts.nth(k).locator("button.count-btn.on")).to_have_attribute(
+                    "data-count", str(min(values))
+                )
+        page.locator(f"#p-{pid}").dispatch_event("click")
+    assert seen, "no polis offered a choice of how many units"

@@ -360,6 +360,7 @@ export async function createBoard(root, ctx) {
       };
       box.append(countChoice({
         key: `${key}:count`, id, label: t("polis.how_many"), items: counts.map((c) => ({ value: c, action: null })),
+        preferred: "min", // a unit costs population: one tap never spends more than one unless chosen
         onChange: (c) => pickSilver(c),
         onEnter: () => go.click(),
       }), silverSlot);
