@@ -246,7 +246,7 @@ def test_polis_captures_losses_and_a_diceless_sacrifice_siege_in_words(browser: 
     else:
         expect(line).to_have_text(f"assedio di {name} da parte di {names[side]}: {n} su {p['fortification']} segnalini; "
                                   "forzare costa 1 prestigio + 1 oplita per segnalino")  # fmt: skip
-    colour = {"athens": "#2f6fd0", "sparta": "#d33c32"}[side]
+    colour = {"athens": "#0072b2", "sparta": "#d55e00"}[side]
     assert line.evaluate("li => li.querySelector('i.dot').style.background") in (colour, _rgb(colour))
     marker = page.locator(f"#p-{p['id']} .discs tspan[data-side='{side}']")
     expect(marker).to_have_text(f"{n}/{p['fortification']}")

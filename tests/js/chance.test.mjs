@@ -15,3 +15,19 @@ test("a floating-point chance (armies too large for exact fractions: no fraction
   assert.equal(chance({ decimal: 0.011866631467141142, fraction: null }), "1.2%");
   assert.equal(chance({ decimal: 0.5, fraction: undefined }), "50.0%");
 });
+
+test("decimals follow the reader's language: a comma in Italian (Intl.NumberFormat)", async () => {
+  const { setLang } = await import("../../src/hegemon/web/js/i18n.js");
+  const { num } = await import("../../src/hegemon/web/js/common.js");
+  try {
+    setLang("it");
+    assert.equal(chance({ decimal: 0.625, fraction: "5/8" }), "62,5% (5/8)");
+    assert.equal(chance({ decimal: 0.011866631467141142, fraction: null }), "1,2%");
+    assert.equal(num(1.4567), "1,46");
+    setLang("en");
+    assert.equal(num(1.4567), "1.46");
+    assert.equal(chance({ decimal: 0.625, fraction: "5/8" }), "62.5% (5/8)");
+  } finally {
+    setLang("en");
+  }
+});

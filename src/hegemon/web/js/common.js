@@ -60,7 +60,38 @@ export function langButton(onChange) {
   return b;
 }
 
-export const COLOURS = ["#d33c32", "#2f6fd0", "#e3b21b", "#2e9b49", "#9b3fb5"];
+// The players' colours: Okabe & Ito's palette, which people with a red-green or blue-yellow colour deficiency
+// still tell apart (tests/e2e/test_glance.py checks it under a simulated deficiency). NEUTRAL is a dark grey
+// that no simulated deficiency confuses with the bluish green.
+export const COLOURS = ["#d55e00", "#0072b2", "#f0e442", "#009e73", "#cc79a7"];
+export const NEUTRAL = "#5f5a50";
+/** A light fill that takes dark text (the yellow). */
+export const LIGHT = new Set(["#f0e442"]);
+/** A colour as text on the light page: the yellow darkened to keep 4.5:1 (a seat's name in the log). */
+export function inkOf(colour) {
+  return LIGHT.has(colour) ? "#6b6000" : colour;
+}
+
+// a second cue beside the colour: each owner's areas are filled with its own texture (lines, dots, grid…)
+const TEXTURES = [
+  "M0 6L6 0M-1 1L1 -1M5 7L7 5", // diagonal lines
+  "M1.5 1.5h.01M4.5 4.5h.01", // dots
+  "M0 1.5H6M0 4.5H6", // horizontal lines
+  "M0 0L6 6M-1 5L1 7M5 -1L7 1", // the other diagonal
+  "M0 3H6M3 0V6", // a grid
+];
+/** <defs> of one <pattern id="fill-{key}"> per entry of `fills` ({key: [colour, texture index or null]}): the
+ * colour with the texture drawn over it in a translucent dark line. An area takes it as fill="url(#fill-key)". */
+export function textures(fills) {
+  const defs = s("defs");
+  for (const [key, [colour, k]] of Object.entries(fills)) {
+    const pat = s("pattern", { id: `fill-${key}`, patternUnits: "userSpaceOnUse", width: 6, height: 6 },
+      s("rect", { width: 6, height: 6, fill: colour }));
+    if (k !== null) pat.append(s("path", { d: TEXTURES[k % TEXTURES.length], stroke: "rgba(0,0,0,.35)", "stroke-width": k === 1 ? 2.2 : 0.9, "stroke-linecap": "round", fill: "none" }));
+    defs.append(pat);
+  }
+  return defs;
+}
 export const COLOUR_NAMES = ["red", "blue", "yellow", "green", "purple"];
 
 export function clear(el) {
@@ -68,8 +99,17 @@ export function clear(el) {
   return el;
 }
 
+const formats = {};
+/** A decimal in the reader's language ("0.75" in English, "0,75" in Italian), with `digits` decimals. */
+export function num(x, digits = 2, style = "decimal") {
+  const key = `${lang}/${digits}/${style}`;
+  formats[key] ??= new Intl.NumberFormat(lang, { style, minimumFractionDigits: digits, maximumFractionDigits: digits });
+  return formats[key].format(x);
+}
+
+/** A probability as a percentage with one decimal: "98.4%", "98,4%" in Italian. */
 export function pct(x) {
-  return `${(100 * x).toFixed(1)}%`;
+  return num(x, 1, "percent");
 }
 
 /** An exact probability {decimal, fraction} as a player reads it: "88.1%", with the fraction when it is short

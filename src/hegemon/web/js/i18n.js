@@ -72,8 +72,17 @@ function plurals(s, vars) {
   }
 }
 
+let coarse = null;
+/** A touch screen (no hover, a coarse pointer): its texts say "tap", not "click", and it shows no key hints. */
+export function touch() {
+  if (coarse === null) coarse = typeof matchMedia === "function" ? matchMedia("(hover: none) and (pointer: coarse)") : false;
+  return Boolean(coarse && coarse.matches);
+}
+
 export function t(key, vars) {
-  let s = DICTS[lang][key] ?? en[key] ?? key;
+  // a text that says "click" has a "key@touch" twin that says "tap"
+  const tap = touch() ? DICTS[lang][`${key}@touch`] ?? en[`${key}@touch`] : undefined;
+  let s = tap ?? DICTS[lang][key] ?? en[key] ?? key;
   if (vars) {
     if (s.includes(", plural,")) s = plurals(s, vars);
     s = s.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));

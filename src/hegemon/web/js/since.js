@@ -3,7 +3,7 @@
 // conquests and captures, units lost, VP scored and from what, sieges, prestige, eliminations, new rounds. Each
 // roll of a battle can be shown again in the dice tray. A spectator sees the latest turns. Nothing here goes away
 // before this seat's next move.
-import { clear, h } from "./common.js";
+import { clear, h, inkOf } from "./common.js";
 import { t } from "./i18n.js";
 import { die, showDice } from "./happen.js";
 
@@ -101,7 +101,7 @@ function segmentItem(seg, changes, { seat, board, seatName, seatColour, view, op
   const key = String(seg.entries[0].i);
   const whoName = seg.actor < 0 ? t("since.chance") : seg.actor === seat ? `${seatName(seg.actor)} (${t("since.you")})` : seatName(seg.actor);
   const li = h("li", { class: "turn", "data-actor": seg.actor, "data-from": key },
-    h("strong", { class: "who", style: seg.actor >= 0 ? `color:${seatColour(seg.actor)}` : "" }, whoName));
+    h("strong", { class: "who", style: seg.actor >= 0 ? `color:${inkOf(seatColour(seg.actor))}` : "" }, whoName));
   // what it changed, added up over the turn (and the round's event)
   const lines = [];
   for (const e of seg.entries) if (board.headline && board.headline(e.action)) lines.push({ text: board.describe(e.action, e.actor), big: true, k: "event" });

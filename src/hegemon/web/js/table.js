@@ -1,8 +1,8 @@
 // The table page, the same for every game: the websocket of this seat (or a spectator), the header, the log,
 // refusals, the turn timer, the end of the game and the replay viewer. The board and the move controls come
 // from a game module in ./boards/<game>.js (createBoard(root, ctx) → {render, controls, players, describe…}).
-import { api, boardName, botLabel, clear, COLOUR_NAMES, COLOURS, h, icon, langButton } from "./common.js";
-import { initLang, t } from "./i18n.js";
+import { api, boardName, botLabel, clear, COLOUR_NAMES, COLOURS, h, icon, inkOf, langButton } from "./common.js";
+import { initLang, t, touch } from "./i18n.js";
 import { linkRow, renderWaiting, takeSeatFirst } from "./invite.js";
 import { errorText } from "./errors.js";
 import { reasonText } from "./reasons.js";
@@ -349,7 +349,7 @@ function logLine(e) {
   const a = e.action || {};
   const tip = a.event ? `event:${a.event}` : a.project ? `project:${a.project}` : null; // tooltips.js
   const li = h("li", { "data-i": e.i, "data-key": `${e.actor}|${text}`, "data-tip": tip, class: e.actor < 0 ? "chance" : "" },
-    h("span", { class: "who", style: e.actor >= 0 ? `color:${seatColour(e.actor)}` : "" }, who),
+    h("span", { class: "who", style: e.actor >= 0 ? `color:${inkOf(seatColour(e.actor))}` : "" }, who),
     " ", text, h("span", { class: "times" }));
   return li;
 }
@@ -479,7 +479,8 @@ function render(newLog) {
   renderSeats(pl);
   board.players(pl, msg);
   renderLog(newLog); // in a replay `log` is already the window of lines before the step
-  el("keys").textContent = board.keys ? board.keys() : t("table.keys");
+  // key hints are for a keyboard: a touch screen has none to press
+  el("keys").textContent = touch() ? "" : board.keys ? board.keys() : t("table.keys");
   if (el("mapzoom")) el("mapzoom").textContent = t(document.body.classList.contains("fitmap") ? "table.zoommap" : "table.fitmap");
 }
 
@@ -580,7 +581,7 @@ async function startReplay() {
       detail.seats.map((st) => h("option", { value: st.seat }, seatName(st.seat))))) : null,
     h("a", { href: `/t/${ID}`, class: "button" }, t("replay.back")));
   replay = { step: 0, target: 0, steps: detail.version, seat: null };
-  clear(el("actions")).append(h("h2", {}, t("replay.title")), h("p", { class: "hint" }, t("replay.keys")));
+  clear(el("actions")).append(h("h2", {}, t("replay.title")), touch() ? "" : h("p", { class: "hint" }, t("replay.keys")));
   await stepReplay(0);
 }
 

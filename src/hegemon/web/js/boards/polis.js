@@ -1,11 +1,14 @@
 // Polis board: the drawn Greek map (territories and seas), each polis with its owner, population,
 // fortification, siege discs and the proxenos; hoplites and galleys of both sides; each side's resources,
 // prestige and hand. Clicking a territory, polis or sea lists the legal actions there; sieges show the odds.
-import { chance, clear, countChoice, h, icon, s } from "../common.js";
+import { chance, clear, countChoice, h, icon, NEUTRAL, s, textures } from "../common.js";
 import { has, t } from "../i18n.js";
 import { signed } from "../happen.js";
 
-const SIDE_COLOUR = { athens: "#2f6fd0", sparta: "#d33c32", neutral: "#8d8778" };
+// Okabe & Ito's blue and vermilion (common.js COLOURS): told apart under any simulated colour deficiency
+const SIDE_COLOUR = { athens: "#0072b2", sparta: "#d55e00", neutral: NEUTRAL };
+// a territory's tint by whose hoplites stand there, each with its own texture (a cue that needs no colour vision)
+const TINT = { athens: ["#c9daf5", 1], sparta: ["#f6d3bd", 0], both: ["#e4d3ee", 4] };
 const SIDES = ["athens", "sparta"];
 const PLACE_FIELDS = ["polis", "territory", "to", "source", "market"];
 
@@ -92,7 +95,7 @@ export async function createBoard(root, ctx) {
   const svg = s("svg", { viewBox: `0 0 ${map.width} ${map.height}`, id: "map", class: "map polis", role: "img" });
   const gArea = s("g");
   const gLab = s("g");
-  svg.append(s("rect", { x: 0, y: 0, width: map.width, height: map.height, class: "water" }),
+  svg.append(textures(TINT), s("rect", { x: 0, y: 0, width: map.width, height: map.height, class: "water" }),
     s("path", { d: map.land, class: "land" }), gArea, gLab);
   if (map.inset) gArea.append(s("path", { d: map.inset, class: "inset" }));
   const shapes = {};
@@ -185,7 +188,7 @@ export async function createBoard(root, ctx) {
     v.sides.forEach((side) => { for (const terr of Object.keys(side.hoplites)) tint[terr] = tint[terr] ? "both" : side.side; });
     for (const a of map.provinces) {
       const k = tint[a.id];
-      shapes[a.id].style.fill = k === "athens" ? "#c9daf5" : k === "sparta" ? "#f3cdc9" : k === "both" ? "#e4d3ee" : "#ece3c9";
+      shapes[a.id].style.fill = TINT[k] ? `url(#fill-${k})` : "#ece3c9";
     }
     for (const g of Object.values(unitG)) clear(g);
     v.sides.forEach((side, i) => {
@@ -357,6 +360,7 @@ export async function createBoard(root, ctx) {
       };
       box.append(countChoice({
         key: `${key}:count`, id, label: t("polis.how_many"), items: counts.map((c) => ({ value: c, action: null })),
+        preferred: "min", // a unit costs population: one tap never spends more than one unless chosen
         onChange: (c) => pickSilver(c),
         onEnter: () => go.click(),
       }), silverSlot);

@@ -1,11 +1,10 @@
 // S.P.Q.RisiKo! board: the drawn map (provinces coloured by owner with legionaries and power centres, sea
 // areas with each player's triremes), clicking on the map to act, and controls for the compound moves:
 // reinforcement counter, odds before attacks, auto-roll until…, sliders for declare / move-in / move counts.
-import { chance, clear, COLOURS, countChoice, h, icon, s } from "../common.js";
+import { chance, clear, COLOURS, countChoice, h, icon, LIGHT, NEUTRAL, num, s, textures } from "../common.js";
 import { has, t } from "../i18n.js";
 import { signed } from "../happen.js";
 
-const NEUTRAL = "#8d8778";
 const FREE = "#efe8d6";
 
 // ------------------------------------------------------------------ click logic (no DOM: tests/js/ runs it in Node)
@@ -141,7 +140,9 @@ export async function createBoard(root, ctx) {
   const gSea = s("g", { class: "seas" });
   const gProv = s("g", { class: "provinces" });
   const gLab = s("g", { class: "labels" });
-  svg.append(s("rect", { x: 0, y: 0, width: map.width, height: map.height, class: "water" }),
+  // each owner's provinces in its colour and its own texture (a cue that does not need colour vision)
+  svg.append(textures({ ...Object.fromEntries(COLOURS.map((c, i) => [`own-${i}`, [c, i]])), "own-neutral": [NEUTRAL, null] }),
+    s("rect", { x: 0, y: 0, width: map.width, height: map.height, class: "water" }),
     s("path", { d: map.land, class: "land" }), gSea, gProv, gLab);
   const shapes = {};
   const badges = {};
@@ -198,11 +199,13 @@ export async function createBoard(root, ctx) {
     for (const p of v.provinces) {
       const sh = shapes[p.id];
       if (!sh) continue;
-      sh.style.fill = colour(p.owner);
+      sh.style.fill = p.owner === null || p.owner === undefined ? FREE
+        : `url(#fill-own-${p.owner === "neutral" ? "neutral" : p.owner % COLOURS.length})`;
       const b = badges[p.id];
       b.tx.textContent = p.armies ? String(p.armies) : "";
       b.c.style.display = p.armies ? "" : "none";
       b.c.style.fill = p.owner === null ? "#fff" : colour(p.owner);
+      b.tx.style.fill = LIGHT.has(colour(p.owner)) ? "#222" : "";
       b.star.style.display = p.power_centre ? "" : "none";
       sh.dataset.owner = p.owner === null ? "" : String(p.owner);
       sh.dataset.armies = String(p.armies);
@@ -267,7 +270,7 @@ export async function createBoard(root, ctx) {
       box.append(h("span", { class: "pwin", "data-p": o.p_win.decimal, title: o.p_win.fraction || t("odds.float") },
         t(kindLabel === "naval" ? "odds.win_naval" : "odds.win", { p: chance(o.p_win) })));
       box.append(h("br"), t("odds.loss", {
-        a: o.expected_attacker_losses.decimal.toFixed(2), d: o.expected_defender_losses.decimal.toFixed(2) }));
+        a: num(o.expected_attacker_losses.decimal), d: num(o.expected_defender_losses.decimal) }));
     }).catch((e) => {
       // refused (too many requests, the odds busy): say so rather than show nothing
       if (my === oddsToken) clear(box).append(h("span", { class: "hint" }, e.message || ""));
