@@ -577,7 +577,7 @@ class QueuedWrites:
         self._backlog: list[list[Item]] = []
         self._slow = not on_loop  # True: the writer thread commits (the loop does not touch the connection)
         self._busy = False  # the writer thread holds a batch
-        self._lost: set[str] = set()  # tables whose writes are dropped until they resume (writer thread only)
+        self._lost: dict[str, str] = {}  # tables whose writes are dropped until they resume, and why (writer thread)
         self._closing = False
         self._give_up_at: float | None = None  # shutting down: writes still refused then are given up
         self._gave_up = False
@@ -751,9 +751,9 @@ class QueuedWrites:
             kind, data = it
             tid = _table_of(it)
             if kind == "resume":
-                self._lost.discard(str(data))
+                self._lost.pop(str(data), None)
             elif tid in self._lost:  # refused for good: skipped until it resumes (later writes built on those)
-                it = ("fail", data) if kind == "ack" else ("skip", data)
+                it = ("fail", dataclasses.replace(data, reason=self._lost[tid])) if kind == "ack" else ("skip", data)
             kept.append(it)
         writes = [x for x in kept if x[0] in _WRITES]
         error = self._commit_retrying(writes) if writes else None
@@ -770,7 +770,7 @@ class QueuedWrites:
                     else:
                         log.error("the database refused the writes of table %s for good (%s); the table goes back "
                                   "to its last stored version", tid, why)  # fmt: skip
-                    self._lost.add(tid)
+                    self._lost[tid] = why
                     lost[tid] = why
                     self._call(self._lost_table, tid, why)
             kept = [

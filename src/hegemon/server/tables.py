@@ -370,6 +370,11 @@ class Table:
     seats_version: int = 0  # the stored seats' version (several processes: a seat update names it)
     seats_pending: int = 0  # seat updates of this process not yet committed
     seats_epoch: int = 0  # counts changes of the seats (taken, connected): connections send them too
+    stored_seats: list[dict[str, Any]] = field(default_factory=list)
+    """The seats as last committed, with `stored_seats_version` and `stored_stopped`: a refused write goes back to
+    them (seats and status as stored), never keeps a claim the database did not take."""
+    stored_seats_version: int = 0
+    stored_stopped: bool = False
     on_change: Callable[[Table], None] | None = None
     replay_checkpoints: dict[int, State] = field(default_factory=dict)
     stored: bool = True  # its creation is committed (a table not yet stored is not listed)
@@ -502,6 +507,13 @@ class TableManager:
                 del t.log[t.durable :]
                 t.state = state
                 t.finished = state.current_player() == TERMINAL
+                # the seats and the status as stored: a claim the database refused is no claim (a token minted
+                # for it was never handed out), and a stop it refused did not happen
+                self._set_seats(t, t.stored_seats)
+                t.seats_version = t.stored_seats_version
+                t.stopped = t.stored_stopped and not t.finished
+                if not (t.finished or t.stopped):
+                    t.ended = None
                 t.bots.clear()
                 t._view_version = -1
                 t._durable_state = None
@@ -518,7 +530,12 @@ class TableManager:
                         f"version {t.durable}").to_json())  # fmt: skip
         self.storage.resume(table_id)  # type: ignore[attr-defined]  # only QueuedWrites loses writes
         if t is not None and t.stored:
-            self._advance(t)
+            if not (self.shared and reason == CONFLICT):
+                # another process stored this table first: it catches up from the database (the cluster reads it
+                # now), and plays what is due from there. Playing it from the old position would only write what
+                # the database refuses again, over and over.
+                self._advance(t)
+            self._update_timer(t)
             self._changed(t)
 
     # ------------------------------------------------------------------ creation and loading
@@ -632,6 +649,7 @@ class TableManager:
         # a lesson (with a seed) tells the same story every time: its dice and bots have no secret salt
         table.salt = TUTORIAL_SALT if req.tutorial and req.seed is not None else self.new_salt()
         table.creator = secrets.token_urlsafe(18)
+        table.stored_seats = [s.to_json() for s in seats]
         self._check_storage()
         table.stored = False
         self._store_board()
@@ -759,14 +777,15 @@ class TableManager:
         ]
         table = Table(st.id, game, options, st.seed, seats, st.created, st.turn_timer, state)
         table.salt = st.salt
-        table.seats_version = st.seats_version
+        table.seats_version = table.stored_seats_version = st.seats_version
+        table.stored_seats = [dict(s) for s in st.seats]
         try:
             self._replay_stored(table, st.actions)
         except HegemonError as e:
             log.warning("table %s not loaded: its stored actions no longer replay (%s)", st.id, e)
             return None
         table.creator = st.creator
-        table.stopped = st.status == "stopped" and not table.finished
+        table.stopped = table.stored_stopped = st.status == "stopped" and not table.finished
         if table.finished or table.stopped:
             table.ended = st.ended if st.ended is not None else time.time()  # not stored: it never goes early
         return table
@@ -807,19 +826,15 @@ class TableManager:
             return False
         if seats_version < table.seats_version:  # read before a seat update of ours was committed: read again
             return False
-        if [s.to_json() for s in table.seats] != seats:
-            for seat, stored in zip(table.seats, seats, strict=False):
-                seat.kind, seat.bot, seat.token = stored["kind"], stored.get("bot"), stored["token"]
-                seat.name, seat.claimed = stored["name"], bool(stored.get("claimed"))
-                seat.open = bool(stored.get("open"))
-            table.seats_epoch += 1
-        table.seats_version = seats_version
+        self._set_seats(table, seats)
+        table.seats_version = table.stored_seats_version = seats_version
+        table.stored_seats = [dict(s) for s in seats]
         before = table.version
         self._replay_stored(table, actions)
         if table.version != before:
             table.bots.clear()  # a bot's memory of the game is of the position it last saw
         if status == "stopped" and not table.stopped and not table.finished:  # stopped by its creator elsewhere
-            table.stopped = True
+            table.stopped = table.stored_stopped = True
             table.deadline = None
             table.timer_player = None
         if (table.finished or table.stopped) and table.ended is None:
@@ -831,6 +846,17 @@ class TableManager:
         self._update_timer(table)
         self._changed(table)
         return True
+
+    @staticmethod
+    def _set_seats(table: Table, seats: list[dict[str, Any]]) -> None:
+        """Give `table` the seats `seats` (stored form), if they differ."""
+        if [s.to_json() for s in table.seats] == seats:
+            return
+        for seat, stored in zip(table.seats, seats, strict=False):
+            seat.kind, seat.bot, seat.token = stored["kind"], stored.get("bot"), stored["token"]
+            seat.name, seat.claimed = stored["name"], bool(stored.get("claimed"))
+            seat.open = bool(stored.get("open"))
+        table.seats_epoch += 1
 
     def forget(self, table: Table, reason: str) -> None:
         """Drop a table from memory (deleted by another process): its connections are told and closed."""
@@ -902,19 +928,17 @@ class TableManager:
         if not s.claimed:
             s.claimed = True
             table.seats_epoch += 1
-            self.storage.update_table(
-                table.id, seats=[x.to_json() for x in table.seats], status=table.status,
-                seats_version=table.seats_version,
-            )  # fmt: skip
+            sent, expect = [x.to_json() for x in table.seats], table.seats_version
+            self.storage.update_table(table.id, seats=sent, status=table.status, seats_version=expect)
             table.seats_version += 1
             table.seats_pending += 1
 
             def stored() -> None:
                 table.seats_pending -= 1
+                table.stored_seats, table.stored_seats_version = sent, expect + 1
 
-            def refused(_reason: str) -> None:  # another process changed the seats first: read them again
-                table.seats_pending = 0
-                table.seats_version = -1  # unknown until read: the next catch-up takes the stored seats
+            def refused(_reason: str) -> None:  # the table went back to its stored seats (`_rollback`)
+                table.seats_pending -= 1
 
             self.storage.after_commit(stored, table.id, refused)
             self._advance(table)
@@ -1054,6 +1078,7 @@ class TableManager:
         table.deadline = None
         table.timer_player = None
         self.storage.update_table(table.id, status="stopped", ended=table.ended)
+        self.storage.after_commit(lambda: setattr(table, "stored_stopped", True), table.id)
         self._changed(table)
 
     def delete(self, table: Table, token: str | None) -> None:
