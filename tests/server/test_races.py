@@ -9,13 +9,28 @@ race happens every time instead of when the timing allows."""
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from typing import Any
 
-from hegemon.server.bots import durable
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import func, insert, select
+
+from hegemon.server import bots
+from hegemon.server.app import create_app
+from hegemon.server.bots import BotRunner, Thinkers, durable
 from hegemon.server.cluster import Cluster
 from hegemon.server.protocol import CreateTable, ServerError
-from hegemon.server.storage import GroupCommit, SqlStorage
+from hegemon.server.storage import (
+    GroupCommit,
+    SqlStorage,
+    StoredTable,
+    actions_t,
+    owners_t,
+    secrets_t,
+    tables_t,
+)
 from hegemon.server.tables import Table, TableManager
 from tests.server.test_storage import in_thread
 
@@ -117,3 +132,143 @@ def test_a_seat_race_between_two_processes_leaves_both_on_the_stored_seats(pg_ur
     for va, vb, _settled, retries in in_thread(main()):
         assert va == vb > 0  # both play on from the same stored start
         assert retries == 0
+
+
+# ---------------------------------------------------------------------------------------------- item 5
+
+
+class Gate:
+    """A spy on the search (`bots.think`, in a thread with `Thinkers(processes=False)`): the real search runs, but
+    only once the test opens the gate, so a bot is surely thinking when the test stops or deletes its table. It
+    records the game of every position searched."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.entered = threading.Event()
+        self.open = threading.Event()
+        self.games: list[str] = []
+        real = bots.think
+
+        def think(bot: Any, state: Any, seat: int, budget: float | None) -> Any:
+            self.games.append(type(state).__module__.split(".")[2])
+            self.entered.set()
+            self.open.wait(20)
+            return real(bot, state, seat, budget)
+
+        monkeypatch.setattr(bots, "think", think)
+
+
+def rows(url: str, tid: str) -> dict[str, int]:
+    """How many rows of table `tid` each database table holds (a separate connection)."""
+    reader = SqlStorage(url)
+    try:
+        with reader.engine.connect() as conn:
+            return {
+                tab.name: conn.execute(
+                    select(func.count()).select_from(tab).where((tab.c.id if tab is tables_t else tab.c.table_id) == tid)
+                ).scalar_one()
+                for tab in (tables_t, actions_t, secrets_t, owners_t)
+            }
+    finally:
+        reader.close()
+
+
+def bot_table(c: TestClient, game: str) -> dict[str, Any]:
+    body: dict[str, Any] = {"game": "polis", "seed": 3, "seats": [{"bot": "mcts:easy"}] * 2}
+    if game == "spqrisiko":
+        body = {"game": game, "players": 3, "seed": 2, "seats": [{"bot": "mcts:easy"}] * 3, "options": {"vp_target": 1000}}
+    r = c.post("/api/tables", json=body)
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+def test_nothing_is_stored_after_a_stop_or_a_delete_even_while_a_bot_thinks(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gate = Gate(monkeypatch)
+    thinkers = Thinkers(search_workers=1, search_budget=1.0, processes=False)
+    with TestClient(create_app(db_url, 0.0, thinkers=thinkers)) as c:
+        x = bot_table(c, "spqrisiko")
+        assert gate.entered.wait(30)  # a bot of table x is thinking (the only search worker)
+        y = bot_table(c, "polis")
+        deadline = time.monotonic() + 30
+        while thinkers.waiting < 1:  # the first search of table y waits for the worker
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        assert c.post(f"/api/tables/{y['id']}/delete", json={"creator_token": y["creator_token"]}).status_code == 204
+        r = c.post(f"/api/tables/{x['id']}/stop", json={"creator_token": x["creator_token"]})
+        assert r.status_code == 200 and r.json()["status"] == "stopped", r.text
+        assert thinkers.waiting == 0  # the queued search left the queue
+        acknowledged = r.json()["version"]
+        assert rows(db_url, x["id"])["actions"] == acknowledged
+        gate.open.set()  # the search under way ends now: its move must not be played
+        time.sleep(0.5)
+        assert c.get(f"/api/tables/{x['id']}").json()["version"] == acknowledged
+    assert rows(db_url, x["id"])["actions"] == acknowledged  # nothing stored after the stop was acknowledged
+    assert rows(db_url, y["id"]) == {"tables": 0, "actions": 0, "table_secrets": 0, "table_owners": 0}  # no orphans
+    assert gate.games == ["spqrisiko"]  # table y's queued search never ran
+
+
+def test_a_move_is_never_stored_once_another_process_stopped_or_deleted_its_table(pg_url: str) -> None:
+    mine, other = SqlStorage(pg_url), SqlStorage(pg_url)
+    try:
+        for i, how in enumerate(("stop", "delete")):
+            tid = f"t{i}"
+            mine.create_table(StoredTable(tid, "polis", 1, {}, 5, [{"kind": "bot"}] * 2, 1.0, None, "playing"))
+            mine.append_action(tid, 0, {"kind": "x"}, 0, "")
+            if how == "stop":
+                other.update_table(tid, status="stopped")
+            else:
+                other.delete_table(tid)
+            with pytest.raises(Exception, match="TableClosed"):  # refused as a conflict: the table catches up
+                mine.append_action(tid, 1, {"kind": "y"}, 1, "")
+            assert rows(pg_url, tid)["actions"] == (1 if how == "stop" else 0)
+        # a delete waits for a transaction of another process that is storing a move, then takes its rows too
+        mine.create_table(StoredTable("t2", "polis", 1, {}, 5, [{"kind": "bot"}] * 2, 1.0, None, "playing"))
+        row = {"table_id": "t2", "idx": 0, "action": "{}", "actor": 0, "note": ""}
+        with mine.engine.begin() as conn:
+            SqlStorage._lock_tables(conn, [("action", row)])
+            conn.execute(insert(actions_t).values(**row))
+            deleting = threading.Thread(target=other.delete_table, args=("t2",))
+            deleting.start()
+            time.sleep(0.3)
+            assert deleting.is_alive()  # waits for the move's transaction
+        deleting.join(10)
+        assert rows(pg_url, "t2") == {"tables": 0, "actions": 0, "table_secrets": 0, "table_owners": 0}
+    finally:
+        mine.close()
+        other.close()
+
+
+def test_a_stop_through_one_process_stops_a_bot_thinking_in_the_other(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gate = Gate(monkeypatch)
+
+    async def main() -> tuple[int, int, str]:
+        a, b = Process(pg_url), Process(pg_url)
+        runner = BotRunner(a.manager, 0.0, Thinkers(search_workers=1, search_budget=1.0, processes=False))
+        a.cluster.run_bots, a.cluster.stop_bots = runner.watch, runner.forget
+        await a.start()
+        await b.start()
+        try:
+            req = CreateTable(game="polis", seed=4, seats=[{"bot": "mcts:easy"}] * 2)  # type: ignore[list-item]
+            ta = a.manager.create(req)
+            a.cluster.want(ta)
+            await durable(a.manager, ta)
+            while not gate.entered.is_set():  # process A runs the bots: one is thinking
+                await asyncio.sleep(0.01)
+            tb = await b.cluster.fetch(ta.id)
+            assert tb is not None
+            b.manager.stop(tb, ta.creator)
+            await durable(b.manager, tb)
+            acknowledged = tb.version
+            gate.open.set()
+            await asyncio.sleep(0.5)
+            return acknowledged, as_stored(pg_url, ta.id)[0], ta.status
+        finally:
+            await runner.stop()
+            await a.stop()
+            await b.stop()
+
+    acknowledged, stored, status = in_thread(main())
+    assert stored == acknowledged and status == "stopped"

@@ -375,6 +375,9 @@ class Table:
     them (seats and status as stored), never keeps a claim the database did not take."""
     stored_seats_version: int = 0
     stored_stopped: bool = False
+    behind: bool = False
+    """Another process changed the table first (a write of this process was refused as a conflict): it takes no
+    move, seat or bot decision until it has caught up from the database (`TableManager.catch_up`)."""
     on_change: Callable[[Table], None] | None = None
     replay_checkpoints: dict[int, State] = field(default_factory=dict)
     stored: bool = True  # its creation is committed (a table not yet stored is not listed)
@@ -470,6 +473,14 @@ class TableManager:
             )
 
     @staticmethod
+    def _check_current(table: Table) -> None:
+        if table.behind:
+            raise ServerError(
+                "stale_version", "another server process changed this table first; it is catching up, try again",
+                version=table.version, detail="stale",
+            )  # fmt: skip
+
+    @staticmethod
     def _check_open(table: Table) -> None:
         if table.stopped:
             raise ServerError("game_over", "the table was stopped by its creator", detail="stopped")
@@ -530,10 +541,12 @@ class TableManager:
                         f"version {t.durable}").to_json())  # fmt: skip
         self.storage.resume(table_id)  # type: ignore[attr-defined]  # only QueuedWrites loses writes
         if t is not None and t.stored:
-            if not (self.shared and reason == CONFLICT):
-                # another process stored this table first: it catches up from the database (the cluster reads it
-                # now), and plays what is due from there. Playing it from the old position would only write what
-                # the database refuses again, over and over.
+            if self.shared and reason == CONFLICT:
+                # another process changed this table first: it catches up from the database (the cluster reads it
+                # now) and plays on from there. Playing on from the old position meanwhile (what is due, a bot's
+                # move) would only write what the database refuses again, over and over.
+                t.behind = True
+            else:
                 self._advance(t)
             self._update_timer(t)
             self._changed(t)
@@ -826,6 +839,7 @@ class TableManager:
             return False
         if seats_version < table.seats_version:  # read before a seat update of ours was committed: read again
             return False
+        table.behind = False
         self._set_seats(table, seats)
         table.seats_version = table.stored_seats_version = seats_version
         table.stored_seats = [dict(s) for s in seats]
@@ -865,6 +879,8 @@ class TableManager:
         for c in list(table.connections):
             c.errors.append(ServerError("unknown_table", reason, detail="deleted").to_json())
             c.wake()
+        if table.on_change is not None:
+            table.on_change(table)  # its bot task sees it gone and ends (a search it waits for is cancelled)
 
     # ------------------------------------------------------------------ lookups
 
@@ -890,6 +906,7 @@ class TableManager:
         taken through their link (`take`)."""
         self._check_storage()
         self._check_open(table)
+        self._check_current(table)
         for s in table.seats:
             if s.kind == "human" and s.open and not s.claimed:
                 others = [x.name for x in table.seats if x is not s]
@@ -911,6 +928,7 @@ class TableManager:
         if not s.claimed:
             self._check_storage()
             self._check_open(table)
+            self._check_current(table)
             others = [x.name for x in table.seats if x is not s]
             s.name = unique_name(clean_name(name, s.name), others)
             self._claim_private(table, s)
@@ -925,7 +943,7 @@ class TableManager:
 
     def claim(self, table: Table, seat: int) -> None:
         s = table.seats[seat]
-        if not s.claimed:
+        if not s.claimed and not table.behind:  # behind: the seat is claimed again once caught up (`catch_up`)
             s.claimed = True
             table.seats_epoch += 1
             sent, expect = [x.to_json() for x in table.seats], table.seats_version
@@ -959,6 +977,7 @@ class TableManager:
         if isinstance(version, bool) or not isinstance(version, int):
             raise ServerError("bad_request", "version must be an integer", detail="version")
         self._check_open(table)
+        self._check_current(table)
         try:
             action = table.game.decode_action(raw)
         except HegemonError as e:
@@ -1098,7 +1117,7 @@ class TableManager:
             c.errors.append(ServerError("unknown_table", why, detail="deleted").to_json())
             c.wake()
         if table.on_change is not None:
-            table.on_change(table)  # its bot task sees it gone and ends
+            table.on_change(table)  # its bot task sees it gone and ends (a search it waits for is cancelled)
 
     def expire_stored(self, ids: list[str]) -> None:
         """Remove the tables `ids` (ended long enough ago: `SqlStorage.ended_before`) from the database, and from
@@ -1198,7 +1217,7 @@ class TableManager:
 
     def due(self, table: Table) -> int | None:
         """The seat a bot must play now: a bot seat on turn, or a person whose turn timer ran out."""
-        if table.finished or table.stopped or table.status != "playing":
+        if table.finished or table.stopped or table.behind or table.status != "playing":
             return None
         cur = table.state.current_player()
         if cur < 0:
@@ -1220,8 +1239,11 @@ class TableManager:
         return bot
 
     def bot_act(self, table: Table, seat: int, version: int, action: Action) -> bool:
-        """Apply a bot's chosen action if the table is still where the bot looked (False otherwise)."""
-        if table.finished or table.version != version or table.state.current_player() != seat:
+        """Apply a bot's chosen action if the table is still where the bot looked (False otherwise): never once the
+        table is stopped or deleted, even if the bot was thinking when that happened."""
+        if table.finished or table.stopped or table.behind or self.tables.get(table.id) is not table:
+            return False
+        if table.version != version or table.state.current_player() != seat:
             return False
         if self.unavailable() is not None:
             return False
@@ -1249,7 +1271,7 @@ class TableManager:
             if table.seats[seat].claimed:
                 self._notify(table)  # the others see this seat come online (the newcomer is woken by its caller)
         table.connections.add(c)
-        if seat is not None and not table.seats[seat].claimed:
+        if seat is not None and not table.seats[seat].claimed and not table.behind:  # behind: see `catch_up`
             s = table.seats[seat]
             self._claim_private(table, s)
             c.token = minted = s.token
