@@ -245,30 +245,38 @@ def test_a_stop_through_one_process_stops_a_bot_thinking_in_the_other(
     gate = Gate(monkeypatch)
 
     async def main() -> tuple[int, int, str]:
-        a, b = Process(pg_url), Process(pg_url)
-        runner = BotRunner(a.manager, 0.0, Thinkers(search_workers=1, search_budget=1.0, processes=False))
-        a.cluster.run_bots, a.cluster.stop_bots = runner.watch, runner.forget
-        await a.start()
-        await b.start()
+        procs = [Process(pg_url), Process(pg_url)]
+        runners = []
+        for p in procs:  # each runs the bots of the tables whose lease it takes
+            runner = BotRunner(p.manager, 0.0, Thinkers(search_workers=1, search_budget=1.0, processes=False))
+            p.cluster.run_bots, p.cluster.stop_bots = runner.watch, runner.forget
+            runners.append(runner)
+            await p.start()
         try:
             req = CreateTable(game="polis", seed=4, seats=[{"bot": "mcts:easy"}] * 2)  # type: ignore[list-item]
-            ta = a.manager.create(req)
-            a.cluster.want(ta)
-            await durable(a.manager, ta)
-            while not gate.entered.is_set():  # process A runs the bots: one is thinking
+            made = procs[0].manager.create(req)
+            procs[0].cluster.want(made)
+            await durable(procs[0].manager, made)
+            for p in procs:
+                await p.cluster.fetch(made.id)
+            deadline = time.monotonic() + 30
+            while not gate.entered.is_set():  # the process holding the lease runs the bots: one is thinking
+                assert time.monotonic() < deadline
                 await asyncio.sleep(0.01)
-            tb = await b.cluster.fetch(ta.id)
-            assert tb is not None
-            b.manager.stop(tb, ta.creator)
-            await durable(b.manager, tb)
-            acknowledged = tb.version
-            gate.open.set()
+            thinking, other = procs if procs[0].cluster.holds(made.id) else procs[::-1]
+            assert thinking.cluster.holds(made.id) and not other.cluster.holds(made.id)
+            t = other.manager.get(made.id)
+            other.manager.stop(t, made.creator)  # through the other process
+            await durable(other.manager, t)
+            acknowledged = t.version
+            gate.open.set()  # the decision under way ends now
             await asyncio.sleep(0.5)
-            return acknowledged, as_stored(pg_url, ta.id)[0], ta.status
+            return acknowledged, as_stored(pg_url, made.id)[0], thinking.manager.get(made.id).status
         finally:
-            await runner.stop()
-            await a.stop()
-            await b.stop()
+            for runner in runners:
+                await runner.stop()
+            for p in procs:
+                await p.stop()
 
     acknowledged, stored, status = in_thread(main())
     assert stored == acknowledged and status == "stopped"
