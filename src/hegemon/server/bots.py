@@ -69,7 +69,8 @@ class Thinkers:
         self.pool: concurrent.futures.Executor | None = None
         self._slots: asyncio.Semaphore | None = None
         self.running = 0  # searches running now (never above search_workers)
-        self.waiting = 0  # decisions waiting for a search slot (the metrics' search queue length)
+        self.waiting = 0  # decisions waiting for a search slot (the metrics' search queue length; a table
+        # stopped or deleted meanwhile leaves the queue)
         self.peak = 0
 
     def _search_pool(self) -> concurrent.futures.Executor:
@@ -182,6 +183,11 @@ class BotRunner:
         return 0.5
 
     def _poke(self, table: Table) -> None:
+        if table.stopped or self.manager.tables.get(table.id) is not table:
+            # stopped or deleted: the task ends now, even in the middle of a decision (a search still queued for
+            # a worker never runs; one running is left to finish, and its move is never played)
+            self.forget(table.id)
+            return
         ev = self.events.get(table.id)
         if ev is not None:
             ev.set()
@@ -240,7 +246,7 @@ class BotRunner:
             self.events.pop(table.id, None)
 
     def forget(self, table_id: str) -> None:
-        """Stop running a table's bots and timer (another process runs them now)."""
+        """Stop running a table's bots and timer (another process runs them now, or it was stopped or deleted)."""
         task = self.tasks.get(table_id)
         if task is not None:
             task.cancel()

@@ -192,6 +192,9 @@ class Cluster:
                     return
         except Exception:
             log.exception("table %s: catching up from the database failed", table_id)
+            t = self.manager.tables.get(table_id)
+            if t is not None and t.behind and self.loop is not None:  # it takes no move until caught up: retry
+                self.loop.call_later(RECONNECT_MAX, self.changed, table_id)
         finally:
             self._refreshing.pop(table_id, None)
 

@@ -207,8 +207,9 @@ CHANNEL = "hegemon_tables"
 the other server processes catch up (see `hegemon.server.cluster`)."""
 StoredAction = tuple[dict[str, Any], int, str]
 """An action as stored: (action JSON, actor, note)."""
-CONFLICT = "another server process stored this table's next version first"
-"""The reason given when a write is refused because its (table, version) is taken: the table moved on."""
+CONFLICT = "another server process changed this table first"
+"""The reason given when a write is refused because another process changed the table meanwhile: its (table,
+version) is taken, its seats changed, or it was stopped or deleted. The table catches up from the database."""
 
 SEATS_EXPECT = "_seats_version"
 """Key of an update's values: the seats version the new seats were made on (not a column)."""
@@ -216,6 +217,10 @@ SEATS_EXPECT = "_seats_version"
 
 class SeatsChanged(Exception):
     """Another process changed a table's seats since this process read them."""
+
+
+class TableClosed(Exception):
+    """Another process stopped or deleted a table this process still stores moves of."""
 
 
 CONNECT_TIMEOUT = 10
@@ -297,6 +302,8 @@ class SqlStorage:
             self._busy_ms = busy_ms
         stored = 0
         with conn.begin():
+            if self.notify:
+                self._lock_tables(conn, writes)
             rows: list[dict[str, Any]] = []
             for kind, data in writes:
                 if kind == "action":
@@ -317,8 +324,8 @@ class SqlStorage:
                     conn.execute(insert(secrets_t).values(table_id=t.id, salt=t.salt))
                     if t.creator:
                         conn.execute(insert(owners_t).values(table_id=t.id, creator=t.creator))
-                elif kind == "delete":
-                    for tab in (actions_t, secrets_t, owners_t, tables_t):
+                elif kind == "delete":  # the table's row first: a writer holding its lock finishes before
+                    for tab in (tables_t, actions_t, secrets_t, owners_t):
                         col = tab.c.id if tab is tables_t else tab.c.table_id
                         conn.execute(delete(tab).where(col == data))
                 elif kind == "update":
@@ -337,6 +344,27 @@ class SqlStorage:
                 for tid in dict.fromkeys(str(_table_of(w)) for w in writes):
                     conn.exec_driver_sql("SELECT pg_notify(%s, %s)", (CHANNEL, f"{self.origin} {tid}"))
         self.actions_stored += stored  # committed (one thread commits at a time: the loop or the writer)
+
+    @staticmethod
+    def _lock_tables(conn: Connection, writes: list[Write]) -> None:
+        """PostgreSQL, several processes: lock the rows of the tables this transaction writes to (in id order, so
+        two transactions never wait on each other), and refuse (`TableClosed`, as a conflict) the moves of a table
+        that another process stopped or deleted: once a stop or a delete is committed, nothing more of the table
+        is. The lock makes a stop or a delete wait for a transaction under way, or that transaction wait for it."""
+        made = {str(data.id) for kind, data in writes if kind == "table"}
+        touched = sorted({str(_table_of(w)) for w in writes} - made)
+        if not touched:
+            return
+        q = (
+            select(tables_t.c.id, tables_t.c.status)
+            .where(tables_t.c.id.in_(touched))
+            .order_by(tables_t.c.id)
+            .with_for_update(key_share=True)  # FOR NO KEY UPDATE
+        )
+        status = {tid: st for tid, st in conn.execute(q)}
+        for tid in {data["table_id"] for kind, data in writes if kind == "action"} - made:
+            if status.get(tid, "deleted") in ("stopped", "deleted"):
+                raise IntegrityError("INSERT INTO actions", None, TableClosed(tid))
 
     def _insert_actions(self, conn: Connection, rows: list[dict[str, Any]]) -> None:
         keys = self._insert_keys
@@ -475,8 +503,11 @@ class SqlStorage:
             return [r.id for r in conn.execute(q)]
 
     def unfinished(self) -> list[tuple[str, list[dict[str, Any]], int | None]]:
-        """(id, seats, turn timer) of every table not finished: those whose bots or timers need a process."""
-        q = select(tables_t.c.id, tables_t.c.seats, tables_t.c.turn_timer).where(tables_t.c.status != "finished")
+        """(id, seats, turn timer) of every table still played (neither finished nor stopped): those whose bots or
+        timers need a process."""
+        q = select(tables_t.c.id, tables_t.c.seats, tables_t.c.turn_timer).where(
+            tables_t.c.status.not_in(("finished", "stopped"))
+        )
         with self.engine.connect() as conn:
             return [(r.id, list(r.seats), r.turn_timer) for r in conn.execute(q)]
 
@@ -577,7 +608,7 @@ class QueuedWrites:
         self._backlog: list[list[Item]] = []
         self._slow = not on_loop  # True: the writer thread commits (the loop does not touch the connection)
         self._busy = False  # the writer thread holds a batch
-        self._lost: set[str] = set()  # tables whose writes are dropped until they resume (writer thread only)
+        self._lost: dict[str, str] = {}  # tables whose writes are dropped until they resume, and why (writer thread)
         self._closing = False
         self._give_up_at: float | None = None  # shutting down: writes still refused then are given up
         self._gave_up = False
@@ -751,9 +782,9 @@ class QueuedWrites:
             kind, data = it
             tid = _table_of(it)
             if kind == "resume":
-                self._lost.discard(str(data))
+                self._lost.pop(str(data), None)
             elif tid in self._lost:  # refused for good: skipped until it resumes (later writes built on those)
-                it = ("fail", data) if kind == "ack" else ("skip", data)
+                it = ("fail", dataclasses.replace(data, reason=self._lost[tid])) if kind == "ack" else ("skip", data)
             kept.append(it)
         writes = [x for x in kept if x[0] in _WRITES]
         error = self._commit_retrying(writes) if writes else None
@@ -770,7 +801,7 @@ class QueuedWrites:
                     else:
                         log.error("the database refused the writes of table %s for good (%s); the table goes back "
                                   "to its last stored version", tid, why)  # fmt: skip
-                    self._lost.add(tid)
+                    self._lost[tid] = why
                     lost[tid] = why
                     self._call(self._lost_table, tid, why)
             kept = [

@@ -370,6 +370,14 @@ class Table:
     seats_version: int = 0  # the stored seats' version (several processes: a seat update names it)
     seats_pending: int = 0  # seat updates of this process not yet committed
     seats_epoch: int = 0  # counts changes of the seats (taken, connected): connections send them too
+    stored_seats: list[dict[str, Any]] = field(default_factory=list)
+    """The seats as last committed, with `stored_seats_version` and `stored_stopped`: a refused write goes back to
+    them (seats and status as stored), never keeps a claim the database did not take."""
+    stored_seats_version: int = 0
+    stored_stopped: bool = False
+    behind: bool = False
+    """Another process changed the table first (a write of this process was refused as a conflict): it takes no
+    move, seat or bot decision until it has caught up from the database (`TableManager.catch_up`)."""
     on_change: Callable[[Table], None] | None = None
     replay_checkpoints: dict[int, State] = field(default_factory=dict)
     stored: bool = True  # its creation is committed (a table not yet stored is not listed)
@@ -465,6 +473,14 @@ class TableManager:
             )
 
     @staticmethod
+    def _check_current(table: Table) -> None:
+        if table.behind:
+            raise ServerError(
+                "stale_version", "another server process changed this table first; it is catching up, try again",
+                version=table.version, detail="stale",
+            )  # fmt: skip
+
+    @staticmethod
     def _check_open(table: Table) -> None:
         if table.stopped:
             raise ServerError("game_over", "the table was stopped by its creator", detail="stopped")
@@ -502,6 +518,13 @@ class TableManager:
                 del t.log[t.durable :]
                 t.state = state
                 t.finished = state.current_player() == TERMINAL
+                # the seats and the status as stored: a claim the database refused is no claim (a token minted
+                # for it was never handed out), and a stop it refused did not happen
+                self._set_seats(t, t.stored_seats)
+                t.seats_version = t.stored_seats_version
+                t.stopped = t.stored_stopped and not t.finished
+                if not (t.finished or t.stopped):
+                    t.ended = None
                 t.bots.clear()
                 t._view_version = -1
                 t._durable_state = None
@@ -518,7 +541,14 @@ class TableManager:
                         f"version {t.durable}").to_json())  # fmt: skip
         self.storage.resume(table_id)  # type: ignore[attr-defined]  # only QueuedWrites loses writes
         if t is not None and t.stored:
-            self._advance(t)
+            if self.shared and reason == CONFLICT:
+                # another process changed this table first: it catches up from the database (the cluster reads it
+                # now) and plays on from there. Playing on from the old position meanwhile (what is due, a bot's
+                # move) would only write what the database refuses again, over and over.
+                t.behind = True
+            else:
+                self._advance(t)
+            self._update_timer(t)
             self._changed(t)
 
     # ------------------------------------------------------------------ creation and loading
@@ -632,6 +662,7 @@ class TableManager:
         # a lesson (with a seed) tells the same story every time: its dice and bots have no secret salt
         table.salt = TUTORIAL_SALT if req.tutorial and req.seed is not None else self.new_salt()
         table.creator = secrets.token_urlsafe(18)
+        table.stored_seats = [s.to_json() for s in seats]
         self._check_storage()
         table.stored = False
         self._store_board()
@@ -759,14 +790,15 @@ class TableManager:
         ]
         table = Table(st.id, game, options, st.seed, seats, st.created, st.turn_timer, state)
         table.salt = st.salt
-        table.seats_version = st.seats_version
+        table.seats_version = table.stored_seats_version = st.seats_version
+        table.stored_seats = [dict(s) for s in st.seats]
         try:
             self._replay_stored(table, st.actions)
         except HegemonError as e:
             log.warning("table %s not loaded: its stored actions no longer replay (%s)", st.id, e)
             return None
         table.creator = st.creator
-        table.stopped = st.status == "stopped" and not table.finished
+        table.stopped = table.stored_stopped = st.status == "stopped" and not table.finished
         if table.finished or table.stopped:
             table.ended = st.ended if st.ended is not None else time.time()  # not stored: it never goes early
         return table
@@ -807,19 +839,16 @@ class TableManager:
             return False
         if seats_version < table.seats_version:  # read before a seat update of ours was committed: read again
             return False
-        if [s.to_json() for s in table.seats] != seats:
-            for seat, stored in zip(table.seats, seats, strict=False):
-                seat.kind, seat.bot, seat.token = stored["kind"], stored.get("bot"), stored["token"]
-                seat.name, seat.claimed = stored["name"], bool(stored.get("claimed"))
-                seat.open = bool(stored.get("open"))
-            table.seats_epoch += 1
-        table.seats_version = seats_version
+        table.behind = False
+        self._set_seats(table, seats)
+        table.seats_version = table.stored_seats_version = seats_version
+        table.stored_seats = [dict(s) for s in seats]
         before = table.version
         self._replay_stored(table, actions)
         if table.version != before:
             table.bots.clear()  # a bot's memory of the game is of the position it last saw
         if status == "stopped" and not table.stopped and not table.finished:  # stopped by its creator elsewhere
-            table.stopped = True
+            table.stopped = table.stored_stopped = True
             table.deadline = None
             table.timer_player = None
         if (table.finished or table.stopped) and table.ended is None:
@@ -832,6 +861,17 @@ class TableManager:
         self._changed(table)
         return True
 
+    @staticmethod
+    def _set_seats(table: Table, seats: list[dict[str, Any]]) -> None:
+        """Give `table` the seats `seats` (stored form), if they differ."""
+        if [s.to_json() for s in table.seats] == seats:
+            return
+        for seat, stored in zip(table.seats, seats, strict=False):
+            seat.kind, seat.bot, seat.token = stored["kind"], stored.get("bot"), stored["token"]
+            seat.name, seat.claimed = stored["name"], bool(stored.get("claimed"))
+            seat.open = bool(stored.get("open"))
+        table.seats_epoch += 1
+
     def forget(self, table: Table, reason: str) -> None:
         """Drop a table from memory (deleted by another process): its connections are told and closed."""
         self.tables.pop(table.id, None)
@@ -839,6 +879,8 @@ class TableManager:
         for c in list(table.connections):
             c.errors.append(ServerError("unknown_table", reason, detail="deleted").to_json())
             c.wake()
+        if table.on_change is not None:
+            table.on_change(table)  # its bot task sees it gone and ends (a search it waits for is cancelled)
 
     # ------------------------------------------------------------------ lookups
 
@@ -864,6 +906,7 @@ class TableManager:
         taken through their link (`take`)."""
         self._check_storage()
         self._check_open(table)
+        self._check_current(table)
         for s in table.seats:
             if s.kind == "human" and s.open and not s.claimed:
                 others = [x.name for x in table.seats if x is not s]
@@ -885,6 +928,7 @@ class TableManager:
         if not s.claimed:
             self._check_storage()
             self._check_open(table)
+            self._check_current(table)
             others = [x.name for x in table.seats if x is not s]
             s.name = unique_name(clean_name(name, s.name), others)
             self._claim_private(table, s)
@@ -899,22 +943,20 @@ class TableManager:
 
     def claim(self, table: Table, seat: int) -> None:
         s = table.seats[seat]
-        if not s.claimed:
+        if not s.claimed and not table.behind:  # behind: the seat is claimed again once caught up (`catch_up`)
             s.claimed = True
             table.seats_epoch += 1
-            self.storage.update_table(
-                table.id, seats=[x.to_json() for x in table.seats], status=table.status,
-                seats_version=table.seats_version,
-            )  # fmt: skip
+            sent, expect = [x.to_json() for x in table.seats], table.seats_version
+            self.storage.update_table(table.id, seats=sent, status=table.status, seats_version=expect)
             table.seats_version += 1
             table.seats_pending += 1
 
             def stored() -> None:
                 table.seats_pending -= 1
+                table.stored_seats, table.stored_seats_version = sent, expect + 1
 
-            def refused(_reason: str) -> None:  # another process changed the seats first: read them again
-                table.seats_pending = 0
-                table.seats_version = -1  # unknown until read: the next catch-up takes the stored seats
+            def refused(_reason: str) -> None:  # the table went back to its stored seats (`_rollback`)
+                table.seats_pending -= 1
 
             self.storage.after_commit(stored, table.id, refused)
             self._advance(table)
@@ -935,6 +977,7 @@ class TableManager:
         if isinstance(version, bool) or not isinstance(version, int):
             raise ServerError("bad_request", "version must be an integer", detail="version")
         self._check_open(table)
+        self._check_current(table)
         try:
             action = table.game.decode_action(raw)
         except HegemonError as e:
@@ -1054,6 +1097,7 @@ class TableManager:
         table.deadline = None
         table.timer_player = None
         self.storage.update_table(table.id, status="stopped", ended=table.ended)
+        self.storage.after_commit(lambda: setattr(table, "stored_stopped", True), table.id)
         self._changed(table)
 
     def delete(self, table: Table, token: str | None) -> None:
@@ -1073,7 +1117,7 @@ class TableManager:
             c.errors.append(ServerError("unknown_table", why, detail="deleted").to_json())
             c.wake()
         if table.on_change is not None:
-            table.on_change(table)  # its bot task sees it gone and ends
+            table.on_change(table)  # its bot task sees it gone and ends (a search it waits for is cancelled)
 
     def expire_stored(self, ids: list[str]) -> None:
         """Remove the tables `ids` (ended long enough ago: `SqlStorage.ended_before`) from the database, and from
@@ -1173,7 +1217,7 @@ class TableManager:
 
     def due(self, table: Table) -> int | None:
         """The seat a bot must play now: a bot seat on turn, or a person whose turn timer ran out."""
-        if table.finished or table.stopped or table.status != "playing":
+        if table.finished or table.stopped or table.behind or table.status != "playing":
             return None
         cur = table.state.current_player()
         if cur < 0:
@@ -1195,8 +1239,11 @@ class TableManager:
         return bot
 
     def bot_act(self, table: Table, seat: int, version: int, action: Action) -> bool:
-        """Apply a bot's chosen action if the table is still where the bot looked (False otherwise)."""
-        if table.finished or table.version != version or table.state.current_player() != seat:
+        """Apply a bot's chosen action if the table is still where the bot looked (False otherwise): never once the
+        table is stopped or deleted, even if the bot was thinking when that happened."""
+        if table.finished or table.stopped or table.behind or self.tables.get(table.id) is not table:
+            return False
+        if table.version != version or table.state.current_player() != seat:
             return False
         if self.unavailable() is not None:
             return False
@@ -1224,7 +1271,7 @@ class TableManager:
             if table.seats[seat].claimed:
                 self._notify(table)  # the others see this seat come online (the newcomer is woken by its caller)
         table.connections.add(c)
-        if seat is not None and not table.seats[seat].claimed:
+        if seat is not None and not table.seats[seat].claimed and not table.behind:  # behind: see `catch_up`
             s = table.seats[seat]
             self._claim_private(table, s)
             c.token = minted = s.token
