@@ -15,6 +15,7 @@ from scipy.stats import binomtest
 from hegemon.ai import GreedyBot, MctsBot, make_bot
 from hegemon.ai.external import ExternalBot, ExternalBotError, serve_bot
 from hegemon.ai.games import knowledge
+from hegemon.ai.levels import LevelBot
 from hegemon.ai.mcts import parse_strength
 from hegemon.core.errors import ConfigError
 from hegemon.core.game import CHANCE, TERMINAL
@@ -178,7 +179,8 @@ def test_mcts_spec_takes_search_settings() -> None:
     assert isinstance(bot, MctsBot)
     assert (bot.iterations, bot.time_limit, bot.horizon_turns, bot.exploration, bot.prior_weight, bot.candidates) == (
         2560, None, 2, 0.7, 2.0, 24)
-    assert make_bot("mcts:easy:turns=2", 1).iterations == parse_strength("easy")[0]
+    # a named level takes settings too (ai/levels.py; tests/ai/test_levels.py)
+    assert make_bot("mcts:easy:turns=2", 1).extra == {"horizon_turns": 2}  # type: ignore[attr-defined]
     for bad in ("mcts:40:depth=3", "mcts:40:turns", "mcts:40:turns=two", "mcts:40:turns=0", "mcts:40:candidates=5000",
                 "mcts:40:c=-1"):
         with pytest.raises(ConfigError):
@@ -214,10 +216,10 @@ def test_greedy_beats_random_spqrisiko() -> None:
 
 
 def test_specs() -> None:
-    assert parse_strength("hard")[0] > parse_strength("normal")[0] > parse_strength("easy")[0]
     assert parse_strength("25@0.5") == (25, 0.5)
     assert parse_strength("25") == (25, None)
-    assert isinstance(make_bot("mcts:easy", 1), MctsBot)
+    assert isinstance(make_bot("mcts:25", 1), MctsBot)
+    assert isinstance(make_bot("mcts:easy", 1), LevelBot)  # a named level (ai/levels.py)
     with pytest.raises(ConfigError):
         make_bot("mcts:strong", 1)
     with pytest.raises(ConfigError):

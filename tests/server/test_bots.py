@@ -179,3 +179,58 @@ def test_a_failing_external_bot_at_a_table_is_a_logged_random_move(caplog: pytes
     assert said == {f"external bot at {urls[0]} is unreachable (Connection refused)",
                     f"external bot at {urls[1]} answered HTTP 500 Internal Server Error"}, said  # fmt: skip
     assert all(r.exc_info is None and r.levelname == "WARNING" for r in fallbacks)  # one line, no traceback
+
+
+def test_the_table_offers_the_levels_and_a_level_thinks_in_seconds_there() -> None:
+    from hegemon.ai.levels import LEVELS, LevelBot
+    from hegemon.server.tables import web_bots
+
+    offered = web_bots()
+    assert "beginner" in offered and all(f"mcts:{n}" in offered for n in LEVELS)
+    assert not any(b.startswith("mcts:") and b.split(":", 1)[1] not in LEVELS for b in offered)
+    m = TableManager()
+    t = m.create(CreateTable(game="polis", seed=1, seats=[{"bot": "mcts:hard"}, {"bot": "beginner"}]))  # type: ignore[list-item]
+    bot = m.bot_for(t, 0)
+    assert isinstance(bot, LevelBot) and bot.anytime  # seconds, with an iteration cap (ai/levels.py)
+    assert bot.bot_for(t.state).time_limit == LEVELS["hard"].seconds
+    assert m.bot_for(t, 1).name == "beginner"
+
+
+def test_a_level_thinks_in_a_worker_process_and_chooses_as_it_would_in_place() -> None:
+    positions = decided_positions("spqrisiko")
+
+    def level() -> Any:
+        bot = make_bot("mcts:easy", 9)
+        bot.time_limit = None  # type: ignore[attr-defined]  # iterations only: comparable choices
+        return bot
+
+    here = level()
+    expected = [here.choose(s.clone(), p) for s, p in positions]
+    thinkers = Thinkers(search_workers=1, search_budget=None, processes=True)
+    there = level()
+
+    async def main() -> list[Any]:
+        return [await thinkers.choose(there, s.clone(), p) for s, p in positions]
+
+    try:
+        got = in_thread(main())
+    finally:
+        thinkers.shutdown()
+    # the level's one generator comes back from the worker: the same choices, one after the other
+    assert got == expected
+
+
+def test_the_beginner_thinks_in_the_light_pool() -> None:
+    positions = decided_positions("polis")
+    thinkers = Thinkers(search_workers=1, search_budget=None, processes=True)
+    bot = make_bot("beginner", 4)
+
+    async def main() -> list[Any]:
+        return [await thinkers.choose(bot, s.clone(), p) for s, p in positions]
+
+    try:
+        got = in_thread(main())
+        assert thinkers.pool is None  # no worker process started: it is as cheap as greedy
+    finally:
+        thinkers.shutdown()
+    assert all(a in s.legal_actions() for a, (s, _) in zip(got, positions, strict=True))

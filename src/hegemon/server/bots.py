@@ -29,7 +29,7 @@ from hegemon.server.protocol import ServerError
 from hegemon.server.storage import CONFLICT
 from hegemon.server.tables import Table, TableManager
 
-FAST_BOTS = ("random", "greedy")
+FAST_BOTS = ("random", "beginner", "greedy")
 """Bots cheap enough to think in a thread of the server process; others think in a worker process."""
 SEARCH_WORKERS = max(1, (os.cpu_count() or 2) - 1)
 """Default cap on searches running at once, over every table (HEGEMON_SEARCH_WORKERS)."""

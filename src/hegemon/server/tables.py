@@ -30,6 +30,7 @@ import icu  # PyICU: the Unicode properties and the UTS #39 confusable skeletons
 
 from hegemon.ai import bot_names, make_bot
 from hegemon.ai.base import Bot
+from hegemon.ai.levels import LEVELS
 from hegemon.core import boardfile
 from hegemon.core.actions import Action
 from hegemon.core.errors import HegemonError, IllegalActionError, RulesDataError
@@ -133,7 +134,8 @@ class TooManyTables(ServerError):
 
 SERVER_BLOCKED_BOTS = ("external",)
 """Bot kinds a web client may not seat: `external:URL` would make the server call any address."""
-STRENGTHS = ("easy", "normal", "hard")
+STRENGTHS = tuple(LEVELS)
+"""The search levels a table offers (`mcts:NAME`; `ai/levels.py`), weakest first."""
 
 
 def web_bots() -> list[str]:
@@ -1235,6 +1237,8 @@ class TableManager:
             spec = table.seats[seat].bot or self.timer_bot
             # the secret salt too: whoever chose the seed cannot foresee a bot's choices
             bot = make_bot(spec, derive_seed(table.seed, table.salt, "bot", seat))
+            if hasattr(bot, "anytime"):  # a named search level thinks in seconds here (`ai/levels.py`)
+                bot.anytime = True
             table.bots[seat] = bot
         return bot
 
