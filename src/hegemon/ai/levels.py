@@ -28,7 +28,7 @@ from hegemon.core.actions import Action
 from hegemon.core.game import PlayerId, State
 from hegemon.games import game_of
 
-TABLE_CAP = 4
+TABLE_CAP = 2
 """At the table a level stops after this many times its lab iterations even with seconds left."""
 
 
@@ -54,9 +54,9 @@ TWO_TURNS = {"horizon_turns": 2}
 LEVELS: dict[str, Level] = {
     lv.name: lv
     for lv in (
-        Level("easy", {"polis": 160, "*": 40}, 0.5),
-        Level("normal", {"polis": 640, "*": 160}, 1.5, {"polis": TWO_TURNS}),
-        Level("hard", {"polis": 2560, "*": 640}, 4.0, {"polis": TWO_TURNS}),
+        Level("easy", {"*": 40}, 0.25),
+        Level("normal", {"polis": 640, "*": 160}, 1.0, {"polis": TWO_TURNS}),
+        Level("hard", {"polis": 2560, "*": 640}, 2.5, {"polis": TWO_TURNS}),
     )
 }
 """The search levels, weakest first (`mcts:NAME`)."""
