@@ -418,7 +418,7 @@ def test_an_external_bot_url_keeps_its_case_and_the_kind_does_not_care() -> None
         assert srv.paths == ["/MyBot?Key=ABC"]
     finally:
         srv.close()
-    assert make_bot("Mcts:HARD", 0).iterations == make_bot("mcts:hard", 0).iterations  # type: ignore[attr-defined]
+    assert make_bot("Mcts:HARD", 0).level is make_bot("mcts:hard", 0).level  # type: ignore[attr-defined]
     assert make_bot("Greedy", 0).name == "greedy"
 
 
