@@ -30,13 +30,6 @@ from hegemon.core.errors import ConfigError
 from hegemon.core.game import CHANCE, TERMINAL, PlayerId, State
 from hegemon.core.play import sample_chance
 
-# strength name -> (iterations per move, seconds per move)
-STRENGTHS: dict[str, tuple[int, float]] = {
-    "easy": (40, 1.0),
-    "normal": (150, 3.0),
-    "hard": (400, 10.0),
-}
-
 
 class Node:
     """Decision statistics: visits, the sum of value vectors, how often the action was available."""
@@ -396,19 +389,16 @@ class MctsBot:
 
 
 def parse_strength(arg: str) -> tuple[int, float | None]:
-    """`easy|normal|hard`, or `N` iterations, optionally `N@S` with a time budget of S seconds (0: none)."""
+    """`N` iterations, optionally `N@S` with a time budget of S seconds (0: none). The named levels
+    (`mcts:easy|normal|hard`) are `ai/levels.py`'s, which reads a spec before this does."""
     arg = arg.strip().lower()
-    if not arg:
-        arg = "normal"
-    if arg in STRENGTHS:
-        return STRENGTHS[arg]
     head, _, tail = arg.partition("@")
     try:
         iters = int(head)
         limit = float(tail) if tail else 0.0
     except ValueError:
         raise ConfigError(
-            "bot", f"mcts strength {arg!r}: use easy, normal, hard, N (iterations) or N@SECONDS"
+            "bot", f"mcts strength {arg!r}: use a level (easy, normal, hard), N (iterations) or N@SECONDS"
         ) from None
     if iters < 1:
         raise ConfigError("bot", "mcts needs at least one iteration")

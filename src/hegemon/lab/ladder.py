@@ -223,16 +223,24 @@ CONFIDENCE = 0.95
 
 def bot_identity(spec: str) -> str:
     """What makes two bot specs one bot: `mcts:easy` is `mcts:40` (the lab plays iteration budgets only, so a
-    time budget does not count); other kinds by their spec as written (the kind's name in any case)."""
+    time budget does not count; a named level with the same budget in every game and no settings of its own is
+    that budget, any other level is itself: `ai/levels.py`); other kinds by their spec as written (the kind's
+    name in any case)."""
     kind, _, arg = spec.strip().partition(":")
     kind = kind.strip().lower()
     if kind == "mcts":
+        from hegemon.ai.levels import LEVELS
         from hegemon.ai.mcts import parse_settings, parse_strength
 
         head, *rest = arg.split(":")
-        iters, _ = parse_strength(head)
-        settings = ",".join(f"{k}={v}" for k, v in sorted(parse_settings(rest).items()))
-        return f"mcts:{iters}:{settings}"
+        level = LEVELS.get(head.strip().lower() or "normal")
+        settings = parse_settings(rest)
+        if level is not None and (len(set(level.iterations.values())) > 1 or level.settings):
+            text = ",".join(f"{k}={v}" for k, v in sorted(settings.items()))
+            return f"mcts:{level.name}:{text}"
+        iters = level.budget("*") if level is not None else parse_strength(head)[0]
+        text = ",".join(f"{k}={v}" for k, v in sorted(settings.items()))
+        return f"mcts:{iters}:{text}"
     return f"{kind}:{arg.strip()}"
 
 
