@@ -63,7 +63,7 @@ def test_levels_are_the_documented_budgets_per_game() -> None:
     assert LADDER == ("random", "beginner", "greedy", "mcts:easy", "mcts:normal", "mcts:hard")
     polis = [LEVELS[n].budget("polis") for n in ("easy", "normal", "hard")]
     spqr = [LEVELS[n].budget("spqrisiko") for n in ("easy", "normal", "hard")]
-    assert polis == [40, 640, 2560] and spqr == [40, 160, 640]
+    assert polis == [40, 640, 2560] and spqr == [40, 400, 1600]
     # each level thinks longer than the one below, at the table as in the lab
     assert [LEVELS[n].seconds for n in LEVELS] == sorted(LEVELS[n].seconds for n in LEVELS)
     polis_state = get_game("polis").new_game(get_game("polis").parse_options({}), 1)
@@ -73,7 +73,7 @@ def test_levels_are_the_documented_budgets_per_game() -> None:
     assert isinstance(normal, LevelBot)
     p, s = normal.bot_for(polis_state), normal.bot_for(spqr_state)
     assert (p.iterations, p.horizon_turns, p.time_limit) == (640, 2, LEVELS["normal"].seconds)
-    assert (s.iterations, s.horizon_turns) == (160, None)  # S.P.Q.RisiKo!: the game's own horizon
+    assert (s.iterations, s.horizon_turns) == (400, None)  # S.P.Q.RisiKo!: the game's own horizon
     # settings given after a level win over the level's
     assert make_bot("mcts:normal:turns=1", 1).bot_for(polis_state).horizon_turns == 1  # type: ignore[attr-defined]
     # a number is still a plain search

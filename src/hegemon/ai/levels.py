@@ -55,8 +55,8 @@ LEVELS: dict[str, Level] = {
     lv.name: lv
     for lv in (
         Level("easy", {"*": 40}, 0.25),
-        Level("normal", {"polis": 640, "*": 160}, 1.0, {"polis": TWO_TURNS}),
-        Level("hard", {"polis": 2560, "*": 640}, 2.5, {"polis": TWO_TURNS}),
+        Level("normal", {"polis": 640, "*": 400}, 1.0, {"polis": TWO_TURNS}),
+        Level("hard", {"polis": 2560, "*": 1600}, 2.5, {"polis": TWO_TURNS}),
     )
 }
 """The search levels, weakest first (`mcts:NAME`)."""
