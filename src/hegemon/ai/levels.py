@@ -62,7 +62,7 @@ LEVELS: dict[str, Level] = {
 """The search levels, weakest first (`mcts:NAME`)."""
 
 LADDER = ("random", "beginner", "greedy", *(f"mcts:{name}" for name in LEVELS))
-"""Every named level, weakest first, as bot specs (the lobby's order; `hegemon lab ladder`'s default)."""
+"""Every named level, weakest first, as bot specs (the lobby's order; `hegemon lab ladder --levels` takes any of them)."""
 
 
 class LevelBot:
