@@ -98,10 +98,10 @@ def test_a_balanced_table_resumes_exactly_after_a_restart(tmp_path: Path) -> Non
         assert play_random(m, t, 60, random.Random(4)) > 20  # (random play may end the game: that is resumed too)
         before = (t.version, state_digest(t.state), c.get(f"/api/tables/{tid}/glossary").json())
     with app(tmp_path) as c:
+        d = c.get(f"/api/tables/{tid}").json()  # an ended table is loaded on demand (not at start-up)
         t = c.app.state.manager.get(tid)  # type: ignore[attr-defined]  # the app's TableManager
         assert (t.version, state_digest(t.state), c.get(f"/api/tables/{tid}/glossary").json()) == before
         assert t.state.board is load_board("balanced")
-        d = c.get(f"/api/tables/{tid}").json()
         assert d["options"] == {"siege": "diceless", "board": "balanced", "max_turns_per_round": 60}
         assert d["board"] == "balanced" and d["version"] == before[0]
         assert [x["board"] for x in c.get("/api/tables").json()] == ["balanced"]
