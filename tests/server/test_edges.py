@@ -166,16 +166,24 @@ def test_bot_moves_cannot_be_foretold_from_the_seed() -> None:
 
 
 def test_stale_version_floods_are_throttled_like_other_refusals(client: TestClient) -> None:
+    """Refusals of every kind count: past 40 at once a connection is told to slow down (once a second, not once a
+    message) and, if it keeps on, closed with code 4029 (issue 26 item 6)."""
     res = create(client, game="polis", seats=[{"human": True}, {"human": True}], seed=3, claim=0)
     tid, tok = res["id"], res["seats"][0]["token"]
     with client.websocket_connect(f"/ws/tables/{tid}?token={tok}") as w:
         w.receive_json()
-        codes = []
-        for _ in range(80):
+        for _ in range(300):
             w.send_json({"version": 10_000, "action": {"type": "pass"}})
-            codes.append(w.receive_json()["message"])
-        assert "too many messages: slow down" in codes[45:]
-        assert codes[0].startswith("the table is at version")
+        got = []
+        with pytest.raises(WebSocketDisconnect) as closed:
+            while True:
+                got.append(w.receive_json())
+    assert closed.value.code == 4029
+    texts = [m["message"] for m in got]
+    assert texts[0].startswith("the table is at version")
+    assert 40 <= sum(t.startswith("the table is at version") for t in texts) < 60
+    assert 1 <= texts.count("too many messages: slow down") <= 3  # not one for one
+    assert texts[-1] == "too many messages: this connection is closed"
 
 
 def test_client_address_believes_forwarded_for_only_from_trusted_proxies() -> None:

@@ -31,6 +31,7 @@ from hegemon.server.bots import SEARCH_BUDGET, SEARCH_WORKERS, BotRunner, Thinke
 from hegemon.server.cluster import LEASE_EVERY, Cluster
 from hegemon.server.guard import (
     Guard,
+    MessageBudget,
     Network,
     WorkBudget,
     firm_websocket_protocol,
@@ -162,6 +163,7 @@ def create_app(  # noqa: C901 (issue 29: the server split along its seams takes 
     odds_limits: OddsLimits | None = None,
     public_url: str | None = None,
     table_limits: TableLimits | None = None,
+    ws_limits: ws.WsLimits | None = None,
 ) -> FastAPI:
     """The application. `db_url` None: tables in memory only (tests); "sqlite:///path" or a PostgreSQL URL:
     durable tables, rebuilt from their actions at start-up. `trusted_proxies`: the addresses whose
@@ -178,12 +180,15 @@ def create_app(  # noqa: C901 (issue 29: the server split along its seams takes 
     its page's own origin before them: a request's Host header never makes a link. `table_limits`: how many live
     tables, when unwatched tables pause and ended ones leave memory (default `TableLimits()`; a given `manager`
     keeps its own). Ended tables are not loaded at start-up: each is read back from the database when asked
-    for."""
+    for. `ws_limits`: what websockets may cost (default: `ws.WsLimits()`: refused messages per address,
+    spectators)."""
     base = public_base(public_url)
     ended = expiry if expiry is not None else Expiry()
     thinkers = thinkers if thinkers is not None else Thinkers()
     read = reads if reads is not None else ReadLimits()
     budget = WorkBudget(read.work, read.burst, read.floor)
+    sockets = ws_limits if ws_limits is not None else ws.WsLimits()
+    messages = MessageBudget(sockets.messages, sockets.burst, sockets.cooloff)
     odds_service = Odds(odds_limits)
     unknown: OrderedDict[str, float] = OrderedDict()  # table ids the database did not have, and when
     if manager is None:
@@ -272,6 +277,7 @@ def create_app(  # noqa: C901 (issue 29: the server split along its seams takes 
         Guard,
         trusted_proxies=trusted_proxies if trusted_proxies is not None else proxies_from_env(),
         on_refuse=metrics.refuse,
+        messages=messages,
         **(guard or {}),
     )
     app.add_middleware(Observe, metrics=metrics)  # outermost: sees the Guard's refusals too
@@ -624,7 +630,9 @@ def create_app(  # noqa: C901 (issue 29: the server split along its seams takes 
 
     # ------------------------------------------------------------------ websocket and the client
 
-    app.include_router(ws.router(mgr, ws_send_timeout, have, on_refuse=metrics.refuse))
+    sockets_router = ws.router(mgr, ws_send_timeout, have, on_refuse=metrics.refuse, limits=sockets, messages=messages)
+    app.state.spectators = sockets_router.spectators  # type: ignore[attr-defined]
+    app.include_router(sockets_router)
     app.include_router(ops_router(metrics, readiness, read_limit, metrics_token))
     app.include_router(glossary.router())
 
@@ -840,7 +848,7 @@ def run(
                          thinkers=thinkers, expiry=Expiry.from_env(expire_finished, expire_idle),
                          metrics_token=token, reads=ReadLimits.from_env(),
                          odds_limits=OddsLimits.from_env(), public_url=public,
-                         table_limits=TableLimits.from_env())  # fmt: skip
+                         table_limits=TableLimits.from_env(), ws_limits=ws.WsLimits.from_env())  # fmt: skip
     except BaseException:
         sock.close()
         raise

@@ -8,7 +8,8 @@
   (a lone surrogate, nesting deeper than MAX_JSON_DEPTH) with a typed `bad_request` before the application
   parses it;
 - adds the security headers (Content-Security-Policy and friends) to every response;
-- holds each client address to MAX_SOCKETS open websockets (their other limits live in ws.py)."""
+- holds each client address to MAX_SOCKETS open websockets, and refuses websockets from an address that was
+  just disconnected for flooding (`MessageBudget`, shared with ws.py, which spends it)."""
 
 from __future__ import annotations
 
@@ -161,6 +162,64 @@ class WorkBudget:
         self.balance[who] = (left, self.clock())
 
 
+class MessageBudget:
+    """Websocket messages per client address, across all of its connections: `rate` a second after a burst of
+    `burst` (one bucket per address, however many sockets it opens). A connection that keeps sending once its
+    address's budget is spent is an offender (ws.py closes it, code 4029, and calls `ban`): its address may open no
+    websocket for `cooloff` seconds. At most `max_clients` addresses are kept (full buckets are forgotten first)."""
+
+    def __init__(
+        self,
+        rate: float,
+        burst: float,
+        cooloff: float,
+        clock: Callable[[], float] | None = None,
+        max_clients: int = 10_000,
+    ) -> None:
+        import time
+
+        self.rate = rate
+        self.burst = burst
+        self.cooloff = cooloff
+        self.clock = clock or time.monotonic
+        self.max_clients = max_clients
+        self.buckets: dict[str, TokenBucket] = {}
+        self.banned: dict[str, float] = {}  # address: until when
+
+    def allow(self, who: str) -> bool:
+        """Take one message from `who`'s budget; False (nothing taken) when it is spent."""
+        now = self.clock()
+        b = self.buckets.get(who)
+        if b is None:
+            if len(self.buckets) >= self.max_clients:
+                for k, old in list(self.buckets.items()):  # forget the addresses that have their whole budget back
+                    if old.tokens + (now - old.t) * old.rate >= old.burst:
+                        del self.buckets[k]
+                if len(self.buckets) >= self.max_clients:
+                    self.buckets.clear()
+            b = self.buckets[who] = TokenBucket(self.rate, self.burst, now)
+        return b.allow(now)
+
+    def ban(self, who: str) -> None:
+        now = self.clock()
+        if len(self.banned) >= self.max_clients:
+            self.banned = {k: v for k, v in self.banned.items() if v > now}
+            if len(self.banned) >= self.max_clients:
+                self.banned.clear()
+        self.banned[who] = now + self.cooloff
+
+    def banned_for(self, who: str) -> float | None:
+        """Seconds `who` must still wait before it may open a websocket, or None."""
+        until = self.banned.get(who)
+        if until is None:
+            return None
+        left = until - self.clock()
+        if left <= 0:
+            del self.banned[who]
+            return None
+        return left
+
+
 class Guard:
     """The middleware (see the module text). `creates`: (per second, burst) of new tables per client address;
     `writes`: the same for every other POST."""
@@ -174,10 +233,12 @@ class Guard:
         writes: tuple[float, float] = (50.0, 100.0),
         creates: tuple[float, float] = (2.0, 120.0),
         max_sockets: int = MAX_SOCKETS,
+        messages: MessageBudget | None = None,
         clock: Callable[[], float] | None = None,
         on_refuse: Callable[[str], None] | None = None,
     ) -> None:
-        """`on_refuse(kind)`: told of each refusal (rate_limit, too_large, too_many_sockets, bad_request)."""
+        """`on_refuse(kind)`: told of each refusal (rate_limit, too_large, too_many_sockets, bad_request);
+        `messages`: the websockets' message budget, whose banned addresses may open no websocket."""
         import time
 
         self.app = app
@@ -189,6 +250,7 @@ class Guard:
         self.buckets: dict[tuple[str, bool], TokenBucket] = {}
         self.max_sockets = max_sockets
         self.sockets: dict[str, int] = {}
+        self.messages = messages
         self.on_refuse = on_refuse or (lambda _kind: None)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -203,6 +265,10 @@ class Guard:
             if self.sockets.get(who, 0) >= self.max_sockets:
                 self.on_refuse("too_many_sockets")
                 await send({"type": "websocket.close", "code": 1008, "reason": "too many connections"})  # a 403
+                return
+            if self.messages is not None and self.messages.banned_for(who) is not None:
+                self.on_refuse("rate_limit")
+                await send({"type": "websocket.close", "code": 1008, "reason": "flooding: try again later"})  # a 403
                 return
             self.sockets[who] = self.sockets.get(who, 0) + 1
             try:

@@ -136,7 +136,7 @@ class _Live(Collector):
         )  # fmt: skip
         yield GaugeMetricFamily(
             "hegemon_websocket_connections", "Open websocket connections (seats and spectators)",
-            value=sum(len(t.connections) for t in tables),
+            value=sum(c.people for t in tables for c in t.connections),
         )  # fmt: skip
         th = self.thinkers
         yield GaugeMetricFamily(

@@ -40,8 +40,8 @@ MAX_BOARD_BYTES = boardfile.MAX_BOARD_BYTES
 """Largest corrected board file accepted at table creation (the board bounds: `hegemon.core.boardfile`)."""
 MAX_NAME = 40
 RATE_PER_SECOND = 20.0
-"""Refused messages per second a connection may send (after a burst of RATE_BURST); all messages: 100 times
-as many (accepted moves are bounded by the game itself: one per turn step)."""
+"""Refused messages per second a connection may send (after a burst of RATE_BURST); all messages are held to
+a budget per client address across its connections (`ws.WsLimits`)."""
 RATE_BURST = 40.0
 
 

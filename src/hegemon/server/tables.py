@@ -342,6 +342,8 @@ class Connection:
         self.version_sent = -1
         self.seats_sent = -1
         self.errors: list[dict[str, Any]] = []
+        self.people = 1
+        """The websockets this connection stands for (the one connection of a table's spectators: all of them)."""
 
 
 @dataclass(eq=False)

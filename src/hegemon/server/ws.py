@@ -2,7 +2,17 @@
 `{"type": "state", version, view, log…}` after every change; the client sends `{"version": n, "action": {…}}`.
 A private seat's link token takes the seat: the seat gets a new token, sent to this connection alone as
 `{"type": "seat", "seat": i, "token": …}` once stored (the link's token holds nothing any more).
-A refusal comes back as `{"type": "error", "code": …, "message": …}` and the connection stays usable."""
+A refusal comes back as `{"type": "error", "code": …, "message": …}` and the connection stays usable.
+
+What a client may cost (`WsLimits`, each settable by an environment variable):
+- Messages are counted per client address across all its connections (`guard.MessageBudget`). Past the budget a
+  message is dropped unread and answered at most once a second ("too many messages: slow down"); a connection that
+  keeps sending is closed with code 4029 (FLOOD_CLOSE) and its address may open no websocket for a while.
+- A table's spectators share one connection to the table (`Feed`): each update is serialised once per version and
+  the same text goes to every spectator, at most every `spectator_interval` seconds (a spectator that falls
+  behind gets the latest state, never a backlog), woken a few at a time so that a move elsewhere never waits
+  behind them. Spectators are capped per table and in all: over a cap the socket gets `unavailable`,
+  `detail` `spectators_full`, and is closed with code 4503 (FULL_CLOSE)."""
 
 from __future__ import annotations
 
@@ -10,13 +20,16 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from hegemon.server.guard import MessageBudget, TokenBucket
 from hegemon.server.ops import refusal_kind
 from hegemon.server.protocol import (
     MAX_MESSAGE_BYTES,
@@ -25,7 +38,7 @@ from hegemon.server.protocol import (
     ServerError,
     parse_client_json,
 )
-from hegemon.server.tables import TableManager
+from hegemon.server.tables import Connection, Table, TableManager
 
 log = logging.getLogger("hegemon.server")
 
@@ -77,6 +90,177 @@ def handle_message(manager: TableManager, table_id: str, token: str | None, text
 
 SEND_TIMEOUT = 20.0
 """Seconds one message may take to go out before the connection is dropped (HEGEMON_WS_SEND_TIMEOUT)."""
+FLOOD_CLOSE = 4029
+"""Close code of a connection that kept sending past its address's message budget."""
+FULL_CLOSE = 4503
+"""Close code of a spectator refused because the table (or the server) has as many spectators as it takes."""
+CHUNK = 64
+"""Spectators woken (and sent to) per turn of the event loop."""
+
+
+@dataclass(frozen=True)
+class WsLimits:
+    """What websockets may cost. `messages` a second per client address across all its websockets, after a burst
+    of `burst` (HEGEMON_WS_MESSAGES, HEGEMON_WS_BURST); a connection that sends `kick_after` more past that budget
+    (forgiven at a tenth of that a second) is closed with code 4029 and its address may open no websocket for
+    `cooloff` seconds (HEGEMON_WS_KICK_AFTER, HEGEMON_WS_COOLOFF). At most `spectators_per_table` spectators on a
+    table and `spectators` on the whole server (HEGEMON_SPECTATORS_PER_TABLE, HEGEMON_SPECTATORS); a table's
+    spectators are sent at most one update every `spectator_interval` seconds (HEGEMON_SPECTATOR_INTERVAL; more
+    if a round of sending takes long: spectators take at most about a quarter of the event loop)."""
+
+    messages: float = 50.0
+    burst: float = 200.0
+    kick_after: int = 100
+    cooloff: float = 10.0
+    spectators_per_table: int = 3000
+    spectators: int = 10_000
+    spectator_interval: float = 0.25
+
+    @classmethod
+    def from_env(cls) -> WsLimits:
+        names = {
+            "messages": "HEGEMON_WS_MESSAGES", "burst": "HEGEMON_WS_BURST", "kick_after": "HEGEMON_WS_KICK_AFTER",
+            "cooloff": "HEGEMON_WS_COOLOFF", "spectators_per_table": "HEGEMON_SPECTATORS_PER_TABLE",
+            "spectators": "HEGEMON_SPECTATORS", "spectator_interval": "HEGEMON_SPECTATOR_INTERVAL",
+        }  # fmt: skip
+        values: dict[str, Any] = {}
+        for f, env in names.items():
+            raw = os.environ.get(env)
+            if raw is None or raw.strip() == "":
+                continue
+            whole = f in ("kick_after", "spectators_per_table", "spectators")
+            try:
+                v = int(raw) if whole else float(raw)
+            except ValueError:
+                raise ValueError(f"{env}={raw!r} is not a {'whole ' if whole else ''}number") from None
+            low = 0 if f in ("cooloff", "spectator_interval") else 1
+            high = 3600 if f in ("cooloff", "spectator_interval") else 1_000_000
+            if not low <= v <= high:
+                raise ValueError(f"{env}={raw!r}: give a number between {low} and {high}")
+            values[f] = v
+        return cls(**values)
+
+
+class Watcher:
+    """One spectator's websocket: what it was last sent (`sent`: the table's version, log length, seats epoch
+    and whether it was stopped) and its own messages waiting (refusals: dicts; the feed's notices: texts)."""
+
+    __slots__ = ("errors", "feed", "log_sent", "sent", "wake")
+
+    def __init__(self, feed: Feed, wake: Callable[[], None]) -> None:
+        self.feed = feed
+        self.wake = wake
+        self.log_sent = 0
+        self.sent: tuple[int, int, int, bool] | None = None
+        self.errors: list[dict[str, Any] | str] = []
+
+
+class Feed:
+    """The spectators of one table. They share one `Connection` to the table (its manager wakes it once per
+    change, whatever the number of spectators), and each version's update is serialised once for all of them
+    (`text_for`; one text more per different starting point of a laggard's log). A round of sending wakes the
+    spectators CHUNK at a time, one turn of the event loop each, and the next round comes no sooner than
+    `interval` seconds (or three times what the last round took) later: changes meanwhile ride along."""
+
+    def __init__(self, hub: Spectators, table: Table) -> None:
+        self.hub = hub
+        self.table = table
+        self.watchers: dict[Watcher, None] = {}
+        self.event = asyncio.Event()
+        self.conn: Connection = hub.manager.connect(table, None, self.event.set)
+        self.conn.people = 0
+        self.key: tuple[int, int, int, bool] | None = None
+        self.texts: dict[int, str] = {}  # a log's starting point: the update's text
+        self.next_at = 0.0
+        self.task = asyncio.create_task(self.run())
+
+    def text_for(self, w: Watcher) -> str | None:
+        """The update `w` is due (None: nothing new, or the newest position is not committed yet)."""
+        t = self.table
+        if t.durable != t.version:
+            return None  # the commit wakes the feed again
+        key = (t.version, len(t.log), t.seats_epoch, t.stopped)
+        if w.sent == key:
+            return None
+        if key != self.key:
+            self.key, self.texts = key, {}
+        text = self.texts.get(w.log_sent)
+        if text is None:
+            m = self.hub.manager
+            text = dumps(m.snapshot(t, None, m.log_json(t, None, w.log_sent)))
+            if len(self.texts) < 16:
+                self.texts[w.log_sent] = text
+            self.hub.serialised += 1
+        w.sent, w.log_sent = key, key[1]
+        return text
+
+    async def run(self) -> None:
+        loop = asyncio.get_running_loop()
+        c = self.conn
+        while True:
+            await self.event.wait()
+            delay = self.next_at - loop.time()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            self.event.clear()
+            if c.version_sent == -1:  # new, or rolled back (manager._rollback): the whole log again
+                c.version_sent = 0
+                for w in self.watchers:
+                    w.log_sent, w.sent = 0, None
+            if c.errors:
+                texts = [dumps(e) for e in c.errors]
+                c.errors.clear()
+                for w in self.watchers:
+                    if len(w.errors) < 50:
+                        w.errors.extend(texts)
+            started = loop.time()
+            for i, w in enumerate(list(self.watchers)):
+                w.wake()
+                if i % CHUNK == CHUNK - 1:
+                    await asyncio.sleep(0)
+            await asyncio.sleep(0)  # the last chunk's sends
+            self.next_at = loop.time() + max(self.hub.limits.spectator_interval, 3 * (loop.time() - started))
+
+
+class Spectators:
+    """Every table's `Feed` in this process, and the caps on spectators."""
+
+    def __init__(self, manager: TableManager, limits: WsLimits) -> None:
+        self.manager = manager
+        self.limits = limits
+        self.feeds: dict[Table, Feed] = {}
+        self.total = 0
+        self.serialised = 0  # spectators' updates serialised so far (tests count them)
+
+    def join(self, table: Table, wake: Callable[[], None]) -> Watcher:
+        """A new spectator of `table`; ServerError `unavailable` (`spectators_full`) over a cap."""
+        feed = self.feeds.get(table)
+        if self.total >= self.limits.spectators or (
+            feed is not None and len(feed.watchers) >= self.limits.spectators_per_table
+        ):
+            raise ServerError("unavailable", "this table has as many spectators as it can take: try again later",
+                              detail="spectators_full")  # fmt: skip
+        if feed is None:
+            feed = self.feeds[table] = Feed(self, table)
+        w = Watcher(feed, wake)
+        if self.manager.notice is not None:
+            w.errors.append(dict(self.manager.notice))
+        feed.watchers[w] = None
+        feed.conn.people += 1
+        self.total += 1
+        table.last_active = time.time()
+        return w
+
+    def leave(self, w: Watcher) -> None:
+        feed = w.feed
+        if feed.watchers.pop(w, 0) is None:
+            self.total -= 1
+            feed.conn.people -= 1
+            feed.table.last_active = time.time()
+        if not feed.watchers and self.feeds.get(feed.table) is feed:
+            del self.feeds[feed.table]
+            feed.task.cancel()
+            self.manager.disconnect(feed.conn)
 
 
 def router(
@@ -84,42 +268,65 @@ def router(
     send_timeout: float = SEND_TIMEOUT,
     load: Callable[[str], Awaitable[None]] | None = None,
     on_refuse: Callable[[str], None] | None = None,
+    limits: WsLimits | None = None,
+    messages: MessageBudget | None = None,
 ) -> APIRouter:
     """The websocket route; `load(table_id)` brings a table into memory first (several processes: from the
-    database); `on_refuse(kind)` hears of every refusal (its metrics kind)."""
+    database); `on_refuse(kind)` hears of every refusal (its metrics kind); `messages`: the budget of messages per
+    client address (shared with the Guard, which refuses banned addresses; default: one from `limits`)."""
     refused = on_refuse or (lambda _kind: None)
+    lim = limits or WsLimits()
+    budget = messages or MessageBudget(lim.messages, lim.burst, lim.cooloff)
+    hub = Spectators(manager, lim)
     r = APIRouter()
+    r.spectators = hub  # type: ignore[attr-defined]  # (tests look at it)
 
     @r.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str, token: str | None = None) -> None:
         await websocket.accept()
+        wake = asyncio.Event()
         try:
             if load is not None:
                 await load(table_id)
             table = manager.get(table_id)
             seat = manager.seat_of(table, token) if token else None
+            watcher = hub.join(table, wake.set) if seat is None else None
         except ServerError as e:
             refused(refusal_kind(e.code, e.detail))
             await websocket.send_json(e.to_json())
-            await websocket.close(code=4000 + (4 if e.code == "unknown_table" else 3))
+            code = FULL_CLOSE if e.detail == "spectators_full" else 4000 + (4 if e.code == "unknown_table" else 3)
+            await websocket.close(code=code)
             return
-        wake = asyncio.Event()
-        conn = manager.connect(table, seat, wake.set, token if seat is not None else None)
+        conn = manager.connect(table, seat, wake.set, token) if seat is not None else None
+        errors: list[dict[str, Any] | str] = watcher.errors if watcher is not None else conn.errors  # type: ignore[union-attr,assignment]
         wake.set()
-        limit = RateLimit(RATE_PER_SECOND * 100, RATE_BURST * 50)  # every message
+        who = websocket.client.host if websocket.client else "?"
         refusals = RateLimit()  # refused messages: a client that keeps sending junk is slowed down
+        strikes = TokenBucket(lim.kick_after / 10, lim.kick_after, time.monotonic())
+        main = asyncio.current_task()
+        ending = False  # the handler is ending: the sender is stopped, not given up
+        dropped = False  # the sender gave up on the client: the handler ends
 
         async def send(text: str) -> None:
             # a client that does not read cannot hold the sender (and the message) for longer than this
-            await asyncio.wait_for(websocket.send_text(text), send_timeout)
+            async with asyncio.timeout(send_timeout):
+                await websocket.send_text(text)
 
         async def sender() -> None:
+            nonlocal dropped
             try:
                 while True:
                     await wake.wait()
                     wake.clear()
-                    while conn.errors:
-                        await send(dumps(conn.errors.pop(0)))
+                    while errors:
+                        e = errors.pop(0)
+                        await send(e if isinstance(e, str) else dumps(e))
+                    if watcher is not None:
+                        text = watcher.feed.text_for(watcher)
+                        if text is not None:
+                            await send(text)
+                        continue
+                    assert conn is not None
                     if not manager.holds(conn):  # the seat was taken with its link elsewhere: nothing more of it
                         await send(dumps(ServerError(
                             "unauthorized", "this seat was taken through its link by someone else",
@@ -138,26 +345,50 @@ def router(
                 # the server's websocket protocol aborts the transport if even the close cannot go out)
                 with contextlib.suppress(BaseException):
                     await asyncio.wait_for(websocket.close(code=1008), 1.0)
+            finally:
+                if not ending and main is not None:  # the handler waits on the client: stop waiting
+                    dropped = True
+                    main.cancel()
 
         task = asyncio.create_task(sender())
+        told = -1.0  # when this connection was last told to slow down
+        n = 0
         try:
             while True:
-                recv = asyncio.ensure_future(websocket.receive())
-                await asyncio.wait({recv, task}, return_when=asyncio.FIRST_COMPLETED)
-                if not recv.done():  # the sender gave up on a client that does not read: let it go
-                    recv.cancel()
-                    break
-                data = recv.result()
+                data = await websocket.receive()
                 if data["type"] == "websocket.disconnect":
                     break
+                n += 1
+                if n % 32 == 0:  # a backlog of queued messages never holds the event loop for long
+                    await asyncio.sleep(0)
+                if not budget.allow(who) or not refusals.available():
+                    # over the address's budget (or this connection's refusals): dropped unread, answered at most
+                    # once a second; a connection that keeps on is closed and its address cooled off
+                    refused("rate_limit")
+                    now = time.monotonic()
+                    if not strikes.allow(now):
+                        budget.ban(who)
+                        log.warning("websocket from %s closed for flooding (table %s)", who, table_id)
+                        ending = True
+                        task.cancel()
+                        with contextlib.suppress(BaseException):
+                            async with asyncio.timeout(1.0):
+                                await websocket.send_text(dumps(ServerError(
+                                    "bad_request", "too many messages: this connection is closed",
+                                    detail="rate_limit").to_json()))  # fmt: skip
+                                await websocket.close(code=FLOOD_CLOSE)
+                        break
+                    if now - told >= 1.0:
+                        told = now
+                        errors.append(ServerError("bad_request", "too many messages: slow down", detail="rate_limit").to_json())
+                        wake.set()
+                    continue
                 text = data.get("text")
                 if text is None:
                     text = data.get("bytes") or b""
                 try:
-                    if not limit.allow() or not refusals.available():
-                        raise ServerError("bad_request", "too many messages: slow down", detail="rate_limit")
                     try:
-                        handle_message(manager, table_id, conn.token if seat is not None else None, text)
+                        handle_message(manager, table_id, conn.token if conn is not None else None, text)
                     except (ServerError, WebSocketDisconnect):
                         raise
                     except Exception:  # a bug must not cost the client its connection: refuse and log it
@@ -166,15 +397,24 @@ def router(
                 except ServerError as e:
                     refused(refusal_kind(e.code, e.detail))
                     refusals.allow()  # every refusal, stale_version too: a flood of any kind is slowed down
-                    if len(conn.errors) < 50:
-                        conn.errors.append(e.to_json())
+                    if len(errors) < 50:
+                        errors.append(e.to_json())
                     wake.set()
+        except asyncio.CancelledError:
+            if not dropped:
+                raise
+            if main is not None:  # the sender gave up on the client (and cancelled this wait): end normally
+                main.uncancel()
         except WebSocketDisconnect:
             pass
         finally:
+            ending = True
             task.cancel()
             with contextlib.suppress(BaseException):
                 await task
-            manager.disconnect(conn)
+            if watcher is not None:
+                hub.leave(watcher)
+            if conn is not None:
+                manager.disconnect(conn)
 
     return r
