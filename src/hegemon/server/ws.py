@@ -169,6 +169,7 @@ class Feed:
         self.event = asyncio.Event()
         self.conn: Connection = hub.manager.connect(table, None, self.event.set)
         self.conn.people = 0
+        self.conn.version_sent = 0  # -1 again: the table was rolled back (`run`)
         self.key: tuple[int, int, int, bool] | None = None
         self.texts: dict[int, str] = {}  # a log's starting point: the update's text
         self.next_at = 0.0
@@ -203,7 +204,7 @@ class Feed:
             if delay > 0:
                 await asyncio.sleep(delay)
             self.event.clear()
-            if c.version_sent == -1:  # new, or rolled back (manager._rollback): the whole log again
+            if c.version_sent == -1:  # rolled back (manager._rollback): the whole log again
                 c.version_sent = 0
                 for w in self.watchers:
                     w.log_sent, w.sent = 0, None
