@@ -19,10 +19,12 @@ from schemathesis import GenerationMode
 
 from hegemon.core.record import state_digest
 from hegemon.server.app import ReadLimits, create_app
+from hegemon.server.ws import WsLimits
 from hegemon.server.protocol import ERROR_CODES, CreateTable
 
 # no rate limit here: the fuzzers must reach the handlers, not the 429
-APP = create_app(None, 0.0, guard={"writes": (1e9, 1e9), "creates": (1e9, 1e9)}, reads=ReadLimits(1e9, 1e9))
+APP = create_app(None, 0.0, guard={"writes": (1e9, 1e9), "creates": (1e9, 1e9)}, reads=ReadLimits(1e9, 1e9),
+                 ws_limits=WsLimits(messages=1e9, burst=1e9))  # every message answered: the fuzz is of their contents
 _M = APP.state.manager
 PLAYING = _M.create(CreateTable(game="spqrisiko", seed=1, seats=[{"human": True}] * 3))  # type: ignore[list-item]  # pydantic turns the dicts into SeatSpec
 for _s in PLAYING.seats:
