@@ -163,8 +163,8 @@ class WorkBudget:
 
 
 class MessageBudget:
-    """Websocket messages per client address, across all of its connections: `rate` a second after a burst of
-    `burst` (one bucket per address, however many sockets it opens). A connection that keeps sending once its
+    """Refused websocket messages per client address, across all of its connections: `rate` a second after a burst
+    of `burst` (one bucket per address, however many sockets it opens; accepted moves are bounded by the games). A connection that keeps sending once its
     address's budget is spent is an offender (ws.py closes it, code 4029, and calls `ban`): its address may open no
     websocket for `cooloff` seconds. At most `max_clients` addresses are kept (full buckets are forgotten first)."""
 
@@ -185,6 +185,11 @@ class MessageBudget:
         self.max_clients = max_clients
         self.buckets: dict[str, TokenBucket] = {}
         self.banned: dict[str, float] = {}  # address: until when
+
+    def available(self, who: str) -> bool:
+        """Whether `who` has budget left (nothing taken)."""
+        b = self.buckets.get(who)
+        return b is None or b.tokens + (self.clock() - b.t) * b.rate >= 1
 
     def allow(self, who: str) -> bool:
         """Take one message from `who`'s budget; False (nothing taken) when it is spent."""

@@ -5,8 +5,8 @@ A private seat's link token takes the seat: the seat gets a new token, sent to t
 A refusal comes back as `{"type": "error", "code": …, "message": …}` and the connection stays usable.
 
 What a client may cost (`WsLimits`, each settable by an environment variable):
-- Messages are counted per client address across all its connections (`guard.MessageBudget`). Past the budget a
-  message is dropped unread and answered at most once a second ("too many messages: slow down"); a connection that
+- Refused messages are counted per client address across all its connections (`guard.MessageBudget`), and per
+  connection (RATE_PER_SECOND); accepted moves are bounded by the game. Past either budget a message is dropped unread and answered at most once a second ("too many messages: slow down"); a connection that
   keeps sending is closed with code 4029 (FLOOD_CLOSE) and its address may open no websocket for a while.
 - A table's spectators share one connection to the table (`Feed`): each update is serialised once per version and
   the same text goes to every spectator, at most every `spectator_interval` seconds (a spectator that falls
@@ -100,8 +100,8 @@ CHUNK = 64
 
 @dataclass(frozen=True)
 class WsLimits:
-    """What websockets may cost. `messages` a second per client address across all its websockets, after a burst
-    of `burst` (HEGEMON_WS_MESSAGES, HEGEMON_WS_BURST); a connection that sends `kick_after` more past that budget
+    """What websockets may cost. `messages` refused messages a second per client address across all its
+    websockets, after a burst of `burst` (HEGEMON_WS_MESSAGES, HEGEMON_WS_BURST; accepted moves are not counted); a connection that sends `kick_after` more past that budget
     (forgiven at a tenth of that a second) is closed with code 4029 and its address may open no websocket for
     `cooloff` seconds (HEGEMON_WS_KICK_AFTER, HEGEMON_WS_COOLOFF). At most `spectators_per_table` spectators on a
     table and `spectators` on the whole server (HEGEMON_SPECTATORS_PER_TABLE, HEGEMON_SPECTATORS); a table's
@@ -110,7 +110,7 @@ class WsLimits:
 
     messages: float = 50.0
     burst: float = 200.0
-    kick_after: int = 100
+    kick_after: int = 50
     cooloff: float = 10.0
     spectators_per_table: int = 3000
     spectators: int = 10_000
@@ -360,9 +360,10 @@ def router(
                 if data["type"] == "websocket.disconnect":
                     break
                 n += 1
-                if n % 32 == 0:  # a backlog of queued messages never holds the event loop for long
+                over = not budget.available(who) or not refusals.available()
+                if over or n % 8 == 0:  # a backlog of queued messages never holds the event loop for long
                     await asyncio.sleep(0)
-                if not budget.allow(who) or not refusals.available():
+                if over:
                     # over the address's budget (or this connection's refusals): dropped unread, answered at most
                     # once a second; a connection that keeps on is closed and its address cooled off
                     refused("rate_limit")
@@ -398,6 +399,7 @@ def router(
                 except ServerError as e:
                     refused(refusal_kind(e.code, e.detail))
                     refusals.allow()  # every refusal, stale_version too: a flood of any kind is slowed down
+                    budget.allow(who)  # ...and counts for the address, whichever of its connections it came on
                     if len(errors) < 50:
                         errors.append(e.to_json())
                     wake.set()
