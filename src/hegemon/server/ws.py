@@ -264,6 +264,33 @@ class Spectators:
             self.manager.disconnect(feed.conn)
 
 
+def seat_update(manager: TableManager, conn: Connection) -> str | None:
+    """The update a seat's connection is due, or None. Only committed positions are sent: a newer one not yet
+    durable comes with its own wake-up."""
+    table = conn.table
+    if table.durable == table.version and (
+        conn.version_sent != table.version or conn.log_sent != len(table.log) or conn.seats_sent != table.seats_epoch
+    ):
+        return dumps(manager.message(conn))
+    return None
+
+
+def close_code(e: ServerError) -> int:
+    """The close code of a connection refused at once: no room for a spectator, no table, or no seat."""
+    if e.detail == "spectators_full":
+        return FULL_CLOSE
+    return 4004 if e.code == "unknown_table" else 4003
+
+
+async def close_for_flooding(websocket: WebSocket) -> None:
+    """Say why, then close with FLOOD_CLOSE (at most a second: a flooder need not read)."""
+    with contextlib.suppress(BaseException):
+        async with asyncio.timeout(1.0):
+            await websocket.send_text(dumps(ServerError(
+                "bad_request", "too many messages: this connection is closed", detail="rate_limit").to_json()))  # fmt: skip
+            await websocket.close(code=FLOOD_CLOSE)
+
+
 def router(
     manager: TableManager,
     send_timeout: float = SEND_TIMEOUT,
@@ -295,8 +322,7 @@ def router(
         except ServerError as e:
             refused(refusal_kind(e.code, e.detail))
             await websocket.send_json(e.to_json())
-            code = FULL_CLOSE if e.detail == "spectators_full" else 4000 + (4 if e.code == "unknown_table" else 3)
-            await websocket.close(code=code)
+            await websocket.close(code=close_code(e))
             return
         conn = manager.connect(table, seat, wake.set, token) if seat is not None else None
         errors: list[dict[str, Any] | str] = watcher.errors if watcher is not None else conn.errors  # type: ignore[union-attr,assignment]
@@ -322,25 +348,15 @@ def router(
                     while errors:
                         e = errors.pop(0)
                         await send(e if isinstance(e, str) else dumps(e))
-                    if watcher is not None:
-                        text = watcher.feed.text_for(watcher)
-                        if text is not None:
-                            await send(text)
-                        continue
-                    assert conn is not None
-                    if not manager.holds(conn):  # the seat was taken with its link elsewhere: nothing more of it
+                    if conn is not None and not manager.holds(conn):  # the seat was taken with its link elsewhere
                         await send(dumps(ServerError(
                             "unauthorized", "this seat was taken through its link by someone else",
                             detail="seat_taken").to_json()))  # fmt: skip
                         await asyncio.wait_for(websocket.close(code=4003), 1.0)
                         return
-                    # only committed positions are sent: a newer one not yet durable comes with its own wake-up
-                    if table.durable == table.version and (
-                        conn.version_sent != table.version
-                        or conn.log_sent != len(table.log)
-                        or conn.seats_sent != table.seats_epoch
-                    ):
-                        await send(dumps(manager.message(conn)))
+                    update = watcher.feed.text_for(watcher) if watcher is not None else seat_update(manager, conn)  # type: ignore[arg-type]
+                    if update is not None:
+                        await send(update)
             except (TimeoutError, WebSocketDisconnect, RuntimeError, OSError):
                 # too slow a reader, or gone: drop the connection (the client reconnects and gets the state;
                 # the server's websocket protocol aborts the transport if even the close cannot go out)
@@ -373,12 +389,7 @@ def router(
                         log.warning("websocket from %s closed for flooding (table %s)", who, table_id)
                         ending = True
                         task.cancel()
-                        with contextlib.suppress(BaseException):
-                            async with asyncio.timeout(1.0):
-                                await websocket.send_text(dumps(ServerError(
-                                    "bad_request", "too many messages: this connection is closed",
-                                    detail="rate_limit").to_json()))  # fmt: skip
-                                await websocket.close(code=FLOOD_CLOSE)
+                        await close_for_flooding(websocket)
                         break
                     if now - told >= 1.0:
                         told = now
