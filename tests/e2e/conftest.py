@@ -55,7 +55,9 @@ class Server:
                "--db", f"sqlite:///{self.db}", "--bot-delay", str(self.bot_delay)]  # fmt: skip
         # the log goes to a file: a pipe nobody reads fills up and then blocks the server at its next log line
         with self.log_path.open("ab") as log:
-            self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log, env=dict(os.environ))
+            # every test plays from 127.0.0.1: the live-table cap per client address would refuse the 21st table
+            env = {**os.environ, "HEGEMON_MAX_TABLES_PER_CLIENT": "100000"}
+            self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log, env=env)
         deadline = time.time() + 90  # a loaded CI machine can be slow to start it (and to reload every table)
         while time.time() < deadline:
             try:

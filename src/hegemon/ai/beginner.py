@@ -96,7 +96,7 @@ def _factory(arg: str, seed: int) -> BeginnerBot:
             raise ConfigError("bot", f"beginner setting {part!r}: {value!r} is not a number") from None
     if int(kwargs.get("samples", 1)) > 16:
         raise ConfigError("bot", "beginner: samples at most 16")
-    return BeginnerBot(seed, **kwargs)  # type: ignore[arg-type]
+    return BeginnerBot(seed, **kwargs)  # type: ignore[arg-type]  # kwargs: floats and ints checked above
 
 
 register("beginner", _factory)

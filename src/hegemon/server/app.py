@@ -631,7 +631,7 @@ def create_app(  # noqa: C901 (issue 29: the server split along its seams takes 
     # ------------------------------------------------------------------ websocket and the client
 
     sockets_router = ws.router(mgr, ws_send_timeout, have, on_refuse=metrics.refuse, limits=sockets, messages=messages)
-    app.state.spectators = sockets_router.spectators  # type: ignore[attr-defined]
+    app.state.spectators = sockets_router.spectators  # type: ignore[attr-defined]  # set on the router by ws.py
     app.include_router(sockets_router)
     app.include_router(ops_router(metrics, readiness, read_limit, metrics_token))
     app.include_router(glossary.router())

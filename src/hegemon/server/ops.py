@@ -420,7 +420,7 @@ class _Listener(logging.handlers.QueueListener):
     def enqueue_sentinel(self) -> None:
         # the queue may be full (the reason records were dropped): wait a little for the writer to make room
         with contextlib.suppress(queue.Full):
-            self.queue.put(self._sentinel, timeout=5)  # type: ignore[attr-defined]
+            self.queue.put(self._sentinel, timeout=5)  # type: ignore[attr-defined]  # typeshed omits _sentinel
 
 
 _listener: logging.handlers.QueueListener | None = None

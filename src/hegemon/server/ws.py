@@ -325,7 +325,7 @@ def router(
             await websocket.close(code=close_code(e))
             return
         conn = manager.connect(table, seat, wake.set, token) if seat is not None else None
-        errors: list[dict[str, Any] | str] = watcher.errors if watcher is not None else conn.errors  # type: ignore[union-attr,assignment]
+        errors: list[dict[str, Any] | str] = watcher.errors if watcher is not None else conn.errors  # type: ignore[union-attr,assignment]  # conn is set when watcher is None
         wake.set()
         who = websocket.client.host if websocket.client else "?"
         refusals = RateLimit()  # refused messages: a client that keeps sending junk is slowed down
@@ -354,7 +354,7 @@ def router(
                             detail="seat_taken").to_json()))  # fmt: skip
                         await asyncio.wait_for(websocket.close(code=4003), 1.0)
                         return
-                    update = watcher.feed.text_for(watcher) if watcher is not None else seat_update(manager, conn)  # type: ignore[arg-type]
+                    update = watcher.feed.text_for(watcher) if watcher is not None else seat_update(manager, conn)  # type: ignore[arg-type]  # conn is set when watcher is None
                     if update is not None:
                         await send(update)
             except (TimeoutError, WebSocketDisconnect, RuntimeError, OSError):
