@@ -31,7 +31,6 @@ from typing import Any
 
 from hegemon.ai import make_bot
 from hegemon.core.play import derive_seed
-from hegemon.core.record import GameRecord, state_digest
 from hegemon.games import get_game
 from hegemon.lab.measures import measures_for
 
@@ -74,7 +73,7 @@ def shares(outcome: dict[str, Any] | None, n: int) -> list[float]:
 
 def play_game(plan_json: dict[str, Any], variant: int, setting: int, stream: int) -> dict[str, Any]:
     """One game of the plan: its record as JSON, the setting and stream in `meta`."""
-    from hegemon.lab.sweep import play_measured
+    from hegemon.lab.sweep import play_measured, record_json
 
     plan = LuckPlan(**plan_json)
     game = get_game(plan.game)
@@ -87,20 +86,9 @@ def play_game(plan_json: dict[str, Any], variant: int, setting: int, stream: int
         if getattr(bot, "time_limit", None) is not None:
             bot.time_limit = None  # type: ignore[attr-defined]  # iteration budgets only: reproducible anywhere
     state, actions, decisions = play_measured(game, opts, seed, bots, measures_for(game.name))
-    out = state.outcome()
-    rec = GameRecord(
-        game=game.name,
-        version=game.version,
-        options=opts.to_json(),
-        seed=seed,
-        actions=actions,
-        seats=seats,
-        outcome=out.to_json() if out is not None else None,
-        digest=state_digest(state),
-        meta={"variant": variant, "label": plan.labels[variant], "setting": setting, "stream": stream,
-              "decisions": decisions},
-    )
-    return rec.to_json()
+    meta = {"variant": variant, "label": plan.labels[variant], "setting": setting, "stream": stream,
+            "decisions": decisions}
+    return record_json(game, opts, seed, seats, state, actions, meta)
 
 
 def _play_many(plan_json: dict[str, Any], units: list[tuple[int, int, int]]) -> list[dict[str, Any]]:

@@ -150,7 +150,6 @@ def play_unit(sweep: Sweep, unit: Unit, wrap: Callable[[int, Bot], Bot] | None =
     state, actions, decisions = play_measured(game, opts, seed, bots, measures, tracker)
     cpu = time.process_time() - c0  # this process's CPU time: a worker plays one game at a time
     wall = time.perf_counter() - t0
-    out = state.outcome()
     meta = {
         "key": unit.key,
         "variant": unit.variant,
@@ -166,6 +165,13 @@ def play_unit(sweep: Sweep, unit: Unit, wrap: Callable[[int, Bot], Bot] | None =
         "measures": measures.result(state),
         "metrics": tracker.result(state),  # the designer's metrics (`lab.design`)
     }
+    return record_json(game, opts, seed, seats, state, actions, meta)
+
+
+def record_json(game: Game, opts: Any, seed: int, seats: list[str], state: State, actions: list[dict[str, Any]],
+                meta: dict[str, Any]) -> dict[str, Any]:  # fmt: skip
+    """A finished game as its record's JSON (replayable with `hegemon replay`)."""
+    out = state.outcome()
     rec = GameRecord(
         game=game.name,
         version=game.version,
