@@ -18,3 +18,25 @@ def refused(state: Any, action: Any) -> IllegalActionError:
         play(state, action)
     assert state_digest(state) == before
     return e.value
+
+
+def run_async(coro: Any) -> Any:
+    """`asyncio.run(coro)` in a thread of its own: a test worker that ran Playwright's sync API before has an
+    event loop running in its main thread, where `asyncio.run` refuses to start."""
+    import asyncio
+    import threading
+
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["value"] = asyncio.run(coro)
+        except BaseException as e:  # re-raised in the caller's thread
+            box["error"] = e
+
+    t = threading.Thread(target=target, name="run-async")
+    t.start()
+    t.join()
+    if "error" in box:
+        raise box["error"]
+    return box.get("value")

@@ -24,6 +24,7 @@ from hegemon.server.app import ReadLimits, create_app
 from hegemon.server.odds import Odds, OddsLimits, TooMany
 from hegemon.server.protocol import ServerError
 from hegemon.server.tables import Table, TableManager
+from tests.helpers import run_async
 from tests.server.conftest import new_table, play_random
 
 
@@ -183,7 +184,7 @@ def test_an_unknown_table_id_is_refused_without_a_read_budget_for_every_one() ->
 
 
 def run(coro: Any) -> Any:
-    return asyncio.run(coro)
+    return run_async(coro)  # in a thread: a worker that ran Playwright first has a running loop
 
 
 def naval_job(n: int) -> Any:

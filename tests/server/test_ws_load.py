@@ -24,6 +24,7 @@ from fastapi import FastAPI
 from hegemon.server.app import create_app
 from hegemon.server.guard import firm_websocket_protocol, parse_proxies
 from hegemon.server.ws import FLOOD_CLOSE, FULL_CLOSE, WsLimits
+from tests.helpers import run_async
 
 
 @contextlib.contextmanager
@@ -120,7 +121,7 @@ def test_spectators_share_one_serialised_update_coalesced_and_capped() -> None:
                     seen = json.dumps({k: v for k, v in m.items() if k not in ("log", "seconds_left")}, sort_keys=True)
                     assert by_version.setdefault(m["version"], seen) == seen
 
-        asyncio.run(main())
+        run_async(main())
         # they are all gone: the feeds with them
         deadline = time.time() + 10
         while hub.total and time.time() < deadline:
@@ -208,7 +209,7 @@ def test_a_flooding_address_is_cut_off_while_another_keeps_playing() -> None:
             # another address still connects and plays
             return played + await play(3)
 
-        played = asyncio.run(main())
+        played = run_async(main())
         assert played == 43
         assert outcome["codes"] == [FLOOD_CLOSE] * 16
         # the address's budget (100 at once) spent across its 16 connections, the rest dropped unread: each
