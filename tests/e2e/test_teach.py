@@ -282,6 +282,12 @@ def test_the_lesson_is_a_script_that_can_be_completed(page: Page, server: Server
         assert steps == LESSON_STEPS[game], seen
         expect(box).to_contain_text("Hai giocato un round intero" if lang == "it" else "You played a whole turn")
         if game == "spqrisiko":  # the phases the turn passed over, having nothing to offer, were announced
+            # (toasts queue one after another: wait until both have been shown)
+            page.wait_for_function(
+                "() => ['naval movement', 'sea attacks'].every(ph => (window.__toasts || [])"
+                ".some(([k, x]) => k.includes('skip') && x.startsWith(ph)))",
+                timeout=20_000,
+            )
             skipped = [x for kind, x in page.evaluate("window.__toasts") if "skip" in kind]
             # (the cards phase too, when the page saw the turn begin: here the page may open on the turn itself)
             for ph in ("naval movement", "sea attacks"):
