@@ -54,7 +54,7 @@ def serve(port: int, db: str) -> None:
 
         return app
 
-    A.create_app = create_app  # type: ignore[assignment]
+    A.create_app = create_app  # type: ignore[assignment]  # the benchmark's app factory stands in for the server's
     A.run("127.0.0.1", port, db, bot_delay=0.0)
 
 

@@ -180,7 +180,7 @@ def test_mcts_spec_takes_search_settings() -> None:
     assert (bot.iterations, bot.time_limit, bot.horizon_turns, bot.exploration, bot.prior_weight, bot.candidates) == (
         2560, None, 2, 0.7, 2.0, 24)
     # a named level takes settings too (ai/levels.py; tests/ai/test_levels.py)
-    assert make_bot("mcts:easy:turns=2", 1).extra == {"horizon_turns": 2}  # type: ignore[attr-defined]
+    assert make_bot("mcts:easy:turns=2", 1).extra == {"horizon_turns": 2}  # type: ignore[attr-defined]  # a search bot: make_bot returns the Bot protocol
     for bad in ("mcts:40:depth=3", "mcts:40:turns", "mcts:40:turns=two", "mcts:40:turns=0", "mcts:40:candidates=5000",
                 "mcts:40:c=-1"):
         with pytest.raises(ConfigError):
@@ -418,7 +418,7 @@ def test_an_external_bot_url_keeps_its_case_and_the_kind_does_not_care() -> None
         assert srv.paths == ["/MyBot?Key=ABC"]
     finally:
         srv.close()
-    assert make_bot("Mcts:HARD", 0).level is make_bot("mcts:hard", 0).level  # type: ignore[attr-defined]
+    assert make_bot("Mcts:HARD", 0).level is make_bot("mcts:hard", 0).level  # type: ignore[attr-defined]  # a level bot: make_bot returns the Bot protocol
     assert make_bot("Greedy", 0).name == "greedy"
 
 

@@ -55,7 +55,7 @@ def _lab(spec: str, seed: int) -> Any:
     """The bot as the lab builds it: iteration budget only."""
     bot = make_bot(spec, seed)
     if getattr(bot, "time_limit", None) is not None:
-        bot.time_limit = None  # type: ignore[attr-defined]
+        bot.time_limit = None  # type: ignore[attr-defined]  # search bots have a time limit; the protocol does not
     return bot
 
 
@@ -75,7 +75,7 @@ def test_levels_are_the_documented_budgets_per_game() -> None:
     assert (p.iterations, p.horizon_turns, p.time_limit) == (640, 2, LEVELS["normal"].seconds)
     assert (s.iterations, s.horizon_turns) == (400, None)  # S.P.Q.RisiKo!: the game's own horizon
     # settings given after a level win over the level's
-    assert make_bot("mcts:normal:turns=1", 1).bot_for(polis_state).horizon_turns == 1  # type: ignore[attr-defined]
+    assert make_bot("mcts:normal:turns=1", 1).bot_for(polis_state).horizon_turns == 1  # type: ignore[attr-defined]  # a level bot: make_bot returns the Bot protocol
     # a number is still a plain search
     assert isinstance(make_bot("mcts:300", 1), MctsBot)
     for bad in ("mcts:normal:depth=2", "mcts:expertly", "beginner:t=0", "beginner:miss=1", "beginner:x=1",

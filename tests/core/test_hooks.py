@@ -43,8 +43,8 @@ def test_hooks_are_used_where_a_class_has_them_and_fallbacks_elsewhere() -> None
     assert chance_sampler(fast) is fast and sample_chance(fast, random.Random(1)) == Face(6)
     assert chance_sampler(pig) is None  # the answer is kept per class, not per first caller
     plain = Plain()
-    assert refusal_explainer(plain) is None  # type: ignore[arg-type]
-    assert why_illegal(plain, Hold()) == ("", "legal now: nothing")  # type: ignore[arg-type]
+    assert refusal_explainer(plain) is None  # type: ignore[arg-type]  # a state without the hook, on purpose
+    assert why_illegal(plain, Hold()) == ("", "legal now: nothing")  # type: ignore[arg-type]  # a state without the hook, on purpose
 
 
 def test_views_at_once_where_a_game_offers_them() -> None:

@@ -86,7 +86,7 @@ def open_seat(browser: Browser, server: Server, tid: str, token: str, lang: str,
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(f"{server.url}/t/{tid}#seat={token}")
     page.wait_for_selector(wait)
-    page.errors = errors  # type: ignore[attr-defined]
+    page.errors = errors  # type: ignore[attr-defined]  # the test keeps the page's errors on it
     return page
 
 
@@ -157,7 +157,7 @@ def test_spqr_bots_round_leaves_a_complete_summary_with_vp_and_every_roll(browse
         d.evaluate("d => { d.open = false; }")
     page.evaluate("document.getElementById('sincelist').scrollTop = 0")
     page.screenshot(path=str(DOCS / "follow-spqr-since-en.png"))
-    assert not page.errors  # type: ignore[attr-defined]
+    assert not page.errors  # type: ignore[attr-defined]  # set by the test's page fixture
     page.context.close()
     # a phone, in Italian: the same turns, in words
     phone = open_seat(browser, server, tid, token, "it", phone=True)
@@ -168,7 +168,7 @@ def test_spqr_bots_round_leaves_a_complete_summary_with_vp_and_every_roll(browse
     phone.locator("#since").scroll_into_view_if_needed()
     phone.wait_for_timeout(300)
     phone.screenshot(path=str(DOCS / "follow-spqr-since-phone-it.png"))
-    assert not phone.errors  # type: ignore[attr-defined]
+    assert not phone.errors  # type: ignore[attr-defined]  # set by the test's page fixture
     phone.context.close()
 
 
@@ -256,7 +256,7 @@ def test_polis_captures_losses_and_a_diceless_sacrifice_siege_in_words(browser: 
     expect(page.locator("#log")).to_contain_text(f"{name}")
     page.locator("#sieges").scroll_into_view_if_needed()
     page.screenshot(path=str(DOCS / f"follow-polis-siege-{lang}.png"))
-    assert not page.errors  # type: ignore[attr-defined]
+    assert not page.errors  # type: ignore[attr-defined]  # set by the test's page fixture
     page.context.close()
 
 

@@ -262,7 +262,7 @@ def test_my_tables_lists_the_seats_this_browser_holds(browser: Browser, server: 
         words["invite.waiting"].replace("{n}", "1").replace("{m}", "2"))
     mine = page.locator(f"#mylist tr[data-table='{solo}']")
     expect(mine.locator(".badge")).to_have_text(re.compile(f"{re.escape(words['lobby.yourturn'])}|{re.escape(words['lobby.theirturn'])}"))
-    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"] + 2  # type: ignore[index]
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"] + 2  # type: ignore[index]  # a viewport was set, so it is not None
     page.locator("#mytables").screenshot(path=str(DOCS / f"friends-mytables-{lang}-{'phone' if phone else 'laptop'}.png"))
     # the row's button opens the seat
     mine.locator("a.button").first.click()

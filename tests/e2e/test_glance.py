@@ -63,7 +63,7 @@ VARIANTS = """
 def low_contrast(page: Page) -> list[dict[str, object]]:
     found = page.evaluate(CONTRAST, "button, a.button, label.button")
     assert len(found) >= 3, found
-    return [b for b in found if float(b["ratio"]) < 4.5]  # type: ignore[arg-type]
+    return [b for b in found if float(b["ratio"]) < 4.5]  # type: ignore[arg-type]  # the page returns numbers as JSON values
 
 
 @pytest.mark.parametrize("game", ["polis", "spqrisiko"])
@@ -99,7 +99,7 @@ CONTROLS = ("button:not(.replaydice), a.button, label.button, select, input[type
 def small_targets(page: Page, within: str) -> list[dict[str, object]]:
     found = page.evaluate(TARGETS, ", ".join(f"{within} {c.strip()}" for c in CONTROLS.split(",")))
     assert found, within
-    return [c for c in found if float(c["h"]) < 43.5 or float(c["font"]) < 16]  # type: ignore[arg-type]
+    return [c for c in found if float(c["h"]) < 43.5 or float(c["font"]) < 16]  # type: ignore[arg-type]  # the page returns numbers as JSON values
 
 
 def phone(browser: Browser, lang: str) -> Page:

@@ -189,7 +189,7 @@ def test_the_table_offers_the_levels_and_a_level_thinks_in_seconds_there() -> No
     assert "beginner" in offered and all(f"mcts:{n}" in offered for n in LEVELS)
     assert not any(b.startswith("mcts:") and b.split(":", 1)[1] not in LEVELS for b in offered)
     m = TableManager()
-    t = m.create(CreateTable(game="polis", seed=1, seats=[{"bot": "mcts:hard"}, {"bot": "beginner"}]))  # type: ignore[list-item]
+    t = m.create(CreateTable(game="polis", seed=1, seats=[{"bot": "mcts:hard"}, {"bot": "beginner"}]))  # type: ignore[list-item]  # seats as JSON, as a client sends them
     bot = m.bot_for(t, 0)
     assert isinstance(bot, LevelBot) and bot.anytime  # seconds, with an iteration cap (ai/levels.py)
     assert bot.bot_for(t.state).time_limit == LEVELS["hard"].seconds

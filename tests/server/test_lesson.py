@@ -140,10 +140,10 @@ def test_a_lesson_is_refused_unless_every_other_seat_is_a_bot(
         r = c.post("/api/tables", json=body)
         assert r.status_code == 400, r.text
         assert (r.json()["code"], r.json()["detail"]) == ("bad_request", "tutorial_people")
-        assert c.app.state.manager.tables == {}  # type: ignore[attr-defined]
+        assert c.app.state.manager.tables == {}  # type: ignore[attr-defined]  # the app's TableManager
         assert c.get("/api/tables").json() == []
         # the same table as a real game (with its secret salt) is fine
         del body["tutorial"]
         r = c.post("/api/tables", json=body)
         assert r.status_code == 201, r.text
-        assert c.app.state.manager.tables[r.json()["id"]].salt != TUTORIAL_SALT  # type: ignore[attr-defined]
+        assert c.app.state.manager.tables[r.json()["id"]].salt != TUTORIAL_SALT  # type: ignore[attr-defined]  # the app's TableManager

@@ -125,7 +125,7 @@ def test_a_bot_table_nobody_watches_pauses_resumes_on_connect_and_expires(tmp_pa
     m = TableManager(storage, limits=TableLimits(pause_after=0.3))
 
     async def main() -> None:
-        storage.start(asyncio.get_running_loop())  # type: ignore[attr-defined]
+        storage.start(asyncio.get_running_loop())  # type: ignore[attr-defined]  # the SQL storage has start; the protocol does not
         runner = BotRunner(m, 0.0)
         t = m.create(CreateTable(**BOTS))
         runner.watch(t)
@@ -251,7 +251,7 @@ def test_start_up_replays_only_the_live_tables(db_url: str, monkeypatch: pytest.
     assert set(listed) == {done.id, stopped.id, live.id} and replayed == [live.id]
     assert (listed[done.id]["status"], listed[done.id]["version"]) == ("finished", done.version)
     assert listed[stopped.id]["status"] == "stopped" and listed[stopped.id]["seats"] == m1.summary(stopped)["seats"]
-    st = m2.storage.load_one(done.id)  # type: ignore[attr-defined]
+    st = m2.storage.load_one(done.id)  # type: ignore[attr-defined]  # an attribute the protocol or the app's state does not declare
     back = m2.build(st)
     assert back is not None and back.finished and back.version == done.version
     assert back.ended is not None and abs(back.ended - done.ended) < 1  # the end's time is stored
@@ -265,7 +265,7 @@ def test_ended_tables_expire_from_the_database_without_being_loaded(db_url: str)
     m1.storage.close()
     m2 = TableManager(SqlStorage(db_url))
     m2.load()
-    ids = m2.storage.ended_before(time.time() - 500)  # type: ignore[attr-defined]
+    ids = m2.storage.ended_before(time.time() - 500)  # type: ignore[attr-defined]  # an attribute the protocol or the app's state does not declare
     assert ids == [old.id]
     m2.expire_stored(ids)
     reader = SqlStorage(db_url)

@@ -68,7 +68,7 @@ def odds(c: TestClient, tid: str, **params: Any) -> Any:
 def test_a_moderate_battle_above_the_exact_bound_matches_the_exact_figure(client: TestClient) -> None:
     """60 v 60 legionaries is above the exact bound: the server's floating-point answer (from its worker) equals
     the exact fractions to 1e-12, every outcome, and says it is not exact; 20 v 20 is still exact fractions."""
-    m: TableManager = client.app.state.manager  # type: ignore[attr-defined]
+    m: TableManager = client.app.state.manager  # type: ignore[attr-defined]  # an attribute the protocol or the app's state does not declare
     t, a = an_attack(m)
     huge(t, a, 60, 0)
     assert O.exact_work(60, 60) > O.EXACT_WORK["land"] >= O.exact_work(20, 20)
@@ -106,7 +106,7 @@ def test_a_huge_position_answers_and_a_person_plays_while_it_is_computed(client:
     froze the server): the answers come back, marked floating point, and while they are computed a person's
     moves are accepted. Ordering, not timing: moves completed between the odds request going out and its
     answer coming back (none could, when the odds held the event loop)."""
-    m: TableManager = client.app.state.manager  # type: ignore[attr-defined]
+    m: TableManager = client.app.state.manager  # type: ignore[attr-defined]  # an attribute the protocol or the app's state does not declare
     t, a = an_attack(m)
     sea, other = huge(t, a, 190, 200)
     other_table = new_table(m, seed=5)  # where the person plays meanwhile
@@ -161,7 +161,7 @@ def test_odds_and_other_reads_spend_a_per_client_budget() -> None:
     detail, list or odds read is a typed 429 (rate_limit, Retry-After), and a table's record is not held back."""
     reads = ReadLimits(work=0.001, burst=0.05, floor=0.01)
     with TestClient(create_app(None, 0.0, reads=reads)) as c:
-        m: TableManager = c.app.state.manager  # type: ignore[attr-defined]
+        m: TableManager = c.app.state.manager  # type: ignore[attr-defined]  # an attribute the protocol or the app's state does not declare
         t, a = an_attack(m)
         paths = [(f"/api/tables/{t.id}/odds", {"kind": "land", "source": a["source"], "target": a["target"]}),
                  (f"/api/tables/{t.id}", {}), ("/api/tables", {})]  # fmt: skip
@@ -233,7 +233,7 @@ def test_the_odds_workers_share_bound_queue_and_kill_an_overrun() -> None:
 
 
 def test_a_question_that_makes_no_sense_is_a_typed_400(client: TestClient) -> None:
-    m: TableManager = client.app.state.manager  # type: ignore[attr-defined]
+    m: TableManager = client.app.state.manager  # type: ignore[attr-defined]  # an attribute the protocol or the app's state does not declare
     t, a = an_attack(m)
     st: Any = t.state
     st.armies[st.board.province_index[a["source"]]] = 250  # more than any odds are computed for

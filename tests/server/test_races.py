@@ -50,7 +50,7 @@ class Process:
             self.writes += 1
             write_batch(writes, busy_ms)
 
-        inner.write_batch = counted  # type: ignore[method-assign]
+        inner.write_batch = counted  # type: ignore[method-assign]  # the test counts the storage's writes
 
     async def start(self) -> None:
         self.storage.start(asyncio.get_running_loop())
@@ -94,7 +94,7 @@ def test_a_seat_race_between_two_processes_leaves_both_on_the_stored_seats(pg_ur
         out = []
         try:
             for seed in range(3):
-                ta = a.manager.create(CreateTable(game="polis", seed=seed, seats=[{"human": True, "open": True}] * 2))  # type: ignore[list-item]
+                ta = a.manager.create(CreateTable(game="polis", seed=seed, seats=[{"human": True, "open": True}] * 2))  # type: ignore[list-item]  # seats as JSON, as a client sends them
                 await durable(a.manager, ta)
                 tb = await b.cluster.fetch(ta.id)
                 assert tb is not None
@@ -253,7 +253,7 @@ def test_a_stop_through_one_process_stops_a_bot_thinking_in_the_other(
             runners.append(runner)
             await p.start()
         try:
-            req = CreateTable(game="polis", seed=4, seats=[{"bot": "mcts:easy"}] * 2)  # type: ignore[list-item]
+            req = CreateTable(game="polis", seed=4, seats=[{"bot": "mcts:easy"}] * 2)  # type: ignore[list-item]  # seats as JSON, as a client sends them
             made = procs[0].manager.create(req)
             procs[0].cluster.want(made)
             await durable(procs[0].manager, made)

@@ -177,7 +177,7 @@ def test_a_connection_whose_link_lost_the_seat_is_told_and_closed(client: TestCl
         m = w.receive_json()
         while m["type"] != "state" or m["status"] != "playing":
             m = w.receive_json()
-        mgr = client.app.state.manager  # type: ignore[attr-defined]
+        mgr = client.app.state.manager  # type: ignore[attr-defined]  # an attribute the protocol or the app's state does not declare
         t = mgr.get(tid)
 
         def lose() -> None:  # what a catch-up from another process does to a seat this one lost in a race
