@@ -81,8 +81,9 @@ def start_server(
     raise RuntimeError("server did not start")
 
 
-async def latency(url: str, moves: int, seed: int, watch_url: str | None = None) -> list[float]:
-    """Round trips in seconds: send on the seat on turn, stop when another seat sees the new version. With
+async def latency(url: str, moves: int, seed: int, watch_url: str | None = None, pace: float = 0.0) -> list[float]:
+    """Round trips in seconds: send on the seat on turn, stop when another seat sees the new version (`pace`
+    seconds of pause between moves, so that `moves` moves span a chosen time). With
     `watch_url` (another process on the same database) the seats alternate between the two processes, so the
     seat that watches is always on the other process than the one that moves."""
     rng = random.Random(seed)
@@ -132,6 +133,8 @@ async def latency(url: str, moves: int, seed: int, watch_url: str | None = None)
                     for i in range(players):
                         if i != other:
                             await drain(i, m["version"])
+                    if pace:
+                        await asyncio.sleep(pace)
             finally:
                 for s in socks:
                     await s.close()

@@ -216,3 +216,39 @@ def test_a_flooding_address_is_cut_off_while_another_keeps_playing() -> None:
         # connection was answered a few times at most (slow down, closed), never one answer a message
         assert outcome["sent"] > 16 * 60
         assert outcome["answers"] <= 100 + 16 * 4, outcome  # (state updates of the table not counted)
+
+
+def test_every_websocket_of_a_flooding_address_is_closed_with_it() -> None:
+    """The offender is the address, not the one socket that flooded: its quiet sockets are closed too (code 4029,
+    within the grace), so a script cannot keep 63 sockets in reserve to flood in turn."""
+    limits = WsLimits(messages=20, burst=40, kick_after=20, cooloff=30)
+    with serving(limits) as (url, _app):
+        target = httpx.post(f"{url}/api/tables", json={"game": "polis", "seats": [{"bot": "random"}] * 2}).json()["id"]
+        flood_from = {"X-Forwarded-For": "10.66.6.7"}
+        junk = json.dumps({"version": 0, "action": {"type": "pass"}})
+
+        async def main() -> tuple[list[Any], float]:
+            quiet = [await websockets.connect(ws_url(url, target), additional_headers=flood_from) for _ in range(5)]
+            other = await websockets.connect(ws_url(url, target), additional_headers=address(7))
+            async with websockets.connect(ws_url(url, target), additional_headers=flood_from) as loud:
+                with contextlib.suppress(websockets.ConnectionClosed):
+                    for i in range(3000):
+                        await loud.send(junk)
+                        if i % 20 == 0:
+                            await asyncio.sleep(0)
+            t0 = time.monotonic()
+
+            async def until_closed(w: Any) -> None:
+                with contextlib.suppress(websockets.ConnectionClosed):
+                    async for _ in w:
+                        pass
+
+            await asyncio.wait_for(asyncio.gather(*(until_closed(w) for w in quiet)), 10)
+            waited = time.monotonic() - t0
+            assert other.close_code is None  # another address is not touched
+            await other.close()
+            return [w.close_code for w in quiet], waited
+
+        codes, waited = run_async(main())
+        assert codes == [FLOOD_CLOSE] * 5
+        assert waited < 5, waited

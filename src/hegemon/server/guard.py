@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import json
 import os
@@ -430,16 +431,45 @@ def timed_http_protocol(request_timeout: float) -> type[Any]:
     return TimedHttpToolsProtocol
 
 
-def firm_websocket_protocol(grace: float = 2.0) -> type[Any]:
+DROP_EXTENSION = "hegemon.drop"
+"""The scope extension under which `firm_websocket_protocol` offers `drop(code, reason)`: the connection is closed
+now, from outside its handler (a close frame is sent, nothing more is read or parsed, the transport is aborted
+after the grace if the client does not take it): what every websocket of a flooding address gets."""
+
+WS_RECEIVE_BUFFER = 16 * 1024
+"""The kernel's receive buffer of a websocket's socket (bytes; Linux doubles it): what a client can have sent
+that the server has not asked for yet. A sender past its budget fills it and then waits on TCP, so one read
+hands the server at most a few hundred small frames to parse instead of asyncio's 256 KiB."""
+
+
+def firm_websocket_protocol(grace: float = 2.0, receive_buffer: int = WS_RECEIVE_BUFFER) -> type[Any]:
     """uvicorn's websocket protocol, but a connection that is being closed is really gone `grace` seconds
     later: after a missed ping, a close the client never answers, or the end of the handler, the transport
-    is aborted (uvicorn only asks it to close, which waits for ever to flush data a client never reads)."""
+    is aborted (uvicorn only asks it to close, which waits for ever to flush data a client never reads).
+    Each connection also offers the application a way to drop it at once (`scope["extensions"][DROP_EXTENSION]`)
+    and reads through a small kernel buffer (`receive_buffer`)."""
+    import socket
+
     from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
     class FirmWebSocketProtocol(WebSocketsSansIOProtocol):
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             self.close_timeout = grace
+            self.dropping = False
+
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            sock = transport.get_extra_info("socket")
+            if sock is not None and receive_buffer:
+                with contextlib.suppress(OSError):
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+
+        def handle_connect(self, event: Any) -> None:
+            super().handle_connect(event)
+            scope = getattr(self, "scope", None)
+            if scope is not None:
+                scope["extensions"][DROP_EXTENSION] = self._drop
 
         def keepalive_timeout(self) -> None:
             super().keepalive_timeout()
@@ -457,5 +487,25 @@ def firm_websocket_protocol(grace: float = 2.0) -> type[Any]:
         def _abort(self) -> None:
             if not self.disconnected:
                 self.transport.abort()
+
+        def data_received(self, data: bytes) -> None:
+            if self.dropping:  # dropped: what it still sends is thrown away unparsed
+                return
+            super().data_received(data)
+
+        def _drop(self, code: int, reason: str = "") -> None:
+            if self.disconnected or self.transport.is_closing() or self.dropping:
+                return
+            self.dropping = True
+            if not self.close_sent:
+                self.close_sent = True
+                with contextlib.suppress(Exception):
+                    self.conn.send_close(code, reason)
+                    self.transport.write(b"".join(self.conn.data_to_send()))
+            # reading goes on (into the void) so that no reset overtakes the close frame; the transport is aborted
+            # after the grace (a client that has read the close frame has its code by then), not closed when the
+            # handler ends (uvicorn leaves a transport with a close timer to it)
+            if self.close_timer is None:
+                self.close_timer = self.loop.call_later(grace, self._abort)
 
     return FirmWebSocketProtocol

@@ -29,7 +29,7 @@ from typing import Any
 import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from hegemon.server.guard import MessageBudget, TokenBucket
+from hegemon.server.guard import DROP_EXTENSION, MessageBudget, TokenBucket
 from hegemon.server.ops import refusal_kind
 from hegemon.server.protocol import (
     MAX_MESSAGE_BYTES,
@@ -282,6 +282,70 @@ def close_code(e: ServerError) -> int:
     return 4004 if e.code == "unknown_table" else 4003
 
 
+class Offenders:
+    """The open websockets of each client address, each with its way to be dropped (`guard.DROP_EXTENSION`):
+    an address that floods loses all of them at once, not only the socket that went past the limit."""
+
+    def __init__(self) -> None:
+        self.drops: dict[str, set[Callable[[int, str], None]]] = {}
+
+    def add(self, who: str, websocket: WebSocket) -> Callable[[int, str], None] | None:
+        drop: Callable[[int, str], None] | None = websocket.scope.get("extensions", {}).get(DROP_EXTENSION)
+        if drop is not None:
+            self.drops.setdefault(who, set()).add(drop)
+        return drop
+
+    def remove(self, who: str, drop: Callable[[int, str], None] | None) -> None:
+        mine = self.drops.get(who)
+        if drop is not None and mine is not None:
+            mine.discard(drop)
+            if not mine:
+                del self.drops[who]
+
+    def cut_off(self, who: str, spare: Callable[[int, str], None] | None = None) -> None:
+        """Close every websocket of `who` (but `spare`) now: nothing more it sent on them is read or parsed."""
+        for drop in list(self.drops.get(who, ())):
+            if drop is not spare:
+                drop(FLOOD_CLOSE, "too many messages")
+
+
+class Throttle:
+    """One connection's refused messages past its address's budget: answered at most once a second ("slow
+    down"); `kick_after` more (forgiven at a tenth of that a second) and the connection is closed, its address
+    banned for the cool-off and its other websockets closed with it."""
+
+    def __init__(self, who: str, budget: MessageBudget, lim: WsLimits, offenders: Offenders,
+                 drop: Callable[[int, str], None] | None) -> None:  # fmt: skip
+        self.who, self.budget, self.offenders, self.drop = who, budget, offenders, drop
+        self.strikes = TokenBucket(lim.kick_after / 10, lim.kick_after, time.monotonic())
+        self.told = -1.0  # when this connection was last told to slow down
+
+    def verdict(self) -> str | None:
+        """After a message refused for the budget: "banned" (its address was cut off by another of its sockets),
+        "kick" (this one went past the limit: its address is banned now), or None (go on; see `tell`)."""
+        if self.budget.banned_for(self.who) is not None:
+            return "banned"
+        if not self.strikes.allow(time.monotonic()):
+            self.budget.ban(self.who)
+            return "kick"
+        return None
+
+    def tell(self) -> bool:
+        """Whether to answer "slow down" now (at most once a second)."""
+        now = time.monotonic()
+        if now - self.told < 1.0:
+            return False
+        self.told = now
+        return True
+
+    async def close(self, websocket: WebSocket, kick: bool) -> None:
+        if kick:
+            self.offenders.cut_off(self.who, spare=self.drop)
+            await close_for_flooding(websocket)
+        if self.drop is not None:  # (closed: what it still sends is not parsed)
+            self.drop(FLOOD_CLOSE, "too many messages")
+
+
 async def close_for_flooding(websocket: WebSocket) -> None:
     """Say why, then close with FLOOD_CLOSE (at most a second: a flooder need not read)."""
     with contextlib.suppress(BaseException):
@@ -306,6 +370,7 @@ def router(
     lim = limits or WsLimits()
     budget = messages or MessageBudget(lim.messages, lim.burst, lim.cooloff)
     hub = Spectators(manager, lim)
+    offenders = Offenders()
     r = APIRouter()
     r.spectators = hub  # type: ignore[attr-defined]  # (tests look at it)
 
@@ -328,8 +393,9 @@ def router(
         errors: list[dict[str, Any] | str] = watcher.errors if watcher is not None else conn.errors  # type: ignore[union-attr,assignment]  # conn is set when watcher is None
         wake.set()
         who = websocket.client.host if websocket.client else "?"
+        drop = offenders.add(who, websocket)
+        throttle = Throttle(who, budget, lim, offenders, drop)
         refusals = RateLimit()  # refused messages: a client that keeps sending junk is slowed down
-        strikes = TokenBucket(lim.kick_after / 10, lim.kick_after, time.monotonic())
         main = asyncio.current_task()
         ending = False  # the handler is ending: the sender is stopped, not given up
         dropped = False  # the sender gave up on the client: the handler ends
@@ -368,7 +434,6 @@ def router(
                     main.cancel()
 
         task = asyncio.create_task(sender())
-        told = -1.0  # when this connection was last told to slow down
         n = 0
         try:
             while True:
@@ -383,16 +448,15 @@ def router(
                     # over the address's budget (or this connection's refusals): dropped unread, answered at most
                     # once a second; a connection that keeps on is closed and its address cooled off
                     refused("rate_limit")
-                    now = time.monotonic()
-                    if not strikes.allow(now):
-                        budget.ban(who)
-                        log.warning("websocket from %s closed for flooding (table %s)", who, table_id)
+                    verdict = throttle.verdict()
+                    if verdict is not None:
+                        if verdict == "kick":
+                            log.warning("websocket from %s closed for flooding (table %s)", who, table_id)
                         ending = True
                         task.cancel()
-                        await close_for_flooding(websocket)
+                        await throttle.close(websocket, kick=verdict == "kick")
                         break
-                    if now - told >= 1.0:
-                        told = now
+                    if throttle.tell():
                         errors.append(ServerError("bad_request", "too many messages: slow down", detail="rate_limit").to_json())
                         wake.set()
                     continue
@@ -424,6 +488,7 @@ def router(
         finally:
             ending = True
             task.cancel()
+            offenders.remove(who, drop)
             with contextlib.suppress(BaseException):
                 await task
             if watcher is not None:
