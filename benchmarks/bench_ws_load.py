@@ -164,6 +164,8 @@ def loaded(url: str, mode: str, ws_path: str, n: int, per_address: int, moves: i
            duration: float = 0.0) -> None:  # fmt: skip
     spec = json.dumps({"mode": mode, "ws": url.replace("http", "ws") + ws_path, "n": n, "per_address": per_address})
     rss0 = rss_mb(pid)
+    busy = ws_path.rsplit("/", 1)[1]
+    v0 = httpx.get(f"{url}/api/tables/{busy}").json()["version"]
     load = subprocess.Popen([sys.executable, __file__, "--load", spec], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             text=True, preexec_fn=lambda: os.setpriority(os.PRIO_PROCESS, 0, 0))  # fmt: skip
     assert load.stdout is not None
@@ -189,7 +191,12 @@ def loaded(url: str, mode: str, ws_path: str, n: int, per_address: int, moves: i
         print(f"  meanwhile the spectators received {d.get('messages', 0) / span:.0f} messages/s "
               f"({d.get('bytes', 0) / span / 1e6:.1f} MB/s) over {span:.1f} s; all told: {got['total']}")  # fmt: skip
         time.sleep(3)
-        print(f"  server RSS: {rss0:.0f} MB before, {rss2:.0f} MB with them, {rss_mb(pid):.0f} MB 3 s after they left")
+        after3 = rss_mb(pid)
+        time.sleep(7)
+        grew = httpx.get(f"{url}/api/tables/{busy}").json()["version"] - v0
+        print(f"  server RSS: {rss0:.0f} MB before, {rss2:.0f} MB with them, {after3:.0f} MB 3 s and "
+              f"{rss_mb(pid):.0f} MB 10 s after they left; meanwhile the busy table stored {grew} more actions "
+              "(its history stays in memory while it plays)")  # fmt: skip
     else:
         print(f"  meanwhile the flood sent {d.get('sent', 0) / span:.0f} messages/s on average from one address over "
               f"{span:.1f} s (peak second: {got.get('peak', 0)}) and got {d.get('answers', 0)} answers; "

@@ -30,6 +30,7 @@ import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from hegemon.server.guard import DROP_EXTENSION, MessageBudget, TokenBucket
+from hegemon.server.heap import HeapTrim
 from hegemon.server.ops import refusal_kind
 from hegemon.server.protocol import (
     MAX_MESSAGE_BYTES,
@@ -371,8 +372,10 @@ def router(
     budget = messages or MessageBudget(lim.messages, lim.burst, lim.cooloff)
     hub = Spectators(manager, lim)
     offenders = Offenders()
+    heap = HeapTrim()  # after a wave of closed websockets, glibc gives their memory back
     r = APIRouter()
     r.spectators = hub  # type: ignore[attr-defined]  # (tests look at it)
+    r.heap = heap  # type: ignore[attr-defined]  # (tests look at it)
 
     @r.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str, token: str | None = None) -> None:
@@ -489,6 +492,7 @@ def router(
             ending = True
             task.cancel()
             offenders.remove(who, drop)
+            heap.closed()
             with contextlib.suppress(BaseException):
                 await task
             if watcher is not None:
