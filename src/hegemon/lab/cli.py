@@ -371,3 +371,48 @@ def ladder(
     for w in result["warnings_it" if it else "warnings"]:
         out.print(f"[yellow]![/yellow] {escape(w)}", soft_wrap=True)
     out.print(f"ladder.json: {escape(str(target / 'ladder.json'))}")
+
+
+@lab_app.command()
+def study(
+    name: Annotated[str, typer.Argument(help="polis-sieges (the four siege rules on both Polis boards) or "
+                                             "spqrisiko-rules (house rules v1.2 against the 2005 rules)")],
+    out_dir: Annotated[Path | None, typer.Option("--out", help="Where the runs and the page go (default: "
+                                                               "docs/lab-NAME)")] = None,
+    games: Annotated[int | None, typer.Option(help="Comparison games a variant (default: the study's)")] = None,
+    bots: Annotated[str | None, typer.Option(help="The comparison's bot, on every seat")] = None,
+    luck_bots: Annotated[str | None, typer.Option(help="The luck share's bots")] = None,
+    levels: Annotated[str | None, typer.Option(help="The skill ladder, weakest first")] = None,
+    ladder_games: Annotated[int | None, typer.Option(help="Ladder games a pair of levels and variant")] = None,
+    luck_settings: Annotated[int | None, typer.Option(help="Luck settings a variant")] = None,
+    luck_streams: Annotated[int | None, typer.Option(help="Chance streams a luck setting")] = None,
+    seed: Annotated[int | None, typer.Option(help="The study's seed")] = None,
+    jobs: Jobs = 1,
+    page_only: Annotated[bool, typer.Option(help="Only rewrite the page from the stored runs")] = False,
+) -> None:
+    """A checked-in answer, one command: the comparison, the luck share and the skill range of a study's variants
+    on each of its boards, and a page with the findings first (English and Italian), the command, the bots, the
+    games and the CPU time. Stages already stored under --out are reused (resume)."""
+    from hegemon.lab import study as st
+
+    try:
+        base = st.get_study(name)
+    except HegemonError as e:
+        fail(str(e))
+        return
+    target = out_dir or Path("docs") / f"lab-{base.name}"
+    if page_only:
+        if not (target / "study.json").exists():
+            fail(f"no stored study in {target}")
+        out.print(f"page: {escape(str(st.rewrite_page(target)))}")
+        return
+    kw = {"games": games, "bots": bots, "luck_bots": luck_bots, "levels": levels, "ladder_games": ladder_games,
+          "luck_settings": luck_settings, "luck_streams": luck_streams, "seed": seed}
+    chosen = st.with_overrides(base, **kw)
+    try:
+        st.run_study(chosen, target, jobs, on_stage=lambda s: err.print(escape(s)),
+                     command=st.command_line(chosen, target, jobs, **kw))
+    except HegemonError as e:
+        fail(str(e))
+        return
+    out.print(f"page: {escape(str(target / 'README.md'))}")
