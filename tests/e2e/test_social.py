@@ -42,7 +42,9 @@ window.Notification = SpyNotification;
 """
 
 
-def context(browser: Browser, lang: str = "en", phone: bool = False, spy: bool = False) -> tuple[BrowserContext, Page, list[str]]:
+def context(
+    browser: Browser, lang: str = "en", phone: bool = False, spy: bool = False
+) -> tuple[BrowserContext, Page, list[str]]:
     ctx = browser.new_context(viewport=PHONE if phone else LAPTOP, locale="it-IT" if lang == "it" else "en-US",
                               is_mobile=phone, has_touch=phone, permissions=["notifications"])  # fmt: skip
     if spy:
@@ -53,7 +55,9 @@ def context(browser: Browser, lang: str = "en", phone: bool = False, spy: bool =
     return ctx, page, errors
 
 
-def friends_table(server: Server, game: str = "polis", undo: str = "agree", n: int = 2, seed: int = 4) -> tuple[str, list[str]]:
+def friends_table(
+    server: Server, game: str = "polis", undo: str = "agree", n: int = 2, seed: int = 4
+) -> tuple[str, list[str]]:
     """A table of `n` people, every seat taken through its link: its id and each seat's token."""
     r = httpx.post(f"{server.url}/api/tables", json={
         "game": game, "seed": seed, "claim": 0, "undo": undo,
@@ -62,7 +66,10 @@ def friends_table(server: Server, game: str = "polis", undo: str = "agree", n: i
     res = r.json()
     tokens = [res["seats"][0]["token"]]
     for i, name in zip(range(1, n), ("Bea", "Cy", "Dan"), strict=False):
-        t = httpx.post(f"{server.url}/api/tables/{res['id']}/seat", json={"token": res["seats"][i]["token"], "name": name})
+        t = httpx.post(
+            f"{server.url}/api/tables/{res['id']}/seat",
+            json={"token": res["seats"][i]["token"], "name": name},
+        )
         tokens.append(t.json()["token"])
     return res["id"], tokens
 
@@ -82,7 +89,9 @@ def act(server: Server, tid: str, token: str, pick: Any = None) -> int:
     assert legal, d["status"]
     keep = [a for a in legal if a.get("type") not in ("release_polis", "civil_war")] or legal
     a = pick(keep) if pick is not None else keep[0]
-    r = httpx.post(f"{server.url}/api/tables/{tid}/actions", json={"token": token, "version": d["version"], "action": a})
+    r = httpx.post(
+        f"{server.url}/api/tables/{tid}/actions", json={"token": token, "version": d["version"], "action": a}
+    )
     assert r.status_code == 200, r.text
     return int(r.json()["version"])
 
@@ -96,7 +105,9 @@ def chat(page: Page, text: str) -> None:
     page.press("#chatinput", "Enter")
 
 
-def test_chat_between_two_friends_shows_markup_as_text_and_no_spectator_reads_it(browser: Browser, server: Server) -> None:
+def test_chat_between_two_friends_shows_markup_as_text_and_no_spectator_reads_it(
+    browser: Browser, server: Server
+) -> None:
     tid, tokens = friends_table(server)
     ca, pa, errs_a = context(browser)
     cb, pb, errs_b = context(browser, "it", phone=True)
@@ -145,7 +156,9 @@ def test_chat_between_two_friends_shows_markup_as_text_and_no_spectator_reads_it
     assert not errs_a and not errs_b and not errs_s, (errs_a, errs_b, errs_s)
 
 
-def test_undo_with_the_friends_agreement_then_refused_after_a_die_roll(browser: Browser, server: Server) -> None:
+def test_undo_with_the_friends_agreement_then_refused_after_a_die_roll(
+    browser: Browser, server: Server
+) -> None:
     tid, tokens = friends_table(server, undo="agree")
     ca, pa, errs_a = context(browser)
     cb, pb, errs_b = context(browser, "it", phone=True)
@@ -209,7 +222,9 @@ def test_undo_is_refused_once_a_die_was_rolled(browser: Browser, server: Server)
     assert not errs, errs
 
 
-def test_your_turn_notifies_a_hidden_tab_after_the_bell_is_clicked_never_a_spectator(browser: Browser, server: Server) -> None:
+def test_your_turn_notifies_a_hidden_tab_after_the_bell_is_clicked_never_a_spectator(
+    browser: Browser, server: Server
+) -> None:
     tid, tokens = friends_table(server, undo="off")
     first = current(server, tid)
     me = 1 - first  # the seat whose turn comes next
@@ -225,7 +240,9 @@ def test_your_turn_notifies_a_hidden_tab_after_the_bell_is_clicked_never_a_spect
         p.evaluate("window.__hidden = true")
     while current(server, tid) == first:
         v = act(server, tid, tokens[first])
-    pa.wait_for_function(f"() => Number(document.body.dataset.version) >= {v} && document.body.dataset.myturn === '1'")
+    pa.wait_for_function(
+        f"() => Number(document.body.dataset.version) >= {v} && document.body.dataset.myturn === '1'"
+    )
     pa.wait_for_function("() => window.__notes.length === 1")
     note = pa.evaluate("window.__notes[0]")
     assert note["title"].startswith("Your turn") and note["body"] == EN["notify.body"]

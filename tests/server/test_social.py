@@ -35,7 +35,9 @@ def two_seats(c: TestClient, **extra: Any) -> tuple[str, str, str]:
     assert r.status_code == 201, r.text
     res = r.json()
     tid, mine = res["id"], res["seats"][0]["token"]
-    friend = c.post(f"/api/tables/{tid}/seat", json={"token": res["seats"][1]["token"], "name": "Bea"}).json()["token"]
+    friend = c.post(
+        f"/api/tables/{tid}/seat", json={"token": res["seats"][1]["token"], "name": "Bea"}
+    ).json()["token"]
     return tid, mine, friend
 
 
@@ -51,7 +53,9 @@ def until(w: Any, kind: str, limit: int = 50) -> dict[str, Any]:
 # ------------------------------------------------------------------ chat
 
 
-def test_chat_reaches_the_seated_players_as_typed_never_a_spectator_and_survives_a_restart(db_url: str) -> None:
+def test_chat_reaches_the_seated_players_as_typed_never_a_spectator_and_survives_a_restart(
+    db_url: str,
+) -> None:
     line = '<img src=x onerror="alert(1)"> <script>alert(2)</script> ciao'
     with TestClient(create_app(db_url, 0.0)) as c:
         tid, mine, friend = two_seats(c)
@@ -71,10 +75,16 @@ def test_chat_reaches_the_seated_players_as_typed_never_a_spectator_and_survives
             d = c.get(f"/api/tables/{tid}", params={"token": mine}).json()
             tok = mine if d["view"]["current_player"] == 0 else friend
             mv = c.get(f"/api/tables/{tid}", params={"token": tok}).json()
-            c.post(f"/api/tables/{tid}/actions", json={"token": tok, "version": mv["version"], "action": mv["view"]["legal_actions"][0]})
+            c.post(
+                f"/api/tables/{tid}/actions",
+                json={"token": tok, "version": mv["version"], "action": mv["view"]["legal_actions"][0]},
+            )
             m = spectator.receive_json()
             assert m["type"] == "state" and line not in str(m)
-    with TestClient(create_app(db_url, 0.0)) as c, c.websocket_connect(f"/ws/tables/{tid}?token={friend}") as b:
+    with (
+        TestClient(create_app(db_url, 0.0)) as c,
+        c.websocket_connect(f"/ws/tables/{tid}?token={friend}") as b,
+    ):
         hist = until(b, "chat")
         assert hist["history"] is True and [x["text"] for x in hist["lines"]] == [line]
 
@@ -123,7 +133,9 @@ def test_the_stored_chat_keeps_the_newest_lines_of_each_table(db_url: str) -> No
         clock.now += 10  # past the rate limit
         m.chat(t, i % 2, f"line {i}")
     with storage.engine.connect() as conn:
-        n = conn.execute(select(func.count()).select_from(chat_t).where(chat_t.c.table_id == t.id)).scalar_one()
+        n = conn.execute(
+            select(func.count()).select_from(chat_t).where(chat_t.c.table_id == t.id)
+        ).scalar_one()
     assert n == CHAT_HISTORY
     assert [x["text"] for x in t.chat] == [f"line {i}" for i in range(7, CHAT_HISTORY + 7)]
     again = TableManager(SqlStorage(db_url))
@@ -182,7 +194,9 @@ def test_undo_takes_back_a_dice_free_action_durably_and_never_reuses_a_stored_ro
     assert (t.version, state_digest(t.state), t.undos) == (before, digest, 1)
     assert t.rows == rows + taken + 1  # the taken-back rows and the undo row stay stored
     with storage.engine.connect() as conn:
-        stored = conn.execute(select(func.count()).select_from(actions_t).where(actions_t.c.table_id == t.id)).scalar_one()
+        stored = conn.execute(
+            select(func.count()).select_from(actions_t).where(actions_t.c.table_id == t.id)
+        ).scalar_one()
     assert stored == t.rows
     # a client that saw the table before the undo is told it is stale, even at the same version
     cur = t.state.current_player()
@@ -194,7 +208,12 @@ def test_undo_takes_back_a_dice_free_action_durably_and_never_reuses_a_stored_ro
     again = TableManager(SqlStorage(db_url))
     again.load()
     u = again.tables[t.id]
-    assert (u.version, u.rows, u.undos, state_digest(u.state)) == (t.version, t.rows, 1, state_digest(t.state))
+    assert (u.version, u.rows, u.undos, state_digest(u.state)) == (
+        t.version,
+        t.rows,
+        1,
+        state_digest(t.state),
+    )
     assert [e.action for e in u.log] == [e.action for e in t.log]
     move(again, u, rng)
 
@@ -221,7 +240,12 @@ def test_a_second_process_catches_up_with_an_undo_and_cannot_store_over_it(db_ur
     with pytest.raises(IntegrityError):
         sb.append_action(t.id, tb.rows, {"type": "pass"}, seat, "")
     assert b.catch_up(tb, tb.rows, *got)
-    assert (tb.version, tb.rows, tb.undos, state_digest(tb.state)) == (t.version, t.rows, 1, state_digest(t.state))
+    assert (tb.version, tb.rows, tb.undos, state_digest(tb.state)) == (
+        t.version,
+        t.rows,
+        1,
+        state_digest(t.state),
+    )
 
 
 def spqr_after(m: TableManager, t: Table, rng: random.Random, want: Any, limit: int = 3000) -> int:
@@ -271,7 +295,11 @@ def test_undo_needs_every_other_persons_agreement_and_any_move_cancels_the_reque
     other = 1 - seat
     v = t.version
     assert m.request_undo(t, seat) == "asked"
-    assert t.version == v and m.snapshot(t, None)["undo_request"] == {"seat": seat, "version": v, "agreed": [seat]}
+    assert t.version == v and m.snapshot(t, None)["undo_request"] == {
+        "seat": seat,
+        "version": v,
+        "agreed": [seat],
+    }
     assert m.answer_undo(t, other, False) == "refused"
     assert t.version == v and t.undo_request is None
     now[0] += 5
@@ -289,7 +317,9 @@ def test_undo_needs_every_other_persons_agreement_and_any_move_cancels_the_reque
     # bots agree: with no other person the undo is done at once
     m2 = TableManager()
     for seed in range(20):  # a table where the person opens (the bot plays only in a server)
-        b = m2.create(CreateTable(game="polis", seed=seed, seats=[{"bot": "random"}, {"human": True}], undo="agree"))
+        b = m2.create(
+            CreateTable(game="polis", seed=seed, seats=[{"bot": "random"}, {"human": True}], undo="agree")
+        )
         m2.claim(b, 1)
         if b.state.current_player() == 1:
             break
