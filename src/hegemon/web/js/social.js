@@ -188,10 +188,16 @@ export function initSocial(ctx) {
     return h("li", { "data-id": x.id ?? "" }, h("time", { datetime: when.toISOString(), class: "hint" }, stamp), " ",
       h("b", { style: `color:${inkOf(ctx.seatColour(x.seat))}` }, ctx.seatName(x.seat)), ": ", h("span", { class: "chattext" }, x.text));
   }
-  function renderChat() {
-    clear(chatLog);
-    if (!lines.length) chatLog.append(h("li", { class: "hint empty" }, t("chat.empty")));
-    for (const x of lines) chatLog.append(lineEl(x));
+  /** The chat's lines: all of them again, or only `added` at the end (a screen reader hears only those). */
+  function renderChat(added) {
+    if (added && lines.length && chatLog.querySelector("li:not(.empty)")) {
+      for (const x of added) chatLog.append(lineEl(x));
+      while (chatLog.childElementCount > lines.length) chatLog.firstElementChild.remove();
+    } else {
+      clear(chatLog);
+      if (!lines.length) chatLog.append(h("li", { class: "hint empty" }, t("chat.empty")));
+      for (const x of lines) chatLog.append(lineEl(x));
+    }
     chatLog.scrollTop = chatLog.scrollHeight;
     if (chatBox.open) markRead();
     labelChat();
@@ -223,7 +229,8 @@ export function initSocial(ctx) {
       chatBox.dataset.ready = "1";
       chatBox.open = !window.matchMedia("(max-width: 820px)").matches; // a phone keeps it folded
       renderChat();
-    }
+    } else if (seated && chatBox.dataset.lang !== document.documentElement.lang) renderChat(); // names and times
+    chatBox.dataset.lang = document.documentElement.lang;
     labelChat();
     renderUndo(msg, log);
   }
@@ -232,9 +239,11 @@ export function initSocial(ctx) {
   function onMessage(data) {
     if (data.type === "chat") {
       if (data.history) lines.length = 0;
+      const added = [];
       for (const x of data.lines) {
         if (x.id !== null && lines.some((y) => y.id === x.id)) continue;
         lines.push(x);
+        added.push(x);
         // a friend's new line, while the chat is folded or scrolled away: said in a toast too
         if (!data.history && ctx.msg && x.seat !== ctx.msg.seat && !inView()) {
           toast(`${ctx.seatName(x.seat)}: ${x.text.length > 120 ? `${x.text.slice(0, 119)}\u2026` : x.text}`);
@@ -243,7 +252,7 @@ export function initSocial(ctx) {
       while (lines.length > 200) lines.shift();
       chatNote = "";
       err.hidden = true;
-      renderChat();
+      renderChat(data.history ? null : added);
       return true;
     }
     if (data.type === "undo_request") {
