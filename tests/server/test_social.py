@@ -4,6 +4,7 @@ the database's versions only grow), on a real server and on SQLite and PostgreSQ
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -326,3 +327,56 @@ def test_undo_needs_every_other_persons_agreement_and_any_move_cancels_the_reque
     v = b.version
     move(m2, b, random.Random(9))
     assert m2.request_undo(b, 1) == "done" and b.version == v
+
+
+def test_an_undo_that_another_process_overtook_is_refused_and_takes_nothing_back(db_url: str) -> None:
+    """Process B stores a move on the position A wants to undo: A's undo row would take the same row index, so the
+    database refuses it; A takes nothing back, catches up from the database and plays on with B's move."""
+    from hegemon.server.app import durable_storage
+    from tests.server.test_storage import in_thread
+
+    result: dict[str, Any] = {}
+
+    async def main() -> None:
+        qa = durable_storage(db_url)
+        qa.start(asyncio.get_running_loop())
+        a = TableManager(qa)
+        a.shared = True  # several processes: a refused write means "catch up"
+        t = table(a)
+        rng = random.Random(7)
+        for _ in range(200):  # a dice-free move whose undo is allowed, committed
+            seat = move(a, t, rng)
+            for _ in range(300):
+                await asyncio.sleep(0.01)
+                if t.durable == t.version:
+                    break
+            try:
+                a.undo_span(t, seat)
+                break
+            except ServerError:
+                continue
+        sb = SqlStorage(db_url)
+        b = TableManager(sb)
+        b.load()
+        tb = b.tables[t.id]
+        move(b, tb, random.Random(8))  # committed at once (plain SqlStorage): row index t.rows is taken
+        before = (t.version, state_digest(t.state))
+        a.request_undo(t, seat)
+        assert t.undoing
+        for _ in range(300):
+            await asyncio.sleep(0.01)
+            if not t.undoing:
+                break
+        result["after_refusal"] = (t.version, state_digest(t.state), t.undos, t.behind)
+        result["before"] = before
+        got = qa.inner.load_since(t.id, t.rows, 0)
+        assert got is not None
+        result["caught_up"] = a.catch_up(t, t.rows, *got)
+        result["same"] = [e.action for e in t.log] == [e.action for e in tb.log]
+        qa.close()
+        sb.close()
+
+    in_thread(main())
+    version, digest, undos, behind = result["after_refusal"]
+    assert (version, digest) == result["before"] and undos == 0 and behind
+    assert result["caught_up"] and result["same"]
