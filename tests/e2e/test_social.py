@@ -253,3 +253,31 @@ def test_your_turn_notifies_a_hidden_tab_after_the_bell_is_clicked_never_a_spect
     for c in (ca, cs):
         c.close()
     assert not errs_a and not errs_s, (errs_a, errs_s)
+
+
+def test_the_lobby_offers_the_undo_setting_and_keeps_it(browser: Browser, server: Server) -> None:
+    ctx, page, errors = context(browser, "it")
+    page.goto(server.url + "/")
+    page.wait_for_selector("#createbtn")
+    expect(page.locator("#undo")).to_have_value("agree")  # friends' default
+    expect(page.locator("#undohelp")).to_have_text(IT["lobby.undohelp"])
+    page.select_option("#undo", "always")
+    page.fill("#players", "4")
+    page.dispatch_event("#players", "change")
+    expect(page.locator("#undo")).to_have_value("always")  # kept across a change of players
+    page.click("#createbtn")
+    page.wait_for_selector("#go")
+    tid = page.get_attribute("#links", "data-table")
+    page.click("#go")
+    page.wait_for_function("() => document.body.dataset.status === 'playing'")
+    assert page.evaluate(f"localStorage.getItem('hegemon.seat.{tid}')")  # the creator is seated
+    ws_state = page.evaluate(
+        """(id) => new Promise((ok) => {
+            const ws = new WebSocket(`ws://${location.host}/ws/tables/${id}`);
+            ws.onmessage = (e) => { const m = JSON.parse(e.data); if (m.type === 'state') { ws.close(); ok(m.undo); } };
+        })""",
+        tid,
+    )
+    assert ws_state == "always"
+    ctx.close()
+    assert not errors, errors
