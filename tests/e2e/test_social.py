@@ -135,16 +135,19 @@ def test_chat_between_two_friends_shows_markup_as_text_and_no_spectator_reads_it
     pa.evaluate("(n) => { document.getElementById('chatinput').value = 'x'.repeat(n); }", 301)
     pa.press("#chatinput", "Enter")
     expect(pa.locator("#chaterror")).to_have_text(EN["err.chat_too_long"].replace("{max}", "300"))
-    # too fast: 5 lines at once (the first was the markup line), then refused
-    for i in range(4):
-        chat(pa, f"line {i}")
-    expect(pa.locator("#chatlog li .chattext").last).to_have_text("line 3")
-    chat(pa, "one too many")
+    # too fast: more than 5 lines at once (typed as fast as a script can): the rest refused, in words
+    pa.evaluate("""() => {
+        const input = document.getElementById("chatinput");
+        const form = document.getElementById("chatform");
+        for (let i = 0; i < 7; i++) { input.value = `line ${i}`; form.requestSubmit(); }
+    }""")
     expect(pa.locator("#chaterror")).to_contain_text("Too many messages")
+    expect(pa.locator("#chaterror")).to_be_visible()
     time.sleep(0.5)
-    assert "one too many" not in pb.locator("#chatlog").inner_text()
+    sent = [x for x in pb.locator("#chatlog li .chattext").all_inner_texts() if x.startswith("line ")]
+    assert 1 <= len(sent) <= 5 and "line 6" not in sent, sent
     # the spectator never received any of it
-    assert INJECTION not in ps.content() and "line 3" not in ps.content()
+    assert INJECTION not in ps.content() and "line 0" not in ps.content()
     assert ps.locator("#chatlog li").count() == 0
     # the history comes back with the page
     pb.reload()

@@ -91,6 +91,7 @@ def test_chat_reaches_the_seated_players_as_typed_never_a_spectator_and_survives
 
 
 def test_chat_refuses_long_empty_and_hurried_lines_and_keeps_none_of_them(client: TestClient) -> None:
+    client.app.state.manager.clock = lambda: 1000.0  # type: ignore[attr-defined]  # no refill: the burst is exact
     tid, mine, _ = two_seats(client)
     with client.websocket_connect(f"/ws/tables/{tid}?token={mine}") as a:
         until(a, "state")

@@ -31,7 +31,6 @@ export function initSocial(ctx) {
   let seen = Number(localStorage.getItem(`hegemon.chatseen.${ctx.id}`) || 0); // the newest line id read
   let wasTurn = null;
   let undoNote = ""; // the last answer about an undo (a refusal's reason, "refused by…")
-  let chatNote = "";
   const el = (id) => document.getElementById(id);
 
   // ------------------------------------------------------------------ header: bell and sound
@@ -157,6 +156,7 @@ export function initSocial(ctx) {
     e.preventDefault();
     const text = input.value.trim();
     if (!text) return;
+    err.hidden = true; // a refusal stays in view until the next line is sent
     if (ctx.sendRaw({ type: "chat", text })) { input.value = ""; showCount(); }
   });
   input.addEventListener("input", showCount);
@@ -250,8 +250,6 @@ export function initSocial(ctx) {
         }
       }
       while (lines.length > 200) lines.shift();
-      chatNote = "";
-      err.hidden = true;
       renderChat(data.history ? null : added);
       return true;
     }
@@ -272,8 +270,7 @@ export function initSocial(ctx) {
       return true;
     }
     if (data.type === "error" && data.detail && /^(chat_|not_seated)/.test(data.detail)) {
-      chatNote = errorText(data, ctx.seatName);
-      err.textContent = chatNote;
+      err.textContent = errorText(data, ctx.seatName);
       err.hidden = false;
       chatBox.open = true;
       return true;
