@@ -525,7 +525,7 @@ def create_app(  # noqa: C901 (issue 29: the server split along its seams takes 
     async def act(table_id: str, req: ActionRequest) -> dict[str, Any]:
         """Play an action for the seat holding `token`, on the position of `version`."""
         await have(table_id)
-        v = mgr.submit(table_id, req.token, req.version, req.action)
+        v = mgr.submit(table_id, req.token, req.version, req.action, req.undos)
         t = mgr.get(table_id)
         watch(t)
         await durable(mgr, t)

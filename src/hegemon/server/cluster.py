@@ -172,8 +172,9 @@ class Cluster:
                 t = self.manager.tables.get(table_id)
                 if t is None or not t.stored:  # not stored yet: made here, so nobody else has written to it
                     return
-                start = t.version
-                got = await asyncio.to_thread(self.storage.load_since, table_id, start)
+                start = t.rows  # stored rows (an undo is a row of its own: rows only grow)
+                seen = max((x["id"] for x in t.chat if x.get("id") is not None), default=0)
+                got = await asyncio.to_thread(self.storage.load_since, table_id, start, seen)
                 t = self.manager.tables.get(table_id)
                 if t is None:
                     return
@@ -182,8 +183,8 @@ class Cluster:
                     return
                 if got is None:
                     return
-                seats, seats_version, status, actions = got
-                if not self.manager.catch_up(t, start, seats, seats_version, status, actions):
+                seats, seats_version, status, actions, chat = got
+                if not self.manager.catch_up(t, start, seats, seats_version, status, actions, chat):
                     await asyncio.sleep(0.02)  # a write of ours waits for its commit: look again once it is done
                     self._dirty.add(table_id)
                 if t.finished and table_id in self.leased:

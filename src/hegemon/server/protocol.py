@@ -151,6 +151,11 @@ class CreateTable(Strict):
         "its future is foreseeable, so it is for learning, not for a real game). Only for one person against bots: "
         "every seat but the one taken at once (`claim`) a bot, else bad_request `tutorial_people`",
     )
+    undo: Literal["off", "agree", "always"] = Field(
+        "off",
+        description="Whether a player may take back their own last action while nothing hidden or random was "
+        "revealed since: off; agree (every other seated person agrees; bots agree); always",
+    )
 
 
 class SeatInfo(BaseModel):
@@ -211,6 +216,10 @@ class ActionRequest(Strict):
     token: str = Field(..., max_length=100)
     version: int = Field(..., ge=0)
     action: dict[str, Any]
+    undos: int | None = Field(
+        None, ge=0, description="The table's undo count as the client last saw it (`undos` of the state): an action "
+        "made before an undo the client has not seen is refused stale_version",
+    )
 
 
 class CreatorRequest(Strict):

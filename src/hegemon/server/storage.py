@@ -56,6 +56,7 @@ tables_t = Table(
     Column("status", String(16), nullable=False),
     Column("seats_version", Integer, nullable=False, server_default="0"),
     Column("ended", Float, nullable=True),  # wall clock of the end (finished or stopped; migration 0004)
+    Column("undo", String(8), nullable=False, server_default="off"),  # off | agree | always (migration 0005)
     Index("tables_status", "status"),
 )
 ENDED = ("finished", "stopped")
@@ -88,6 +89,22 @@ actions_t = Table(
     Column("actor", Integer, nullable=False),
     Column("note", String(32), nullable=False, default=""),
 )
+"""A row of note "undo" is an undo (migration-free: its action is {"undo": first}, the first log index it takes
+back); the rows it takes back stay stored, so versions in the database only ever grow."""
+
+chat_t = Table(
+    "table_chat",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", String(32), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("text", Text, nullable=False),
+    Column("at", Float, nullable=False),
+    Index("table_chat_table", "table_id", "id"),
+)
+"""The table chat: what the seated players typed (migration 0005). A global id orders the lines (two processes
+never pick the same one); each insert trims its table to the newest `keep` lines."""
 
 
 @dataclass
@@ -108,10 +125,14 @@ class StoredTable:
     creator: str = ""
     seats_version: int = 0
     ended: float | None = None
+    undo: str = "off"
+    chat: list[dict[str, Any]] = field(default_factory=list)
+    """The newest chat lines, oldest first: {"id", "seat", "name", "text", "at"}."""
 
 
 class Storage(Protocol):
     def create_table(self, t: StoredTable) -> None: ...
+    def append_chat(self, table_id: str, line: dict[str, Any], keep: int) -> None: ...
     def append_action(self, table_id: str, idx: int, action: dict[str, Any], actor: int, note: str) -> None: ...
     def update_table(
         self, table_id: str, *, seats: list[dict[str, Any]] | None = None, status: str | None = None,
@@ -136,6 +157,10 @@ class MemoryStorage:
 
     def append_action(self, table_id: str, idx: int, action: dict[str, Any], actor: int, note: str) -> None:
         """Nothing to store: the in-memory table already holds its action log."""
+        return None
+
+    def append_chat(self, table_id: str, line: dict[str, Any], keep: int) -> None:
+        """Nothing to store: the in-memory table already holds its chat."""
         return None
 
     def update_table(
@@ -190,7 +215,7 @@ def _sqlite_pragmas(sync: str) -> Callable[[Any, Any], None]:
 
 Write = tuple[str, Any]
 """A pending write: ("table", StoredTable) | ("action", row dict) | ("update", (table_id, values)) |
-("delete", table_id)."""
+("delete", table_id) | ("chat", (row dict, keep, the line in memory: it gets its id))."""
 
 TRANSIENT = (OperationalError,)
 """Errors worth retrying: the database is locked, busy, unreachable, out of space. Any other error of a write
@@ -319,15 +344,18 @@ class SqlStorage:
                         insert(tables_t).values(
                             id=t.id, game=t.game, game_version=t.game_version, options=t.options, seed=t.seed,
                             seats=t.seats, created=t.created, turn_timer=t.turn_timer, status=t.status,
+                            undo=t.undo,
                         )
                     )  # fmt: skip
                     conn.execute(insert(secrets_t).values(table_id=t.id, salt=t.salt))
                     if t.creator:
                         conn.execute(insert(owners_t).values(table_id=t.id, creator=t.creator))
                 elif kind == "delete":  # the table's row first: a writer holding its lock finishes before
-                    for tab in (tables_t, actions_t, secrets_t, owners_t):
+                    for tab in (tables_t, actions_t, secrets_t, owners_t, chat_t):
                         col = tab.c.id if tab is tables_t else tab.c.table_id
                         conn.execute(delete(tab).where(col == data))
+                elif kind == "chat":
+                    self._insert_chat(conn, *data)
                 elif kind == "update":
                     tid, values = data
                     values = dict(values)
@@ -366,6 +394,16 @@ class SqlStorage:
             if status.get(tid, "deleted") in ("stopped", "deleted"):
                 raise IntegrityError("INSERT INTO actions", None, TableClosed(tid))
 
+    @staticmethod
+    def _insert_chat(conn: Connection, row: dict[str, Any], keep: int, line: dict[str, Any]) -> None:
+        """One chat line (`line`, in memory, gets its id), then its table trimmed to its newest `keep` lines (a
+        bounded cost per line)."""
+        line["id"] = int(conn.execute(insert(chat_t).values(**row).returning(chat_t.c.id)).scalar_one())
+        tid = row["table_id"]
+        newest = select(chat_t.c.id).where(chat_t.c.table_id == tid).order_by(chat_t.c.id.desc()).limit(keep)
+        oldest_kept = select(func.min(newest.subquery().c.id)).scalar_subquery()
+        conn.execute(delete(chat_t).where(chat_t.c.table_id == tid, chat_t.c.id < oldest_kept))
+
     def _insert_actions(self, conn: Connection, rows: list[dict[str, Any]]) -> None:
         keys = self._insert_keys
         params: Any = rows if keys is None else [tuple(r[k] for k in keys) for r in rows]
@@ -376,6 +414,9 @@ class SqlStorage:
 
     def append_action(self, table_id: str, idx: int, action: dict[str, Any], actor: int, note: str) -> None:
         self.write_batch([("action", _row(table_id, idx, action, actor, note))])
+
+    def append_chat(self, table_id: str, line: dict[str, Any], keep: int) -> None:
+        self.write_batch([("chat", (_chat_row(table_id, line), keep, line))])
 
     def update_table(
         self, table_id: str, *, seats: list[dict[str, Any]] | None = None, status: str | None = None,
@@ -423,8 +464,11 @@ class SqlStorage:
             for r in conn.execute(only(tables_t.c.id, select(tables_t).order_by(tables_t.c.created))):
                 out[r.id] = StoredTable(
                     r.id, r.game, r.game_version, dict(r.options), int(r.seed), list(r.seats), r.created,
-                    r.turn_timer, r.status, seats_version=r.seats_version, ended=r.ended,
+                    r.turn_timer, r.status, seats_version=r.seats_version, ended=r.ended, undo=r.undo or "off",
                 )  # fmt: skip
+            for line in conn.execute(only(chat_t.c.table_id, select(chat_t).order_by(chat_t.c.id))):
+                if line.table_id in out:
+                    out[line.table_id].chat.append(_chat_line(line))
             for tid, salt in conn.execute(only(secrets_t.c.table_id, select(secrets_t.c.table_id, secrets_t.c.salt))):
                 if tid in out:
                     out[tid].salt = salt
@@ -443,9 +487,11 @@ class SqlStorage:
                     t.actions.append((json.loads(action), actor, note or ""))
         return list(out.values())
 
-    def load_since(self, table_id: str, start: int) -> tuple[list[dict[str, Any]], int, str, list[StoredAction]] | None:
-        """A table's seats, their version, its status and its actions from index `start` on, as stored now
-        (None: deleted)."""
+    def load_since(
+        self, table_id: str, start: int, chat_after: int = 0
+    ) -> tuple[list[dict[str, Any]], int, str, list[StoredAction], list[dict[str, Any]]] | None:
+        """A table's seats, their version, its status, its actions from index `start` on and its chat lines of id
+        above `chat_after`, as stored now (None: deleted)."""
         with self.engine.connect() as conn:
             q = select(tables_t.c.seats, tables_t.c.seats_version, tables_t.c.status).where(tables_t.c.id == table_id)
             row = conn.execute(q).first()
@@ -461,7 +507,9 @@ class SqlStorage:
                 if idx != start + len(actions):
                     break
                 actions.append((json.loads(action), actor, note or ""))
-        return list(row.seats), int(row.seats_version), str(row.status), actions
+            q = select(chat_t).where(chat_t.c.table_id == table_id, chat_t.c.id > chat_after).order_by(chat_t.c.id)
+            chat = [_chat_line(r) for r in conn.execute(q)]
+        return list(row.seats), int(row.seats_version), str(row.status), actions, chat
 
     def ended_before(self, when: float, limit: int = 500) -> list[str]:
         """The ids of up to `limit` tables that ended (finished or stopped) before wall clock `when`."""
@@ -522,6 +570,14 @@ def _row(table_id: str, idx: int, action: dict[str, Any], actor: int, note: str)
     return {"table_id": table_id, "idx": idx, "action": json.dumps(action), "actor": actor, "note": note}
 
 
+def _chat_row(table_id: str, line: dict[str, Any]) -> dict[str, Any]:
+    return {"table_id": table_id, "seat": line["seat"], "name": line["name"], "text": line["text"], "at": line["at"]}
+
+
+def _chat_line(r: Any) -> dict[str, Any]:
+    return {"id": int(r.id), "seat": int(r.seat), "name": r.name, "text": r.text, "at": float(r.at)}
+
+
 def _values(
     seats: list[dict[str, Any]] | None, status: str | None, seats_version: int | None = None, ended: float | None = None
 ) -> dict[str, Any]:
@@ -553,7 +609,7 @@ class Ack:
     reason: str = "the database refused this table's write"
 
 
-_WRITES = ("table", "action", "update", "delete")
+_WRITES = ("table", "action", "update", "delete", "chat")
 Item = tuple[str, Any]
 """A write (see `Write`), ("ack", Ack), or ("resume", table_id): the table manager has rolled that table back,
 so its writes are stored again."""
@@ -569,6 +625,8 @@ def _table_of(item: Item) -> str | None:
         return str(data[0])
     if kind in ("delete", "resume"):
         return str(data)
+    if kind == "chat":
+        return str(data[0]["table_id"])
     if kind == "ack":
         return data.table
     return None
@@ -627,6 +685,9 @@ class QueuedWrites:
 
     def append_action(self, table_id: str, idx: int, action: dict[str, Any], actor: int, note: str) -> None:
         self._put(("action", _row(table_id, idx, action, actor, note)))
+
+    def append_chat(self, table_id: str, line: dict[str, Any], keep: int) -> None:
+        self._put(("chat", (_chat_row(table_id, line), keep, line)))
 
     def update_table(
         self, table_id: str, *, seats: list[dict[str, Any]] | None = None, status: str | None = None,

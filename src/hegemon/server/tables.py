@@ -38,6 +38,7 @@ from hegemon.core.game import CHANCE, TERMINAL, Game, State, game_module, views
 from hegemon.core.play import derive_seed, play, sample_chance
 from hegemon.core.record import GameRecord, canonical_json, state_digest
 from hegemon.games import get_game
+from hegemon.server.guard import TokenBucket
 from hegemon.server.protocol import MAX_NAME, CreateTable, SeatSpec, ServerError
 from hegemon.server.storage import CONFLICT, MemoryStorage, Storage, StoredTable
 
@@ -62,6 +63,23 @@ _IGNORABLE.freeze()  # read-only from here on: safe to share between threads
 above miss, e.g. U+034F COMBINING GRAPHEME JOINER, the variation selectors, U+17B4 KHMER VOWEL INHERENT AQ."""
 _SPOOF = _ICU.SpoofChecker()
 """ICU's UTS #39 implementation: `name_key` asks it for confusable skeletons."""
+
+
+CHAT_MAX = 300
+"""Characters a chat line may have (after clean-up); a longer one is refused (bad_request `chat_too_long`)."""
+CHAT_HISTORY = 100
+"""Chat lines kept per table (in memory and in the database): the oldest go first."""
+CHAT_BURST = 5
+CHAT_RATE = 0.5
+"""Chat lines a seat may send: CHAT_BURST at once, then CHAT_RATE a second (one every 2 s); past that
+bad_request `chat_rate` (the line is not kept)."""
+UNDO_MODES = ("off", "agree", "always")
+"""A table's undo setting, chosen at its creation: no undo; an undo when every other seated person agrees (bots
+agree); an undo whenever it is allowed."""
+UNDO_NOTE = "undo"
+"""The note of a stored undo row."""
+UNDO_ASK_EVERY = 2.0
+"""Seconds between two undo requests of one seat (each costs a replay of the position before the action)."""
 
 
 LIST_LIMIT = 200
@@ -152,7 +170,7 @@ def web_bots() -> list[str]:
     return out
 
 
-def clean_name(name: str | None, fallback: str) -> str:
+def clean_name(name: str | None, fallback: str, limit: int = MAX_NAME) -> str:
     """A display name that draws as what it says: NFKC-normalised (full-width and other compatibility forms
     become plain letters), without control characters, bidi overrides, zero-width, Default_Ignorable or other
     invisible characters, with runs of spaces made one space and at most two combining marks per letter; at
@@ -161,7 +179,7 @@ def clean_name(name: str | None, fallback: str) -> str:
         return fallback
     out: list[str] = []
     marks = 0
-    for ch in unicodedata.normalize("NFKC", name[: 4 * MAX_NAME]):
+    for ch in unicodedata.normalize("NFKC", name[: 4 * limit]):
         cat = unicodedata.category(ch)
         if cat in _INVISIBLE_CATEGORIES or ch in _BLANK_LETTERS or _IGNORABLE.contains(ch):
             continue
@@ -177,8 +195,15 @@ def clean_name(name: str | None, fallback: str) -> str:
         else:
             marks = 0
         out.append(ch)
-    text = "".join(out).strip()[:MAX_NAME].strip()
+    text = "".join(out).strip()[:limit].strip()
     return text or fallback
+
+
+def clean_text(text: str, limit: int) -> str:
+    """A chat line cleaned like a name (`clean_name`: NFKC, no invisible or control characters, one space for
+    any run of blanks), without a length cut: the caller refuses what is longer than `limit`. Only the first
+    4 × `limit` characters are read (a longer line is refused anyway)."""
+    return clean_name(text[: 4 * limit + 1], "", limit=4 * limit + 1)
 
 
 def name_key(name: str) -> str:
@@ -389,6 +414,24 @@ class Table:
     _record_parts: dict[Any, list[str]] = field(default_factory=dict)  # per viewer: each action's record JSON
     _view_cache: dict[Any, dict[str, Any]] = field(default_factory=dict)
     _view_version: int = -1
+    undo: str = "off"  # the undo setting (UNDO_MODES)
+    undos: int = 0
+    """Undos done so far (stored undo rows): the state says it, and an action made before the last one is stale."""
+    offset: int = 0
+    """Stored action rows beyond the log: the rows undos took back and the undo rows themselves. The next row's
+    index is `version + offset` (rows in the database only ever grow; the log is the game as it stands)."""
+    undo_request: dict[str, Any] | None = None
+    """A pending undo request ("agree" tables): {"seat", "upto", "first", "agreed": [seats]}; any move cancels it."""
+    undoing: bool = False  # an undo waits for its commit: the table takes no move meanwhile
+    undo_asked: dict[int, float] = field(default_factory=dict)
+    chat: list[dict[str, Any]] = field(default_factory=list)
+    """The newest CHAT_HISTORY chat lines, oldest first (seated players only ever see them)."""
+    chat_buckets: dict[int, TokenBucket] = field(default_factory=dict)
+
+    @property
+    def rows(self) -> int:
+        """The number of stored action rows (the index of the next one)."""
+        return self.version + self.offset
 
     @property
     def version(self) -> int:
@@ -478,6 +521,10 @@ class TableManager:
 
     @staticmethod
     def _check_current(table: Table) -> None:
+        if table.undoing:
+            raise ServerError(
+                "stale_version", "an undo is being stored; try again", version=table.version, detail="stale",
+            )  # fmt: skip
         if table.behind:
             raise ServerError(
                 "stale_version", "another server process changed this table first; it is catching up, try again",
@@ -530,6 +577,8 @@ class TableManager:
                 if not (t.finished or t.stopped):
                     t.ended = None
                 t.bots.clear()
+                t.undoing = False
+                t.undo_request = None
                 t._view_version = -1
                 t._durable_state = None
                 t._record_parts.clear()
@@ -663,6 +712,7 @@ class TableManager:
         seed = req.seed if req.seed is not None else secrets.randbits(62)
         tid = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
         table = Table(tid, game, options, seed, seats, time.time(), req.turn_timer, game.new_game(options, seed))
+        table.undo = req.undo
         # a lesson (with a seed) tells the same story every time: its dice and bots have no secret salt
         table.salt = TUTORIAL_SALT if req.tutorial and req.seed is not None else self.new_salt()
         table.creator = secrets.token_urlsafe(18)
@@ -738,7 +788,7 @@ class TableManager:
     def _stored(self, t: Table) -> StoredTable:
         return StoredTable(
             t.id, t.game.name, t.game.version, t.options.to_json(), t.seed, [s.to_json() for s in t.seats],
-            t.created, t.turn_timer, t.status, salt=t.salt, creator=t.creator,
+            t.created, t.turn_timer, t.status, salt=t.salt, creator=t.creator, undo=t.undo,
         )  # fmt: skip
 
     def load(self) -> int:
@@ -794,6 +844,8 @@ class TableManager:
         ]
         table = Table(st.id, game, options, st.seed, seats, st.created, st.turn_timer, state)
         table.salt = st.salt
+        table.undo = st.undo if st.undo in UNDO_MODES else "off"
+        table.chat = [dict(x) for x in st.chat[-CHAT_HISTORY:]]
         table.seats_version = table.stored_seats_version = st.seats_version
         table.stored_seats = [dict(s) for s in st.seats]
         try:
@@ -813,18 +865,49 @@ class TableManager:
         self._advance(table)
         self._changed(table)
 
-    @staticmethod
-    def _replay_stored(table: Table, actions: list[tuple[dict[str, Any], int, str]]) -> None:
-        """Apply stored actions (already accepted once, by this process or another) to `table`."""
-        state = table.state
+    def _replay_stored(self, table: Table, actions: list[tuple[dict[str, Any], int, str]]) -> bool:
+        """Apply stored actions (already accepted once, by this process or another) to `table`; an undo row takes
+        the log back. Whether there was an undo among them."""
+        undone = False
         for raw, actor, note in actions:
+            if note == UNDO_NOTE:
+                first = raw.get("undo") if isinstance(raw, dict) else None
+                if not isinstance(first, int) or not 0 <= first < table.version:
+                    raise RulesDataError("undo", "row", f"an undo row names no action of the log: {raw!r}")
+                self._take_back(table, first)
+                undone = True
+                continue
             action = table.game.decode_action(raw)
-            changes = play_with_news(table.game, state, action, chance=False)
+            changes = play_with_news(table.game, table.state, action, chance=False)
             table.log.append(LogEntry(action, actor, note, changes or None))  # no empty list kept per action
             if table.version % REPLAY_EVERY == 0:
-                table.replay_checkpoints[table.version] = state.clone()
-        table.finished = state.current_player() == TERMINAL
+                table.replay_checkpoints[table.version] = table.state.clone()
+        table.finished = table.state.current_player() == TERMINAL
         table.durable = table.version
+        return undone
+
+    def _take_back(self, table: Table, first: int) -> None:
+        """Take the log back to `first` actions (an undo stored or replayed): the state, checkpoints and caches
+        follow; one stored row more than the log (the undo's) and the taken-back rows count in `offset`."""
+        taken = table.version - first
+        state = self.state_at(table, first).clone() if first < table.version else table.state
+        del table.log[first:]
+        table.state = state
+        for k in [k for k in table.replay_checkpoints if k > first]:
+            del table.replay_checkpoints[k]
+        table.offset += taken + 1
+        table.undos += 1
+        table.undo_request = None
+        table.finished = state.current_player() == TERMINAL
+        table.durable = min(table.durable, table.version)
+        table.bots.clear()
+        table._view_version = -1
+        table._durable_state = None
+        table._record_parts.clear()
+        table.timer_player = None
+        for c in table.connections:
+            c.log_sent = 0  # the whole log again (shorter than what the client holds)
+            c.version_sent = -1
 
     def catch_up(
         self,
@@ -834,23 +917,26 @@ class TableManager:
         seats_version: int,
         status: str,
         actions: list[tuple[dict[str, Any], int, str]],
+        chat: list[dict[str, Any]] | None = None,
     ) -> bool:
         """Another server process stored more of `table` (its seats as stored now, and its actions from version
         `start` on): apply it and tell the connections. False, changing nothing, when the table is no longer at
         `start` or a write of this process for it still waits for its commit (it is stored, or refused and rolled
         back, first: then read again)."""
-        if table.durable != table.version or table.version != start or table.seats_pending:
+        if table.durable != table.version or table.rows != start or table.seats_pending or table.undoing:
             return False
         if seats_version < table.seats_version:  # read before a seat update of ours was committed: read again
             return False
         table.behind = False
+        self._merge_chat(table, chat or [])
         self._set_seats(table, seats)
         table.seats_version = table.stored_seats_version = seats_version
         table.stored_seats = [dict(s) for s in seats]
         before = table.version
-        self._replay_stored(table, actions)
-        if table.version != before:
+        undone = self._replay_stored(table, actions)
+        if table.version != before or undone:
             table.bots.clear()  # a bot's memory of the game is of the position it last saw
+            table.undo_request = None
         if status == "stopped" and not table.stopped and not table.finished:  # stopped by its creator elsewhere
             table.stopped = table.stored_stopped = True
             table.deadline = None
@@ -968,11 +1054,19 @@ class TableManager:
 
     # ------------------------------------------------------------------ acting
 
-    def submit(self, table_id: str, token: str | None, version: Any, raw: Any) -> int:
-        """A person's action: check the table, the token, the form, the version, the turn and legality, then
-        apply, store and broadcast. Returns the new version; ServerError (nothing changed) otherwise."""
+    def submit(self, table_id: str, token: str | None, version: Any, raw: Any, undos: Any = None) -> int:
+        """A person's action: check the table, the token, the form, the version (and the undo count, when the
+        client sends it), the turn and legality, then apply, store and broadcast. Returns the new version;
+        ServerError (nothing changed) otherwise."""
         table = self.get(table_id)
         seat = self.seat_of(table, token)
+        if undos is not None and (isinstance(undos, bool) or not isinstance(undos, int)):
+            raise ServerError("bad_request", "undos must be an integer", detail="version")
+        if undos is not None and undos != table.undos:
+            raise ServerError(
+                "stale_version", f"an undo took the table back since (undos {table.undos}, not {undos})",
+                version=table.version, detail="stale",
+            )  # fmt: skip
         return self.act(table, seat, version, raw)
 
     def act(self, table: Table, seat: int, version: Any, raw: Any, note: str = "") -> int:
@@ -1021,8 +1115,11 @@ class TableManager:
         state = table.state
         changes = play_with_news(table.game, state, action, chance=actor == CHANCE)
         data = action.to_json()
-        self.storage.append_action(table.id, table.version, data, actor, note)
+        self.storage.append_action(table.id, table.rows, data, actor, note)
         table.log.append(LogEntry(action, actor, note, changes or None))  # no empty list kept per action
+        if table.undo_request is not None:  # any move cancels a pending undo request
+            table.undo_request = None
+            self._tell_seated(table, {"type": "undo_request", "request": None, "why": "moved"})
         if table.version % REPLAY_EVERY == 0:
             table.replay_checkpoints[table.version] = state.clone()
 
@@ -1036,7 +1133,8 @@ class TableManager:
             if cur == TERMINAL:
                 break
             if cur == CHANCE:
-                rng = derive_rng(table.seed, table.salt, table.version)
+                # after an undo the draws are derived from the undo count too: a version's draw is never made twice
+                rng = derive_rng(table.seed, table.salt, table.version, table.undos)
                 self._apply(table, sample_chance(state, rng), CHANCE, "")
                 continue
             legal = state.legal_actions()
@@ -1077,6 +1175,209 @@ class TableManager:
         cur = table.state.current_player()
         for c in sorted(table.connections, key=lambda c: 0 if c.seat == cur else (1 if c.seat is not None else 2)):
             c.wake()
+
+    # ------------------------------------------------------------------ the table chat
+
+    def seated(self, c: Connection) -> bool:
+        """Whether a connection is a seated player's (a person holding a claimed seat): only they read and write
+        the chat. Spectators never see it."""
+        return c.seat is not None and c.table.seats[c.seat].kind == "human" and self.holds(c)
+
+    def _tell_seated(self, table: Table, msg: dict[str, Any]) -> None:
+        for c in table.connections:
+            if self.seated(c) and len(c.errors) < 200:
+                c.errors.append(dict(msg))
+                c.wake()
+
+    def chat_history(self, c: Connection) -> dict[str, Any] | None:
+        """The chat a seated connection is sent when it connects (None for a spectator)."""
+        if not self.seated(c):
+            return None
+        return {"type": "chat", "lines": [_public_line(x) for x in c.table.chat], "history": True}
+
+    def chat(self, table: Table, seat: int, text: Any) -> dict[str, Any]:
+        """A seated player's chat line: cleaned (`clean_text`), at most CHAT_MAX characters, at most CHAT_BURST
+        at once and CHAT_RATE a second per seat; stored (the newest CHAT_HISTORY lines per table) before the
+        table's seated players are sent it. Typed refusals (bad_request `chat_empty`, `chat_too_long`,
+        `chat_rate`; unauthorized `not_seated`), nothing kept."""
+        s = table.seats[seat]
+        if s.kind != "human" or not s.claimed:
+            raise ServerError("unauthorized", "only a seated player may chat at this table", detail="not_seated")
+        if not isinstance(text, str):
+            raise ServerError("bad_request", "a chat line is text", detail="chat_empty")
+        line = clean_text(text, CHAT_MAX)
+        if not line:
+            raise ServerError("bad_request", "an empty chat line", detail="chat_empty")
+        if len(line) > CHAT_MAX:
+            raise ServerError(
+                "bad_request", f"a chat line has at most {CHAT_MAX} characters, not {len(line)}",
+                detail="chat_too_long", args={"max": CHAT_MAX, "n": len(line)},
+            )  # fmt: skip
+        self._check_storage()
+        now = self.clock()
+        bucket = table.chat_buckets.get(seat)
+        if bucket is None:
+            bucket = table.chat_buckets[seat] = TokenBucket(CHAT_RATE, CHAT_BURST, now)
+        if not bucket.allow(now):
+            raise ServerError(
+                "bad_request", f"too many chat lines: at most {CHAT_BURST} at once, then one every "
+                f"{1 / CHAT_RATE:g} s", detail="chat_rate", args={"burst": CHAT_BURST, "every": 1 / CHAT_RATE},
+            )  # fmt: skip
+        entry = {"id": None, "seat": seat, "name": s.name, "text": line, "at": time.time()}
+        table.chat.append(entry)
+        del table.chat[:-CHAT_HISTORY]
+        self.storage.append_chat(table.id, entry, CHAT_HISTORY)
+        self.touch(table)
+
+        def sent() -> None:
+            self._tell_seated(table, {"type": "chat", "lines": [_public_line(entry)]})
+
+        def lost(_reason: str) -> None:
+            if entry in table.chat:
+                table.chat.remove(entry)
+
+        self.storage.after_commit(sent, table.id, lost)
+        return entry
+
+    def _merge_chat(self, table: Table, lines: list[dict[str, Any]]) -> None:
+        """Chat lines another process stored: those not known here are kept and sent to the seated players."""
+        known = {x["id"] for x in table.chat if x.get("id") is not None}
+        new = [dict(x) for x in lines if x["id"] not in known]
+        if not new:
+            return
+        table.chat.extend(new)
+        table.chat.sort(key=lambda x: (x.get("id") is None, x.get("id") or 0))
+        del table.chat[:-CHAT_HISTORY]
+        self._tell_seated(table, {"type": "chat", "lines": [_public_line(x) for x in new]})
+
+    # ------------------------------------------------------------------ undo
+
+    def undo_span(self, table: Table, seat: int) -> int:
+        """The first log index an undo by `seat` would take back (everything from it on), or a typed refusal
+        (bad_request): `undo_off`, `undo_nothing`, `undo_not_yours` (the last action is someone else's),
+        `undo_chance` (a die was rolled or a card drawn since), `undo_hidden` (the action revealed something
+        hidden), or the table's own refusals (over, stopped, catching up, database down).
+
+        The span is `seat`'s last decision and the forced moves the server played after it (one legal action:
+        deterministic). It is undoable when no chance outcome is in it (chance draws are log entries of their
+        own, so "no chance entry" means the chance stream was not drawn from) and nothing hidden changed: every
+        action of it reads the same to every viewer (`visible_to`), and each seat's private part of its view
+        (what it sees that a spectator does not: a hand of cards) is the same before and after."""
+        if table.undo == "off":
+            raise ServerError("bad_request", "undo is off at this table", detail="undo_off")
+        self._check_open(table)
+        self._check_current(table)
+        if table.durable != table.version:
+            raise ServerError("stale_version", "the last move is still being stored; try again", detail="stale",
+                              version=table.version)  # fmt: skip
+        i = table.version
+        while i > 0:
+            e = table.log[i - 1]
+            if e.actor == CHANCE:
+                raise ServerError("bad_request", "a die was rolled or a card drawn since that action: it stays",
+                                  detail="undo_chance")  # fmt: skip
+            if e.note != "auto":
+                break
+            i -= 1
+        if i == 0:
+            raise ServerError("bad_request", "there is no action of yours to take back", detail="undo_nothing")
+        last = table.log[i - 1]
+        if last.actor != seat or last.note not in ("", "auto"):
+            raise ServerError("bad_request", "the last action is not yours: only your own last action can be taken "
+                              "back", detail="undo_not_yours")  # fmt: skip
+        first = i - 1
+        viewers: list[int | None] = [*range(len(table.seats)), None]
+        for e in table.log[first:]:
+            if any(e.action.visible_to(v) != e.action for v in viewers):
+                raise ServerError("bad_request", "that action revealed something hidden: it stays",
+                                  detail="undo_hidden")  # fmt: skip
+        before = views(self.state_at(table, first), viewers)
+        after = views(table.state, viewers)
+        for p in range(len(table.seats)):
+            if _private(before[p], before[None]) != _private(after[p], after[None]):
+                raise ServerError("bad_request", "that action revealed something hidden: it stays",
+                                  detail="undo_hidden")  # fmt: skip
+        return first
+
+    def _ask_limit(self, table: Table, seat: int) -> None:
+        now = self.clock()
+        if now - table.undo_asked.get(seat, -1e9) < UNDO_ASK_EVERY:
+            raise ServerError("bad_request", f"one undo request every {UNDO_ASK_EVERY:g} s", detail="undo_rate",
+                              args={"every": UNDO_ASK_EVERY})  # fmt: skip
+        table.undo_asked[seat] = now
+
+    def request_undo(self, table: Table, seat: int) -> str:
+        """`seat` asks to take back its last action: done now ("done") on an "always" table or when no other seated
+        person must agree, else a request the others answer ("asked"; bots agree: an undo never takes back a
+        draw, so it tells nobody anything). Refusals: see `undo_span`."""
+        self._check_storage()
+        self._ask_limit(table, seat)
+        first = self.undo_span(table, seat)
+        others = [s.index for s in table.seats if s.kind == "human" and s.index != seat]
+        if table.undo == "always" or not others:
+            self._undo(table, seat, first)
+            return "done"
+        table.undo_request = {"seat": seat, "upto": table.version, "first": first, "agreed": [seat]}
+        self._tell_seated(table, {"type": "undo_request", "request": _public_request(table.undo_request)})
+        self._notify_all(table)
+        return "asked"
+
+    def answer_undo(self, table: Table, seat: int, accept: Any) -> str:
+        """Another seated player's answer to the pending undo request: refused ("refused": the request ends),
+        or agreed (the undo is done once everyone agreed: "done", else "waiting")."""
+        req = table.undo_request
+        if req is None or req["upto"] != table.version:
+            raise ServerError("bad_request", "there is no undo request to answer", detail="undo_no_request")
+        if not isinstance(accept, bool):
+            raise ServerError("bad_request", "accept is true or false", detail="message_form")
+        if seat == req["seat"]:
+            if not accept:  # the asker withdraws
+                table.undo_request = None
+                self._tell_seated(table, {"type": "undo_request", "request": None, "why": "withdrawn"})
+                self._notify_all(table)
+                return "refused"
+            return "waiting"
+        if not accept:
+            table.undo_request = None
+            self._tell_seated(table, {"type": "undo_request", "request": None, "why": "refused", "by": seat})
+            self._notify_all(table)
+            return "refused"
+        if seat not in req["agreed"]:
+            req["agreed"].append(seat)
+        people = {s.index for s in table.seats if s.kind == "human"}
+        if not people <= set(req["agreed"]):
+            self._tell_seated(table, {"type": "undo_request", "request": _public_request(req)})
+            return "waiting"
+        self._check_storage()
+        first = self.undo_span(table, req["seat"])
+        self._undo(table, req["seat"], first)
+        return "done"
+
+    def _undo(self, table: Table, seat: int, first: int) -> None:
+        """Store the undo (a row of its own, note "undo": the database's versions only grow), and take the log
+        back once it is committed. Meanwhile the table takes no move (`undoing`); if the row is refused (another
+        process stored a move first) nothing was taken back and the table catches up."""
+        table.undoing = True
+        table.undo_request = None
+        self.storage.append_action(table.id, table.rows, {"undo": first}, seat, UNDO_NOTE)
+
+        def stored() -> None:
+            table.undoing = False
+            self._take_back(table, first)
+            self._tell_seated(table, {"type": "undo_request", "request": None, "why": "done", "by": seat})
+            for c in table.connections:  # spectators too: the log they hold is longer than the table's
+                c.errors.append({"type": "undone", "seat": seat, "version": table.version})
+            self._update_timer(table)
+            self._changed(table)
+
+        def refused(_reason: str) -> None:
+            table.undoing = False
+
+        self.storage.after_commit(stored, table.id, refused)
+
+    def _notify_all(self, table: Table) -> None:
+        table.seats_epoch += 1  # the state (its undo_request) is sent again to every connection
+        self._notify(table)
 
     # ------------------------------------------------------------------ the creator's rights, expiry
 
@@ -1221,7 +1522,7 @@ class TableManager:
 
     def due(self, table: Table) -> int | None:
         """The seat a bot must play now: a bot seat on turn, or a person whose turn timer ran out."""
-        if table.finished or table.stopped or table.behind or table.status != "playing":
+        if table.finished or table.stopped or table.behind or table.undoing or table.status != "playing":
             return None
         cur = table.state.current_player()
         if cur < 0:
@@ -1247,7 +1548,7 @@ class TableManager:
     def bot_act(self, table: Table, seat: int, version: int, action: Action) -> bool:
         """Apply a bot's chosen action if the table is still where the bot looked (False otherwise): never once the
         table is stopped or deleted, even if the bot was thinking when that happened."""
-        if table.finished or table.stopped or table.behind or self.tables.get(table.id) is not table:
+        if table.finished or table.stopped or table.behind or table.undoing or self.tables.get(table.id) is not table:
             return False
         if table.version != version or table.state.current_player() != seat:
             return False
@@ -1288,6 +1589,9 @@ class TableManager:
                     c.wake()
 
             self.storage.after_commit(hand_over, table.id)
+        history = self.chat_history(c)
+        if history is not None and history["lines"]:
+            c.errors.append(history)
         return c
 
     @staticmethod
@@ -1344,6 +1648,9 @@ class TableManager:
             "timed_out": t.timed_out,
             "outcome": view.get("outcome"),
             "board": board_label(t.game, t.options),
+            "undo": t.undo,
+            "undos": t.undos,
+            "undo_request": _public_request(t.undo_request),
         }
 
     # ------------------------------------------------------------------ past and stored positions
@@ -1491,10 +1798,47 @@ class TableManager:
         return {"step": upto, "steps": steps, "view": view, "log": log, "log_start": start}
 
 
+def _public_line(x: dict[str, Any]) -> dict[str, Any]:
+    return {"id": x.get("id"), "seat": x["seat"], "name": x["name"], "text": x["text"], "at": x["at"]}
+
+
+def _public_request(req: dict[str, Any] | None) -> dict[str, Any] | None:
+    if req is None:
+        return None
+    return {"seat": req["seat"], "version": req["upto"], "agreed": list(req["agreed"])}
+
+
+_NOT_PRIVATE = frozenset(("legal_actions", "action_effects", "score_preview", "you", "player", "side", "seat"))
+"""What a seat's view adds that is not hidden from anyone: who it is, what it may do now and the previews of
+those actions and of its score, all computed from what every player sees. What remains of the difference
+between a seat's view and a spectator's is hidden information (the hands of cards)."""
+
+
+def _private(view: dict[str, Any], public: dict[str, Any]) -> Any:
+    """What a seat's view shows that the spectator's does not (deeply: the parts that differ), without what only
+    says whose view it is or what it may do now."""
+    def diff(a: Any, b: Any) -> Any:
+        if isinstance(a, dict) and isinstance(b, dict):
+            out = {k: d for k, v in a.items() if k not in _NOT_PRIVATE and (d := diff(v, b.get(k, _MISSING))) is not None}
+            return out or None
+        if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+            items = [diff(x, y) for x, y in zip(a, b, strict=True)]
+            return items if any(x is not None for x in items) else None
+        return None if a == b else a
+
+    return diff(view, public)
+
+
+_MISSING = object()
+
+
 TUTORIAL_SALT = "tutorial"
 """The public salt of a lesson table (`CreateTable.tutorial`): the same seed plays the same story."""
 
 
-def derive_rng(seed: int, salt: str, version: int) -> random.Random:
-    """The generator of the chance node at `version` of a table with `seed` and its secret `salt`."""
+def derive_rng(seed: int, salt: str, version: int, undos: int = 0) -> random.Random:
+    """The generator of the chance node at `version` of a table with `seed` and its secret `salt` (and `undos`
+    undos done before it: 0 keeps the derivation every table had before undo existed)."""
+    if undos:
+        return random.Random(derive_seed(seed, salt, "chance", version, "undo", undos))
     return random.Random(derive_seed(seed, salt, "chance", version))

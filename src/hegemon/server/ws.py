@@ -1,5 +1,9 @@
 """The websocket of one seat or spectator: `/ws/tables/{id}?token=…` (no token: spectator). The server pushes
-`{"type": "state", version, view, log…}` after every change; the client sends `{"version": n, "action": {…}}`.
+`{"type": "state", version, view, log…}` after every change; the client sends `{"version": n, "action": {…}}`
+(optionally `"undos": n`, the undo count it saw: an action made before an undo it has not seen is refused).
+A seated player also sends `{"type": "chat", "text": …}`, `{"type": "undo"}` and `{"type": "undo_answer", "accept":
+true|false}`; seated players (never spectators) are pushed `{"type": "chat", "lines": […]}` (the history on
+connecting, with `"history": true`) and `{"type": "undo_request", "request": {seat, version, agreed} | null}`.
 A private seat's link token takes the seat: the seat gets a new token, sent to this connection alone as
 `{"type": "seat", "seat": i, "token": …}` once stored (the link's token holds nothing any more).
 A refusal comes back as `{"type": "error", "code": …, "message": …}` and the connection stays usable.
@@ -82,11 +86,24 @@ def handle_message(manager: TableManager, table_id: str, token: str | None, text
     if len(text) > MAX_MESSAGE_BYTES:
         raise ServerError("bad_request", f"message larger than {MAX_MESSAGE_BYTES} bytes", detail="too_large")
     msg = parse_client_json(text)
+    kind = msg.get("type") if isinstance(msg, dict) else None
+    if kind in ("chat", "undo", "undo_answer"):
+        if token is None:
+            raise ServerError("unauthorized", "only a seated player may chat or ask for an undo", detail="not_seated")
+        table = manager.get(table_id)
+        seat = manager.seat_of(table, token)
+        if kind == "chat":
+            manager.chat(table, seat, msg.get("text"))
+        elif kind == "undo":
+            manager.request_undo(table, seat)
+        else:
+            manager.answer_undo(table, seat, msg.get("accept"))
+        return
     if not isinstance(msg, dict) or "action" not in msg or "version" not in msg:
         raise ServerError("bad_request", 'a message is {"version": n, "action": {...}}', detail="message_form")
     if token is None:
         raise ServerError("unauthorized", "spectators cannot act", detail="spectator")
-    manager.submit(table_id, token, msg["version"], msg["action"])
+    manager.submit(table_id, token, msg["version"], msg["action"], msg.get("undos"))
 
 
 SEND_TIMEOUT = 20.0

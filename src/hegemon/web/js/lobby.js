@@ -160,6 +160,7 @@ function snapshot(gameName) {
     file: document.getElementById("boardfile"),
     opts,
     timer: document.getElementById("timer")?.value ?? "",
+    undo: document.getElementById("undo")?.value ?? "agree",
     seed: document.getElementById("seed")?.value ?? "",
     more: !!document.getElementById("moreoptions")?.open,
   };
@@ -175,6 +176,7 @@ function restore(kept) {
     el.dispatchEvent(new Event("restored"));
   }
   document.getElementById("timer").value = kept.timer;
+  if (kept.undo) document.getElementById("undo").value = kept.undo;
   document.getElementById("seed").value = kept.seed;
   if (kept.more) document.getElementById("moreoptions").open = true;
 }
@@ -187,6 +189,15 @@ function botHelp() {
   if (!known.length) return null;
   return h("details", { class: "bothelp", id: "bothelp" }, h("summary", {}, t("lobby.bothelp")),
     h("dl", {}, known.flatMap((b) => [h("dt", {}, botLabel(b)), h("dd", {}, t(`bothelp.${b}`))])));
+}
+
+/** Whether a player may take back their own last action (the server's CreateTable.undo); friends' default:
+ * when the others agree. */
+function undoChoice() {
+  return h("div", { class: "opt undoopt" }, h("label", { for: "undo" }, t("lobby.undo")),
+    h("select", { id: "undo", "aria-describedby": "undohelp" },
+      ["agree", "always", "off"].map((v) => h("option", { value: v }, t(`lobby.undo.${v}`)))),
+    h("p", { class: "hint", id: "undohelp" }, t("lobby.undohelp")));
 }
 
 /** The board a newcomer gets: the one whose two sides have an even chance, where the game ships one. */
@@ -223,6 +234,7 @@ function renderCreate() {
     h("fieldset", { class: "seats" }, seatRows(game, n), botHelp()),
     h("div", { class: "options main" },
       game.options.filter((o) => MAIN_OPTIONS.includes(o.name)).map((o) => optInput(o, game))),
+    undoChoice(),
     choose ? boardChoice(game, kept ? kept.board : defaultBoard(game), file) : null,
     h("details", { class: "options", id: "moreoptions" },
       h("summary", {}, t(choose ? "lobby.options_noboard" : "lobby.options")),
@@ -260,6 +272,7 @@ async function create(game, n) {
   if (claim !== null) body.claim = claim;
   const timer = document.getElementById("timer").value;
   if (timer) body.turn_timer = Number(timer);
+  body.undo = document.getElementById("undo").value;
   const seed = document.getElementById("seed").value;
   if (seed) body.seed = Number(seed);
   const errEl = document.getElementById("createerror");

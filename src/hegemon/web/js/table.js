@@ -11,6 +11,7 @@ import { confirmMove, showDice, toast } from "./happen.js";
 import { initTooltips } from "./tooltips.js";
 import { maybeTutorial, relabelTutorial } from "./tutorial.js";
 import { renderSince } from "./since.js";
+import { initSocial } from "./social.js";
 
 initLang(); // the table page's entry point (table.html): the page's language first
 const m = location.pathname.match(/^\/(t|r)\/([A-Za-z0-9_-]+)/);
@@ -48,6 +49,18 @@ const ctx = {
   odds: (params) => api(`/api/tables/${ID}/odds?${new URLSearchParams(params)}`),
   rerender: () => render(),
 };
+
+// the chat, the undo and the "your turn" notification (social.js): seated players only
+const social = initSocial({
+  id: ID,
+  get msg() { return msg; },
+  sendRaw: (obj) => { if (!ws || ws.readyState !== 1 || MODE !== "t") return false; ws.send(JSON.stringify(obj)); return true; },
+  myTurn: () => myTurn(),
+  seatName: (i) => seatName(i),
+  seatColour: (i) => seatColour(i),
+  title: () => (board ? board.title : ""),
+  rerender: () => render(),
+});
 
 function setToken(token) {
   TOKEN = token;
@@ -92,7 +105,7 @@ function sendNow(action) {
   if (!ws || ws.readyState !== 1 || !msg) return false;
   if (sentVersion === msg.version) return false;
   sentVersion = msg.version;
-  ws.send(JSON.stringify({ version: msg.version, action }));
+  ws.send(JSON.stringify({ version: msg.version, undos: msg.undos ?? 0, action }));
   return true;
 }
 
@@ -132,6 +145,7 @@ async function onMessage(data) {
     setTimeout(() => location.reload(), 4000);
     return;
   }
+  if (MODE === "t" && social.onMessage(data)) return;
   if (data.type === "error") return showError(data);
   if (data.type === "status") { // the server's health: the database is not taking moves, or is back
     const down = data.code === "storage_down";
@@ -141,8 +155,10 @@ async function onMessage(data) {
   }
   if (data.type !== "state") return;
   if (!board) await loadBoard(data.game);
-  if (msg && data.version < msg.version && !(data.log.length && data.log[0].i === 0)) return; // an older position
-  if (data.log.length && data.log[0].i === 0) log = [];
+  // an older position (unless an undo took the table back: then the whole log comes again)
+  const undone = msg && (data.undos ?? 0) !== (msg.undos ?? 0);
+  if (msg && !undone && data.version < msg.version && !(data.log.length && data.log[0].i === 0)) return;
+  if ((data.log.length && data.log[0].i === 0) || undone) log = [];
   for (const e of data.log) if (e.i === log.length) log.push(e);
   const newLog = data.log;
   const prev = msg;
@@ -151,7 +167,8 @@ async function onMessage(data) {
   deadline = data.seconds_left === null ? null : Date.now() + data.seconds_left * 1000;
   render(newLog);
   if (!prev && board.home) centreOn(board.home(msg));
-  if (prev && board.happenings) {
+  if (MODE === "t") social.onState(prev, msg);
+  if (prev && board.happenings && !undone) {
     const { toasts, dice } = board.happenings(prev, msg, newLog);
     for (const x of toasts) toast(x.text, x.kind);
     if (dice !== undefined) showDice(dice);
@@ -479,6 +496,7 @@ function render(newLog) {
   renderSeats(pl);
   board.players(pl, msg);
   renderLog(newLog); // in a replay `log` is already the window of lines before the step
+  if (MODE === "t") social.render(msg, log);
   // key hints are for a keyboard: a touch screen has none to press
   el("keys").textContent = touch() ? "" : board.keys ? board.keys() : t("table.keys");
   if (el("mapzoom")) el("mapzoom").textContent = t(document.body.classList.contains("fitmap") ? "table.zoommap" : "table.fitmap");
