@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from hegemon.core.game import CHANCE, TERMINAL
 from hegemon.games.polis import preview, scoring
 from hegemon.games.polis.board import RESOURCES, SIDES
+from hegemon.games.polis.forecast import forecast
 
 if TYPE_CHECKING:
     from hegemon.games.polis.state import PolisState
@@ -118,6 +119,8 @@ def public(st: PolisState) -> dict[str, Any]:
         "event_pile": len(st.piles[b.round_pile[st.round]]),
         "battle": None,
         "round_end": round_report(st),
+        # what the end of the round would do to each side if the action phase ended now (supply, projects…)
+        "round_forecast": forecast(st),
     }
     if st.battle_at >= 0:
         out["battle"] = {
