@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from hegemon.core.game import CHANCE, TERMINAL
-from hegemon.games.polis import preview, scoring
+from hegemon.games.polis import blocked, preview, scoring
 from hegemon.games.polis.board import RESOURCES, SIDES
 from hegemon.games.polis.forecast import forecast
 
@@ -148,4 +148,7 @@ def view(st: PolisState, player: int | None) -> dict[str, Any]:
             out["legal_actions"] = [a.to_json() for a in legal]
             # what each costs and brings, computed by the rules (the table shows it before the click)
             out["action_effects"] = preview.effects(st, legal)
+            # why the actions a player may look for are not among them (a project too dear, a siege short of
+            # hoplites…): the table says it instead of "nothing you can do here"
+            out["blocked"] = blocked.blocked(st, legal)
     return out
