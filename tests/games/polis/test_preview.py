@@ -147,3 +147,24 @@ def test_a_diceless_capture_pays_1_prestige_and_earns_its_fortification() -> Non
     st.discs[ATHENS][st.board.polis_index["korinthos"]] = 3
     e = effect(st, A.ContinueSiege("korinthos"))
     assert e is not None and e["prestige"] == -1 and e["reward"]["prestige"] == 4
+
+
+def test_a_battle_card_answer_is_previewed_from_the_cards_on_the_table_alone() -> None:
+    """§6.8: Sparta plays Phalanx 2 + Charge 1; Athens' answer Phalanx 1 + nothing costs it 1 hoplite and gives
+    Sparta 2 prestige. The answer is resolved with the cards on the table and Athens' own hand only: the
+    preview is the same whatever Sparta still holds."""
+    from tests.games.polis.test_battle import _boiotia_battle, _deal
+
+    def position(sparta_rest: list[str]) -> object:
+        st = _boiotia_battle()
+        _deal(st, SPARTA, ["phalanx:2", "charge:1", *sparta_rest])
+        _deal(st, ATHENS, ["phalanx:1", "flank:0", "skirmish:2", "skirmish:1"])
+        do(st, A.Stand(), A.Stand(), A.PlayCards("phalanx:2", "charge:1"))
+        return st
+
+    a = position(["skirmish:0", "flank:1"])
+    b = position(["flank:2", "charge:2"])
+    ea = effect(a, A.Match("phalanx:1", ""))  # type: ignore[arg-type]  # a PolisState
+    assert ea == {"hoplites": -1, "opponent_prestige": 2, "then": "card draw"}
+    assert effect(b, A.Match("phalanx:1", "")) == ea  # type: ignore[arg-type]  # a PolisState
+    assert effect(a, A.Match("", "")) == {"hoplites": -2, "opponent_prestige": 3, "then": "card draw"}  # type: ignore[arg-type]

@@ -10,8 +10,9 @@ are taken out of the action's own numbers and reported under `round`. A siege th
 reward (+F prestige) under `reward`, apart from what the action pays (1 prestige and 1 hoplite per forced
 marker): the price is never netted into the reward.
 
-Only actions whose result depends on public information alone are previewed: a combat-card play or answer is
-resolved with the opponent's hidden cards, so those are not (the preview would leak them)."""
+Only actions whose result depends on public information alone are previewed: a combat-card play waits for the
+opponent's answer from a hidden hand, so it is not. An answer (`match`) is: it is resolved with the two cards
+the attacker has laid face up and the answering side's own cards, and stops at the next draw."""
 
 from __future__ import annotations
 
@@ -26,9 +27,9 @@ from hegemon.games.polis.rules.common import GARRISON
 if TYPE_CHECKING:
     from hegemon.games.polis.state import PolisState
 
-# resolved with hidden cards (or a draw): never previewed
+# resolved with hidden cards (or a draw): never previewed; an answer to laid cards is (module text)
 HIDDEN = frozenset(
-    {"play_cards", "match", "draw_card", "draw_project", "draw_event", "siege_roll", "market_roll"}
+    {"play_cards", "draw_card", "draw_project", "draw_event", "siege_roll", "market_roll"}
 )
 # the siege actions whose prestige may include the reward of a polis taken (seeds-en.md §1.2-1.3)
 DISC_SIEGES = frozenset({"start_siege", "continue_siege", "force_siege"})
