@@ -94,6 +94,7 @@ def public(st: PolisState) -> dict[str, Any]:
         "stacking_limit": b.round_limit[st.round],
         "round_number": st.round + 1,
         "rounds": len(b.round_limit),
+        "round_names": list(b.round_names),
         "phase": st.phase_name(),
         "current_player": cp if cp >= 0 else ("chance" if cp == CHANCE else "terminal"),
         "first_player": SIDES[st.first],
