@@ -340,7 +340,7 @@ export async function createBoard(root, ctx) {
       const w = bl[pid];
       if (!w) continue;
       box.append(h("div", { class: "projectoff", "data-project": pid, "data-why": w.why, "data-tip": `project:${pid}` },
-        h("button", { type: "button", class: "act", disabled: true, "data-project": pid, "aria-describedby": `why-${pid}` },
+        h("button", { type: "button", class: "offoffer", disabled: true, "data-project": pid, "aria-describedby": `why-${pid}` },
           `${projectName(pid)} \u2014 ${t("blk.cost", { cost: resList(w.cost) })}`),
         h("p", { class: "hint why", id: `why-${pid}` }, t("blk.projectwhy", { project: projectName(pid), why: whyText(w) }))));
     }
