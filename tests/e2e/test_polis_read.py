@@ -45,7 +45,7 @@ def drive(server: Server, tid: str, tokens: list[str], pick: Callable[[int, dict
           until: Callable[[int, dict[str, Any]], bool], limit: int = 200) -> tuple[int, dict[str, Any]]:  # fmt: skip
     """Play both seats: `pick(seat, view, legal)` chooses (None: the first legal action) until `until(seat, detail)`
     holds for the seat to play; returns that seat and its detail."""
-    deadline = time.time() + 60
+    deadline = time.time() + 120  # a loaded machine (the server plays the draws between moves)
     while limit and time.time() < deadline:
         for seat, token in enumerate(tokens):
             d = detail(server, tid, token)
@@ -210,6 +210,11 @@ def test_the_last_pass_previews_no_end_of_round_numbers(browser: Browser, server
     btn = page.locator("#actions button.act[data-type=pass]")
     expect(btn).to_contain_text("then the end of the round")
     assert not re.search(r"prestige|wheat|oil|wine", btn.inner_text().split("\u2014", 1)[-1].replace("End of round now", "")), btn.inner_text()
+    # the replay names the round as the table does (the rule book's name)
+    page.goto(f"{server.url}/r/{tid}")
+    page.wait_for_selector("#replaystep")
+    page.click("#rlast")
+    expect(page.locator("#status")).to_contain_text("Round 3 (stacking 3)")
     assert not page.errors  # type: ignore[attr-defined]  # set by open_seat
     page.context.close()
 
