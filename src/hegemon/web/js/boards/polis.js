@@ -422,7 +422,10 @@ export async function createBoard(root, ctx) {
     else if (e.ostracism) parts.push(t("fx.ostracism"));
     if (e.then) parts.push(t(String(e.then).endsWith("roll") ? "fx.chance" : "fx.draw"));
     // what the end of the round then does by itself is the round's, not this action's: said apart, as a pointer
-    if (e.round && !e.game_over) parts.push(t("fx.roundend"));
+    if (e.round && !e.game_over) {
+      const acting = ctx.msg && ctx.msg.view && ctx.msg.view.phase === "action"; // the forecast is in view then
+      parts.push(t(acting ? "fx.roundend" : "fx.roundgoes"));
+    }
     return parts.join(" · ");
   }
   function endWhy(reason, loserSide) {
@@ -579,12 +582,12 @@ export async function createBoard(root, ctx) {
         // what cannot be done here, and why (a project too dear, a siege short of hoplites, not your action type…)
         const why = blockedAt(sel);
         if (!here.length) root.append(h("p", { class: "hint", id: "nothing" }, why.length ? t("polis.nothing") : t("blk.nothing")));
-        if (why.length) root.append(blockedList(why));
         const sieges = new Set(here.filter((a) => ["besiege", "start_siege", "continue_siege"].includes(a.type)).map((a) => a.polis));
         for (const pid of sieges) root.append(siegeOdds(pid));
         const gs = groups(here);
         root.append(h("div", { class: "btns" }, gs.filter((g) => g.length === 1).map((g) => actButton(g[0], false))));
         for (const g of gs.filter((x) => x.length > 1)) root.append(groupControl(g));
+        if (why.length) root.append(blockedList(why)); // after what can be done here
       }
     }
     if (other.length) {
