@@ -158,9 +158,19 @@ def test_goods_and_prestige_stay_in_view_with_the_round_forecast(browser: Browse
 
 def test_a_project_you_cannot_start_is_shown_disabled_with_its_reason(browser: Browser, server: Server) -> None:
     """Athens starts without silver, and every project of the offer asks for some: none vanishes, each says what
-    is missing; a place with nothing to do says why."""
+    is missing. Athens' first action creates a unit: at its second, a place with nothing to do says why, and
+    its poleis say that units were created this turn already (the two actions of a turn differ)."""
     tid, tokens = two_people(server)
-    _, d = drive(server, tid, tokens, lambda *_: None, at_action)
+
+    def create_first(seat: int, view: dict[str, Any], legal: list[Act]) -> Act | None:
+        if seat == 1 or view["phase"] != "action":
+            return None
+        return first(legal, type="create_hoplites", count=1, silver=0) or first(legal, type="create_galleys", count=1, silver=0)
+
+    def second_action(seat: int, d: dict[str, Any]) -> bool:
+        return at_action(seat, d) and d["view"]["actions_this_turn"] == 1
+
+    _, d = drive(server, tid, tokens, create_first, second_action)
     blocked = d["view"]["blocked"]["projects"]
     assert blocked, d["view"]["project_offer"]
     page = open_seat(browser, server, tid, tokens[0])
@@ -181,6 +191,7 @@ def test_a_project_you_cannot_start_is_shown_disabled_with_its_reason(browser: B
     expect(page.locator("#nothing")).to_contain_text("no polis, hoplite or galley here")
     # a place where something cannot be done lists each thing with its reason
     place, items = next(iter(d["view"]["blocked"]["places"].items()))
+    assert any(w["why"] == "different" for w in items), items
     page.locator(f"#p-{place}" if page.locator(f"#p-{place}").count() else f"#a-{place}").dispatch_event("click")
     expect(page.locator("#blocked li")).to_have_count(len(items))
     for w in items:
