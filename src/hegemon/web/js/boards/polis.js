@@ -773,7 +773,7 @@ export async function createBoard(root, ctx) {
     colour: (i) => SIDE_COLOUR[SIDES[i]] || "#888",
     seatLabel: (i) => t(`polis.${SIDES[i]}`),
     phaseText: (p) => t(`polisphase.${p}`),
-    // the rule book's round names (3, 4, 5α, 5β: each its stacking limit) everywhere, with the one to come
+    // the rule book's round names (3, 4, 5 alpha, 5 beta: each its stacking limit) everywhere, with the one to come
     roundText: (v) => {
       if (!v.round_number) return t("polis.round", { r: v.round });
       const next = (v.round_names || [])[v.round_number];
