@@ -88,10 +88,13 @@ def cells(
     island: float,
     radii: dict[str, float] | None = None,
     band: Any = None,
+    offshore: dict[str, float] | None = None,
 ) -> dict[str, Any]:
     """Voronoi cell of each (id, lat, lon) clipped to `region` (plus a small disc so islands always show),
     bounded to `radius` degrees around the point and, if given, to `band` (the coastal land: an inland edge
-    that follows the coast reads as a border, a circle's arc across open land does not)."""
+    that follows the coast reads as a border, a circle's arc across open land does not). `offshore`: {id:
+    degrees}: that region keeps no island farther than this from its own coast (the Kyklades are drawn as land
+    of the sea area Kyklades, not as part of Attika); such islands stay unclaimed land."""
     mp = MultiPoint([(lon, lat) for _, lat, lon in points])
     vor = shapely.voronoi_polygons(mp, extend_to=frame)
     out: dict[str, Any] = {}
@@ -124,6 +127,8 @@ def cells(
         best = max(touch, key=lambda o: touch[o], default=None)
         if best is not None and touch[best] > 0:
             out[best] = out[best].union(g)
+        elif offshore and pid in offshore and g.distance(out[pid]) > offshore[pid]:
+            continue  # an island off that region's coast: unclaimed land
         else:
             out[pid] = out[pid].union(g)
     return out
@@ -167,11 +172,12 @@ def build(
     inset: dict[str, Any] | None = None,
     coast: float | None = None,
     straits: list[list[tuple[float, float]]] | None = None,
+    offshore: dict[str, float] | None = None,
 ) -> dict[str, Any]:
     """The map of one board. `inset`: {"ids": [...], "bounds": (lon0, lon1, lat0, lat1), "at": (lon, lat),
     "scale": k} draws those land regions from their own frame in a box placed at `at` (a far-off island).
     `coast`: land regions reach at most this many degrees inland from the sea. `straits`: (lon, lat) lines
-    cut as water."""
+    cut as water. `offshore`: see `cells`."""
     lon0, lon1, lat0, lat1 = bounds
     proj = Proj(lon0, lon1, lat0, lat1)
     frame = box(lon0, lat0, lon1, lat1)
@@ -187,7 +193,7 @@ def build(
     if coast is not None:
         # the frame's edges are not a coast: measure from the water inside the map only
         band = water.buffer(coast).intersection(land)
-    lcells = cells([(i, la, lo) for i, _, la, lo in main_lands], land, frame, radius, island, radii, band)
+    lcells = cells([(i, la, lo) for i, _, la, lo in main_lands], land, frame, radius, island, radii, band, offshore)
     # the discs of islands too small for the raster are land too: every region lies on the drawn land
     land = land.union(unary_union(list(lcells.values()))).intersection(frame)
     extra: dict[str, tuple[Any, float, float]] = {}
@@ -464,6 +470,7 @@ def main() -> None:
         {"sikelia": 2.2, "kerkyra": 0.3},
         {"ids": ["sikelia"], "bounds": (12.3, 15.8, 36.5, 38.4), "at": (16.75, 41.35), "scale": 0.75},
         coast=0.55,
+        offshore={"attika": 0.2},  # the Kyklades (their own sea area on the board), not Attika's land
     )
     names: dict[str, str] = {}
     for ids, nm in (

@@ -33,8 +33,9 @@ def test_polis_buttons_name_their_cost_and_the_last_prestige_asks_first(page: Pa
     page.wait_for_selector("#map")
     assert wait_turn(page)
     polis_to_action_phase(page)
-    # the round reads as a player counts it, and the line of what to do now is there
-    expect(page.locator("#status")).to_contain_text("Round 1 of 4 (stacking")
+    # the round is named as the rule book names it (3, 4, 5α, 5β), with the one to come, and the line of what
+    # to do now is there
+    expect(page.locator("#status")).to_contain_text("Round 3 (stacking 3) · next: round 4")
     expect(page.locator("#now")).to_contain_text("Two actions per turn")
     # every move names its prestige cost before the click (the rules computed it)
     page.click("details.all summary")
@@ -281,7 +282,7 @@ def test_polis_end_of_round_steps_taken_without_a_choice_are_announced(browser: 
         if page.locator("#confirm-yes").count():
             page.click("#confirm-yes")
         wait_moved(page, v)
-    end = "Fine del round 1" if lang == "it" else "End of round 1"
+    end = "Fine del round 3" if lang == "it" else "End of round 3"  # the rule book's name of the first round
     page.wait_for_function("() => window.__toasts.some(([k]) => k.includes('auto'))")
     auto = [text for kind, text in page.evaluate("window.__toasts") if "auto" in kind]
     assert all(text.startswith(end) for text in auto), auto

@@ -126,7 +126,9 @@ def test_tooltips_for_events_projects_cards_and_power_centres(page: Page, server
     expect(tip).to_be_visible()
     said = tip.inner_text()
     # every project offered, with its cost and both prestige values
-    assert ("prestigio subito" if lang == "it" else "prestige now") in said and "\u2192" in said, said
+    # the immediate prestige comes when the project is completed, at the end of the round (as the rules say)
+    assert ("quando si completa a fine round" if lang == "it" else "when completed at the end of the round") in said, said
+    assert "\u2192" in said, said
     assert said.count("\n") >= 1  # a title and one line per project still offered (the bot may have taken one)
     if page.locator("#event[data-tip]").count():
         page.hover("#event")

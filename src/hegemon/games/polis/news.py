@@ -59,5 +59,5 @@ def news(st: PolisState, before: Facts, action: Action) -> list[dict[str, Any]]:
         if prox1[s] and not prox0[s]:
             out.append({"k": "proxenos", "side": SIDES[s]})
     if round1 != round0:
-        out.append({"k": "round", "n": round1 + 1})
+        out.append({"k": "round", "n": round1 + 1, "name": st.board.round_names[round1]})
     return out

@@ -3,8 +3,16 @@ to a clone of the position and the side's public numbers are compared (prestige,
 units, merchants, poleis), up to the next choice or chance node. The web table writes this on the buttons and
 asks for a confirmation when an action loses the game, leaves no prestige (ostracism) or gives up a polis.
 
-Only actions whose result depends on public information alone are previewed: a combat-card play or answer is
-resolved with the opponent's hidden cards, so those are not (the preview would leak them)."""
+What an action costs is kept apart from what the round then does by itself: when an action ends the action
+phase (the last pass) or an end-of-round step (the last growth, a supply paid, the phoros), the automatic steps
+that follow (projects completed, supply paid in full, megalopolis, storage halved: the state's `round_notes`)
+are taken out of the action's own numbers and reported under `round`. A siege that takes a polis reports its
+reward (+F prestige) under `reward`, apart from what the action pays (1 prestige and 1 hoplite per forced
+marker): the price is never netted into the reward.
+
+Only actions whose result depends on public information alone are previewed: a combat-card play waits for the
+opponent's answer from a hidden hand, so it is not. An answer (`match`) is: it is resolved with the two cards
+the attacker has laid face up and the answering side's own cards, and stops at the next draw."""
 
 from __future__ import annotations
 
@@ -12,16 +20,19 @@ from typing import TYPE_CHECKING, Any
 
 from hegemon.core.actions import Action
 from hegemon.core.game import TERMINAL
-from hegemon.games.polis.board import RESOURCES, SIDES
+from hegemon.games.polis.board import RESOURCES, SIDES, WHEAT
 from hegemon.games.polis.rules import common
+from hegemon.games.polis.rules.common import GARRISON
 
 if TYPE_CHECKING:
     from hegemon.games.polis.state import PolisState
 
-# resolved with hidden cards (or a draw): never previewed
+# resolved with hidden cards (or a draw): never previewed; an answer to laid cards is (module text)
 HIDDEN = frozenset(
-    {"play_cards", "match", "draw_card", "draw_project", "draw_event", "siege_roll", "market_roll"}
+    {"play_cards", "draw_card", "draw_project", "draw_event", "siege_roll", "market_roll"}
 )
+# the siege actions whose prestige may include the reward of a polis taken (seeds-en.md §1.2-1.3)
+DISC_SIEGES = frozenset({"start_siege", "continue_siege", "force_siege"})
 
 
 def _numbers(st: PolisState, s: int) -> dict[str, Any]:
@@ -38,12 +49,54 @@ def _numbers(st: PolisState, s: int) -> dict[str, Any]:
     }
 
 
+def _new_notes(st: PolisState, c: PolisState) -> tuple[tuple[Any, ...], ...]:
+    """The end-of-round steps the clone `c` took by itself after the action (none when it took none)."""
+    old, new = st.round_notes, c.round_notes
+    if new is old or new == old:
+        return ()
+    if old and new[: len(old)] == old:
+        return tuple(new[len(old) :])
+    return tuple(new[1:])  # a new end of round: its first note only says which round ended
+
+
+def _undo_round(after: dict[str, Any], notes: tuple[tuple[Any, ...], ...], s: int) -> None:
+    """Take the automatic end-of-round steps `notes` out of the numbers `after` of side `s` (in reverse order:
+    storage halves what the supply left)."""
+    for n in reversed(notes):
+        kind, side = n[0], n[1]
+        if kind in ("project", "megalopolis"):
+            after["prestige" if side == s else "opponent_prestige"] -= n[-1]
+        elif side != s:
+            continue
+        elif kind == "supply":
+            after["resources"][WHEAT] += n[2]
+        elif kind == "storage":
+            for r, was, _now in n[2]:
+                after["resources"][r] = was
+
+
+def _diff(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k in ("prestige", "opponent_prestige", "population", "hoplites", "galleys", "merchants"):
+        d = after[k] - before[k]
+        if d:
+            out[k] = d
+    res = {RESOURCES[r]: after["resources"][r] - before["resources"][r] for r in range(len(RESOURCES))}
+    res = {k: d for k, d in res.items() if d}
+    if res:
+        out["resources"] = res
+    return out
+
+
 def effect(st: PolisState, action: Action, before: dict[str, Any] | None = None) -> dict[str, Any] | None:
     """The effect of `action` (legal now) for the side to play, or None when it is not previewed. Keys, each
     present only when it applies: prestige, opponent_prestige, population, hoplites, galleys, merchants (the
     changes), resources ({name: change}), lost / gained (polis ids), game_over ({winners, reason, lose}),
     ostracism (no prestige left: the game is lost at the end of the round unless it is regained), then
-    (the chance phase the rest waits on: "siege roll", "market roll", "card draw"…)."""
+    (the chance phase the rest waits on: "siege roll", "market roll", "card draw"…), round (what the end of
+    the round then did by itself, apart from the action: prestige, opponent_prestige, resources; present, maybe
+    empty, whenever the action leads into the end of the round's automatic steps), reward ({polis, prestige}:
+    the prestige a siege's capture pays, kept out of `prestige`, which is then the action's own price)."""
     if action.kind in HIDDEN:
         return None
     s = st.current_player()
@@ -54,16 +107,24 @@ def effect(st: PolisState, action: Action, before: dict[str, Any] | None = None)
         before = _numbers(st, s)
     c = st.clone()
     c.apply(action)
+    total = _numbers(c, s)
     after = _numbers(c, s)
-    out: dict[str, Any] = {}
-    for k in ("prestige", "opponent_prestige", "population", "hoplites", "galleys", "merchants"):
-        d = after[k] - before[k]
-        if d:
-            out[k] = d
-    res = {RESOURCES[r]: after["resources"][r] - before["resources"][r] for r in range(len(RESOURCES))}
-    res = {k: d for k, d in res.items() if d}
-    if res:
-        out["resources"] = res
+    notes = _new_notes(st, c)
+    _undo_round(after, notes, s)
+    out = _diff(before, after)
+    if c.round_notes != st.round_notes:  # the end of the round's steps ran on after the action
+        out["round"] = _diff(after, total)
+    if action.kind in DISC_SIEGES and c.phase != GARRISON:
+        taken = sorted(after["poleis"] - before["poleis"])
+        if taken:
+            f = int(sum(b.p_fort[q] for q in taken))
+            # diceless pays its 1 PP together with the F (net F - 1, §7.3.3): the 1 is the price, F the reward
+            out["reward"] = {"polis": b.polis_ids[taken[0]], "prestige": f}
+            rest = out.get("prestige", 0) - f
+            if rest:
+                out["prestige"] = rest
+            else:
+                out.pop("prestige", None)
     lost = sorted(before["poleis"] - after["poleis"])
     gained = sorted(after["poleis"] - before["poleis"])
     if lost:

@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from hegemon.core.game import CHANCE, TERMINAL
-from hegemon.games.polis import preview, scoring
+from hegemon.games.polis import blocked, preview, scoring
 from hegemon.games.polis.board import RESOURCES, SIDES
+from hegemon.games.polis.forecast import forecast
 
 if TYPE_CHECKING:
     from hegemon.games.polis.state import PolisState
@@ -93,6 +94,7 @@ def public(st: PolisState) -> dict[str, Any]:
         "stacking_limit": b.round_limit[st.round],
         "round_number": st.round + 1,
         "rounds": len(b.round_limit),
+        "round_names": list(b.round_names),
         "phase": st.phase_name(),
         "current_player": cp if cp >= 0 else ("chance" if cp == CHANCE else "terminal"),
         "first_player": SIDES[st.first],
@@ -118,6 +120,8 @@ def public(st: PolisState) -> dict[str, Any]:
         "event_pile": len(st.piles[b.round_pile[st.round]]),
         "battle": None,
         "round_end": round_report(st),
+        # what the end of the round would do to each side if the action phase ended now (supply, projects…)
+        "round_forecast": forecast(st),
     }
     if st.battle_at >= 0:
         out["battle"] = {
@@ -145,4 +149,7 @@ def view(st: PolisState, player: int | None) -> dict[str, Any]:
             out["legal_actions"] = [a.to_json() for a in legal]
             # what each costs and brings, computed by the rules (the table shows it before the click)
             out["action_effects"] = preview.effects(st, legal)
+            # why the actions a player may look for are not among them (a project too dear, a siege short of
+            # hoplites…): the table says it instead of "nothing you can do here"
+            out["blocked"] = blocked.blocked(st, legal)
     return out

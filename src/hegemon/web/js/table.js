@@ -572,7 +572,10 @@ function showReplay(r) {
   const pl = clear(el("players"));
   pl.append(h("h2", {}, t("table.players")));
   board.players(pl, msg);
-  el("status").textContent = t("table.phase", { p: board.phaseText(r.view.phase) });
+  // the round as the live table names it (Polis: "Round 4 (stacking 4) · next: round 5 alpha"), then the phase
+  const round = r.view.round === undefined || r.view.round === null ? null
+    : board.roundText ? board.roundText(r.view) : t("table.round", { n: r.view.round });
+  el("status").textContent = [round, t("table.phase", { p: board.phaseText(r.view.phase) })].filter(Boolean).join(" · ");
   showBoardName();
   clear(el("log"));
   renderLog(undefined);

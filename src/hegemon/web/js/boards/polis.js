@@ -144,6 +144,34 @@ export async function createBoard(root, ctx) {
   }
   clear(root).append(svg);
 
+  // ------------------------------------------------------------------ zoom (a laptop: the whole map fits, names small)
+  // steps of the map's width; from the first step in a polis name reads at 11 px or more on a 1400 px screen
+  const ZOOMS = [1, 1.6, 2.2, 3];
+  let zi = Math.max(0, Math.min(ZOOMS.length - 1, Number(localStorage.getItem("hegemon.polis.zoom")) || 0));
+  const zoomOut = h("button", { type: "button", id: "zoomout", class: "zoomstep", onclick: () => setZoom(zi - 1) }, "\u2212");
+  const zoomIn = h("button", { type: "button", id: "zoomin", class: "zoomstep", onclick: () => setZoom(zi + 1) }, "+");
+  const zoomBar = h("div", { class: "polzoom", id: "polzoom", role: "group" }, zoomOut, zoomIn);
+  function zoomLabels() {
+    zoomBar.setAttribute("aria-label", t("polis.zoom"));
+    for (const [b, key] of [[zoomIn, "polis.zoomin"], [zoomOut, "polis.zoomout"]]) { b.title = t(key); b.setAttribute("aria-label", t(key)); }
+    zoomIn.disabled = zi >= ZOOMS.length - 1;
+    zoomOut.disabled = zi <= 0;
+  }
+  function setZoom(i) {
+    const box = root;
+    const cx = box.scrollWidth ? (box.scrollLeft + box.clientWidth / 2) / box.scrollWidth : 0.5;
+    const cy = box.scrollHeight ? (box.scrollTop + box.clientHeight / 2) / box.scrollHeight : 0.5;
+    zi = Math.max(0, Math.min(ZOOMS.length - 1, i));
+    localStorage.setItem("hegemon.polis.zoom", String(zi));
+    svg.style.width = zi ? `${ZOOMS[zi] * 100}%` : "";
+    document.body.classList.toggle("polis-zoomed", zi > 0);
+    box.scrollLeft = cx * box.scrollWidth - box.clientWidth / 2;
+    box.scrollTop = cy * box.scrollHeight - box.clientHeight / 2;
+    zoomLabels();
+  }
+  if (root.parentElement) root.parentElement.append(zoomBar);
+  setZoom(zi);
+
   function legal(msg) {
     return msg.seat !== null && msg.status === "playing" ? msg.view.legal_actions || [] : [];
   }
@@ -154,6 +182,8 @@ export async function createBoard(root, ctx) {
   let shownSel = null; // the place whose actions were last brought into view
   function render(msg) {
     const v = msg.view;
+    zoomLabels();
+    minePanel(msg);
     // a new turn starts with nothing selected (the last turn's place would hide the panel's other controls)
     const turn = `${v.round_number}|${v.turns_this_round}|${v.current_player}`;
     if (turn !== turnSeen) { turnSeen = turn; sel = null; }
@@ -220,10 +250,101 @@ export async function createBoard(root, ctx) {
   function siegeOdds(pid) {
     const box = h("div", { class: "odds", id: "odds" }, "…");
     ctx.odds({ polis: pid }).then((o) => {
-      clear(box).append(h("strong", {}, t("odds.title")), h("br"),
-        h("span", { class: "pwin", "data-p": o.success.decimal, title: o.success.fraction }, t("odds.siege", { p: chance(o.success) })));
+      clear(box).append(h("strong", {}, t("odds.title")), h("br"));
+      // the die of this action first (a 3-in-4 roll reads 75%), then the chance over later turns
+      const roll = o.first_action_success;
+      if (roll) box.append(h("span", { class: "proll", "data-p": roll.decimal, title: roll.fraction }, t("odds.roll", { p: chance(roll) })), h("br"));
+      box.append(h("span", { class: "pwin", "data-p": o.success.decimal, title: o.success.fraction }, t("odds.siege", { p: chance(o.success) })));
     }).catch(() => clear(box));
     return box;
+  }
+
+  // ------------------------------------------------------------------ your goods and prestige, always in view
+  const resList = (o) => Object.entries(o).map(([r, n]) => `${n} ${t(`res.${r}`)}`).join(", ");
+  /** What the end of the round would do to you if it came now (view.round_forecast, computed by the rules). */
+  function forecastBox(f) {
+    let supply;
+    if (f.pay === "wheat") supply = t("fc.wheat", { need: f.need, wheat: f.wheat });
+    else if (f.pay === "prestige") supply = t("fc.prestige", { need: f.need, wheat: f.wheat, short: f.short, left: f.prestige_after });
+    else if (f.pay === "release") supply = t("fc.release", { need: f.need, wheat: f.wheat, short: f.short, pp: f.prestige });
+    else supply = t("fc.starve", { need: f.need, wheat: f.wheat, cap: f.capital_need, pp: f.prestige });
+    const more = [];
+    const proj = f.projects.reduce((a, p) => a + p.prestige, 0);
+    if (proj) more.push(t("fc.projects", { n: proj }));
+    if (f.megalopolis) more.push(t("fc.mega", { n: f.megalopolis }));
+    const halved = Object.entries(f.storage || {});
+    if (halved.length) more.push(t("fc.storage", { list: halved.map(([r, [a, b]]) => `${t(`res.${r}`)} ${a}\u2192${b}`).join(", ") }));
+    const zero = f.pay === "prestige" && f.prestige_after === 0 && !f.megalopolis;
+    return h("div", { class: `forecast${f.pay === "wheat" ? "" : " short"}`, id: "forecast", "data-pay": f.pay, title: t("fc.help") },
+      h("strong", {}, `${t("fc.title")}: `), h("span", { class: "supply" }, supply), zero ? h("span", { class: "zero" }, ` \u2014 ${t("fc.zero")}`) : null,
+      more.length ? h("span", { class: "more" }, ` \u00b7 ${more.join(" \u00b7 ")}`) : null);
+  }
+
+  /** Your side's prestige and goods (and, in the action phase, the forecast) at the top of the side panel, sticky:
+   * in view whatever the panel scrolls to, on a laptop and in a phone's bottom sheet. */
+  function minePanel(msg) {
+    const sideEl = document.getElementById("side");
+    if (!sideEl) return;
+    let box = document.getElementById("mine");
+    const v = msg.view;
+    const me = msg.seat !== null && msg.seat !== undefined && v.sides ? v.sides[msg.seat] : null;
+    if (!me) { if (box) box.remove(); return; }
+    if (!box) box = h("section", { id: "mine", class: "card mine" });
+    const handle = document.getElementById("sheethandle");
+    const first = handle && handle.parentElement === sideEl ? handle.nextElementSibling : sideEl.firstElementChild;
+    if (first !== box) sideEl.insertBefore(box, first);
+    clear(box);
+    box.dataset.prestige = me.prestige;
+    box.append(h("p", { class: "minehead" }, h("i", { class: "dot", style: `background:${SIDE_COLOUR[me.side]}` }),
+      h("span", {}, t("mine.title", { side: t(`polis.${me.side}`) })), " \u00b7 ",
+      h("strong", { class: "pp" }, t("mine.prestige", { n: me.prestige }))),
+    h("p", { class: "goods" }, Object.entries(me.resources).map(([k, n]) => h("span", { class: "res", "data-res": k, "data-n": n }, `${t(`res.${k}`)} ${n}`))));
+    const f = v.phase === "action" && v.round_forecast ? v.round_forecast[me.side] : null;
+    if (f) box.append(forecastBox(f));
+  }
+
+  // ------------------------------------------------------------------ why not (view.blocked, computed by the rules)
+  function whyText(w) {
+    const vars = { ...w };
+    if (w.missing) vars.list = resList(w.missing);
+    if (w.symbol) vars.symbol = has(`tip.symbol.${w.symbol}`) ? t(`tip.symbol.${w.symbol}`) : w.symbol;
+    return t(`blk.why.${w.why}`, vars);
+  }
+  /** What cannot be done at `place` now and why: a territory also lists what its poleis cannot do. */
+  function blockedAt(place) {
+    const b = ctx.msg.view.blocked;
+    if (!b || !b.places) return [];
+    const out = [];
+    for (const [where, items] of Object.entries(b.places)) {
+      if (where === place || terrOf[where] === place) for (const w of items) out.push({ ...w, where });
+    }
+    return out;
+  }
+  function blockedList(items) {
+    return h("div", { class: "blocked", id: "blocked" }, h("p", { class: "blocktitle" }, t("blk.title")),
+      h("ul", {}, items.map((w) => h("li", { "data-kind": w.kind, "data-why": w.why, "data-where": w.where },
+        `${t(`blk.kind.${w.kind}`, { polis: nm(w.polis || w.where), territory: nm(w.territory || w.where) })}${w.kind.startsWith("create_") ? ` (${nm(w.where)})` : ""}: ${whyText(w)}`))));
+  }
+  /** Every offered project: the ones you can start as buttons, the others shown disabled with the reason. */
+  function projectsPanel(root, v, acts) {
+    const offer = v.project_offer || [];
+    if (!offer.length) return;
+    const bl = (v.blocked && v.blocked.projects) || {};
+    const box = h("div", { class: "projects", id: "projects" }, h("h3", {}, t("blk.projects")));
+    for (const pid of offer) {
+      const starts = acts.filter((a) => a.type === "start_project" && a.project === pid);
+      if (starts.length) {
+        box.append(h("div", { class: "btns", "data-project": pid }, starts.map((a) => actButton(a, false))));
+        continue;
+      }
+      const w = bl[pid];
+      if (!w) continue;
+      box.append(h("div", { class: "projectoff", "data-project": pid, "data-why": w.why, "data-tip": `project:${pid}` },
+        h("button", { type: "button", class: "offoffer", disabled: true, "data-project": pid, "aria-describedby": `why-${pid}` },
+          `${projectName(pid)} \u2014 ${t("blk.cost", { cost: resList(w.cost) })}`),
+        h("p", { class: "hint why", id: `why-${pid}` }, t("blk.projectwhy", { project: projectName(pid), why: whyText(w) }))));
+    }
+    root.append(box);
   }
 
   // ------------------------------------------------------------------ names of game terms
@@ -292,11 +413,19 @@ export async function createBoard(root, ctx) {
     for (const k of ["prestige", "population", "hoplites", "galleys", "merchants"]) if (e[k]) parts.push(t(`fx.${k}`, { n: signed(e[k]) }));
     for (const [r, n] of Object.entries(e.resources || {})) parts.push(`${signed(n)} ${t(`res.${r}`)}`);
     if (e.opponent_prestige) parts.push(t("fx.opponent_prestige", { n: signed(e.opponent_prestige) }));
-    if (e.gained) parts.push(t("fx.gained", { p: e.gained.map(nm).join(", ") }));
+    // a capture's reward apart from the price (a forced marker: 1 prestige and 1 hoplite, then +F on taking it)
+    if (e.reward) parts.push(t("fx.reward", { polis: nm(e.reward.polis), n: e.reward.prestige }));
+    const gained = (e.gained || []).filter((p) => !e.reward || p !== e.reward.polis);
+    if (gained.length) parts.push(t("fx.gained", { p: gained.map(nm).join(", ") }));
     if (e.lost) parts.push(t("fx.lost", { p: e.lost.map(nm).join(", ") }));
     if (e.game_over) parts.push(e.game_over.lose ? t("fx.lose") : t("fx.ends"));
     else if (e.ostracism) parts.push(t("fx.ostracism"));
     if (e.then) parts.push(t(String(e.then).endsWith("roll") ? "fx.chance" : "fx.draw"));
+    // what the end of the round then does by itself is the round's, not this action's: said apart, as a pointer
+    if (e.round && !e.game_over) {
+      const acting = ctx.msg && ctx.msg.view && ctx.msg.view.phase === "action"; // the forecast is in view then
+      parts.push(t(acting ? "fx.roundend" : "fx.roundgoes"));
+    }
     return parts.join(" · ");
   }
   function endWhy(reason, loserSide) {
@@ -450,12 +579,15 @@ export async function createBoard(root, ctx) {
         if (sel !== shownSel) { shownSel = sel; requestAnimationFrame(() => { if (heading.isConnected) heading.scrollIntoView({ block: window.matchMedia("(max-width: 820px)").matches ? "start" : "nearest" }); }); }
         const info = placeInfo(sel);
         if (info) root.append(info);
-        if (!here.length) root.append(h("p", { class: "hint" }, t("polis.nothing")));
+        // what cannot be done here, and why (a project too dear, a siege short of hoplites, not your action type…)
+        const why = blockedAt(sel);
+        if (!here.length) root.append(h("p", { class: "hint", id: "nothing" }, why.length ? t("polis.nothing") : t("blk.nothing")));
         const sieges = new Set(here.filter((a) => ["besiege", "start_siege", "continue_siege"].includes(a.type)).map((a) => a.polis));
         for (const pid of sieges) root.append(siegeOdds(pid));
         const gs = groups(here);
         root.append(h("div", { class: "btns" }, gs.filter((g) => g.length === 1).map((g) => actButton(g[0], false))));
         for (const g of gs.filter((x) => x.length > 1)) root.append(groupControl(g));
+        if (why.length) root.append(blockedList(why)); // after what can be done here
       }
     }
     if (other.length) {
@@ -464,7 +596,10 @@ export async function createBoard(root, ctx) {
       root.append(h("div", { class: "btns" }, gs.filter((g) => g.length === 1).map((g) => actButton(g[0], END_STEP.includes(g[0].type)))));
       for (const g of gs.filter((x) => x.length > 1)) root.append(groupControl(g));
     }
-    if (v.phase === "action") marketPanel(root, v, trades);
+    if (v.phase === "action") {
+      projectsPanel(root, v, acts);
+      marketPanel(root, v, trades);
+    }
   }
 
   function handText(hand) {
@@ -525,7 +660,7 @@ export async function createBoard(root, ctx) {
     if (!rep) return;
     const groups = roundEndLines(rep);
     root.append(h("details", { class: "roundend", id: "roundend", open: true },
-      h("summary", {}, t("rep.title", { n: rep.round_number })),
+      h("summary", {}, t("rep.title", { n: rep.round ?? rep.round_number })),
       groups.length ? h("ul", {}, groups.map(([side, lines]) => h("li", { "data-side": side },
         h("strong", { style: `color:${SIDE_COLOUR[side]}` }, t(`polis.${side}`)), `: ${lines.join(" · ")}`)))
         : h("p", { class: "hint" }, t("rep.none"))));
@@ -550,7 +685,7 @@ export async function createBoard(root, ctx) {
     if (c.k === "lost") return t("chg.lostat", { side: sideName(c.side), units: t(`n.${c.unit}`, { n: c.n }), places: (c.places || []).map(nm).join(", ") });
     if (c.k === "prestige") return t("chg.prestige", { side: sideName(c.side), n: signed(c.n), total: c.total });
     if (c.k === "proxenos") return t("chg.proxenos", { side: sideName(c.side) });
-    if (c.k === "round") return t("toast.round", { n: c.n });
+    if (c.k === "round") return t("toast.round", { n: c.name ?? c.n });
     return "";
   }
   /** The die of a siege or market roll (`entries[k]`), for the dice tray; null for another line. */
@@ -593,10 +728,10 @@ export async function createBoard(root, ctx) {
       const old = pv.round_end && pv.round_end.round_number === rep.round_number ? new Map(roundEndLines(pv.round_end)) : new Map();
       for (const [side, lines] of roundEndLines(rep)) {
         const fresh = lines.slice((old.get(side) || []).length);
-        if (fresh.length) toasts.push({ kind: "auto", text: `${t("rep.toast", { n: rep.round_number, who: t(`polis.${side}`) })} ${fresh.join(" · ")}` });
+        if (fresh.length) toasts.push({ kind: "auto", text: `${t("rep.toast", { n: rep.round ?? rep.round_number, who: t(`polis.${side}`) })} ${fresh.join(" · ")}` });
       }
     }
-    if (v.round !== pv.round) toasts.push({ text: t("toast.round", { n: v.round_number || v.round }) });
+    if (v.round !== pv.round) toasts.push({ text: t("toast.round", { n: v.round }) });
     if (v.event && v.event !== pv.event) toasts.push({ text: t("toast.event", { e: eventName(v.event) }) });
     if (v.battle && (!pv.battle || pv.battle.territory !== v.battle.territory)) {
       toasts.push({ kind: "big", text: t("toast.battle", { place: nm(v.battle.territory) }) });
@@ -638,7 +773,12 @@ export async function createBoard(root, ctx) {
     colour: (i) => SIDE_COLOUR[SIDES[i]] || "#888",
     seatLabel: (i) => t(`polis.${SIDES[i]}`),
     phaseText: (p) => t(`polisphase.${p}`),
-    roundText: (v) => (v.round_number ? t("polis.roundof", { i: v.round_number, n: v.rounds, k: v.stacking_limit }) : t("polis.round", { r: v.round })),
+    // the rule book's round names (3, 4, 5 alpha, 5 beta: each its stacking limit) everywhere, with the one to come
+    roundText: (v) => {
+      if (!v.round_number) return t("polis.round", { r: v.round });
+      const next = (v.round_names || [])[v.round_number];
+      return next ? t("polis.roundof", { r: v.round, k: v.stacking_limit, next }) : t("polis.roundlast", { r: v.round, k: v.stacking_limit });
+    },
     danger,
     nowText: (msg) => {
       const v = msg.view;
