@@ -20,9 +20,10 @@ from rich.text import Text
 from hegemon.console import err, fail, out
 from hegemon.core.actions import Action
 from hegemon.core.errors import HegemonError
-from hegemon.core.game import CHANCE, TERMINAL, Game, State, game_module
+from hegemon.core.game import CHANCE, TERMINAL, Game, State
 from hegemon.core.play import derive_seed, play, sample_chance
 from hegemon.core.record import GameRecord, read_records, run_game, state_digest, verify
+from hegemon.core.roles import TextRole
 from hegemon.games import game_cli_modules, game_names, get_game
 from hegemon.lab.cli import lab_app
 
@@ -69,9 +70,9 @@ def game_options(game: Game, players: int | None, options: list[str], **named: A
     return game.parse_options(raw)
 
 
-def text_module(game: Game) -> Any:
+def text_module(game: Game) -> TextRole:
     """The game's terminal rendering (`render`, `render_map` and `action_odds`)."""
-    return game_module(game, "text")
+    return game.roles.text()
 
 
 def named_options(game: Game, **named: Any) -> dict[str, Any]:
@@ -106,18 +107,18 @@ def rules(
         if board is not None:
             g.parse_options({"board": board})  # loads and validates the file (ConfigError names the entry)
         if reconstructed:
-            mod = game_module(g, "board")
-            if not hasattr(mod, "reconstructed_values"):
+            boards = g.roles.boards()
+            if boards is None or boards.reconstructed_values is None:
                 fail(f"{g.name} has no reconstructed values: its board is sourced")
-            values = mod.reconstructed_values(mod.load_board(board))
+            rebuilt = boards.reconstructed_values(boards.load_board(board))
             if as_json:
-                print(json.dumps({"game": g.name, "reconstructed": values}))
+                print(json.dumps({"game": g.name, "reconstructed": rebuilt}))
                 return
             table = Table(title=f"{g.name}: reconstructed values (correct them with --board PATH)")
-            keys = list(values[0].keys()) if values else []
+            keys = list(rebuilt[0].keys()) if rebuilt else []
             for k in keys:
                 table.add_column(k)
-            for v in values:
+            for v in rebuilt:
                 table.add_row(*(escape(str(v.get(k, ""))) for k in keys))
             out.print(table)
             return

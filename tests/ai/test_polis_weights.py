@@ -1,6 +1,6 @@
 """The Polis evaluation's parameter set (`Weights`): the default is the module's constants, so greedy and every
 caller that names no set are unchanged; the search evaluates with its own set (`SEARCH`, through
-`MCTS_DEFAULTS["evaluate_for"]`, Athens with `SEARCH_ATHENS`), greedy with the default one; and a set's weights really reach the evaluation."""
+`BOTS.evaluate_for`, Athens with `SEARCH_ATHENS`), greedy with the default one; and a set's weights really reach the evaluation."""
 
 from __future__ import annotations
 
@@ -127,9 +127,9 @@ def test_search_uses_its_set_and_greedy_the_default() -> None:
 
 
 def test_the_search_playing_athens_uses_athens_set() -> None:
-    """`MCTS_DEFAULTS["evaluate_for"]`: the search values positions with `SEARCH_ATHENS` when it plays Athens and
+    """`BOTS.evaluate_for`: the search values positions with `SEARCH_ATHENS` when it plays Athens and
     with `SEARCH` when it plays Sparta (ai/README.md, "Fitting the evaluation to game results")."""
-    assert know.MCTS_DEFAULTS["evaluate_for"] is know.search_evaluate_for
+    assert know.BOTS.evaluate_for is know.search_evaluate_for
     assert know.search_evaluate_for(0) is know.search_evaluate_athens
     assert know.search_evaluate_for(1) is know.search_evaluate
     changed = {f.name: getattr(know.SEARCH_ATHENS, f.name) for f in dataclasses.fields(know.Weights)

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 import hegemon
-from hegemon.core.game import Game, game_module
+from hegemon.core.game import Game
+from hegemon.core.roles import BoardRole, BotRole, EncoderRole, LabRole, NewsRole, TextRole, check_roles
 from hegemon.games import game_names, game_of, get_game
 
 SRC = Path(hegemon.__file__).parent
@@ -135,9 +136,12 @@ def test_every_game_offers_its_per_game_pieces(name: str) -> None:
     assert isinstance(game.options_type.PRESETS, dict)
     assert {o["name"] for o in game.describe_options()} >= set(game.selfplay_defaults)
     game.parse_options(dict(game.selfplay_defaults))  # the defaults are valid options
-    for role in ("text", "ai", "measures", "encoder", "board"):
-        module = game_module(game, role)
-        assert module.__name__ == game.modules[role]
+    check_roles(name, game.roles)  # every role a shipped game has is there and of its type
+    roles = game.roles
+    assert isinstance(roles.text(), TextRole) and isinstance(roles.bots(), BotRole)
+    assert isinstance(roles.lab(), LabRole) and isinstance(roles.encoder(), EncoderRole)
+    assert isinstance(roles.boards(), BoardRole) and isinstance(roles.news(), NewsRole)
+    assert roles.text() is roles.text()  # loaded once
     assert game.glossary()["game"] == name
     assert game.board_name(opts) is None and game.board_name(None) is None  # the board that comes with the game
     shipped = game.shipped_boards()  # the game's own board first; the others are chosen by name
@@ -146,12 +150,13 @@ def test_every_game_offers_its_per_game_pieces(name: str) -> None:
         chosen = game.parse_options({"board": other})
         assert game.board_name(chosen) == other and game.new_game(chosen, 0).current_player() is not None
     state = game.new_game(opts, 0)
-    text = game_module(game, "text")
+    text = game.roles.text()
     assert "\n" in text.render(state, None) and text.render_map(state)
     assert text.action_odds(state, state.chance_outcomes()[0][0]) is None  # a draw has no odds to show
-    words = game_module(game, "measures")  # the lab's words name measures the game really records
-    assert set(words.NAMES) <= set(words.MEASURES().result(state))
-    assert set(words.SWITCH_MEASURES) <= {o["name"] for o in game.describe_options()}
+    words = game.roles.lab()  # the lab's words name measures the game really records
+    assert words is not None
+    assert set(words.names) <= set(words.measures().result(state))
+    assert set(words.switch_measures) <= {o["name"] for o in game.describe_options()}
     assert game_of(state) is game
     rounds, turns = game.game_length(state)
     assert rounds >= 0 and (turns is None or turns >= 0)
@@ -162,6 +167,3 @@ def test_a_state_no_game_defines_is_refused() -> None:
 
     with pytest.raises(ConfigError):
         game_of(object())
-    game = get_game(game_names()[0])
-    with pytest.raises(ConfigError, match="no chess module"):
-        game_module(game, "chess")

@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 from hegemon.core.actions import Action, ActionCodec
 from hegemon.core.game import CHANCE, TERMINAL, Outcome, PlayerId, Termination
 from hegemon.core.options import describe_options, parse_options
+from hegemon.core.roles import BotRole, EncoderRole, LabRole, Roles, TextRole
 from tests.pig.options import PigOptions
 
 BONUSES = ("0", "1", "2")
@@ -199,6 +200,36 @@ def _bust_odds(rolls: int) -> dict[str, Any]:
     return {"kind": "pig", "rolls": rolls, "safe": str(safe), "bust": str(1 - safe), "exact": True}
 
 
+# the roles, each imported on first use (tests.pig.roles declares the four Secret Pig has; no boards, no news)
+
+
+def _text() -> TextRole:
+    from tests.pig.roles import TEXT
+
+    return TEXT
+
+
+def _bots() -> BotRole:
+    from tests.pig.roles import BOTS
+
+    return BOTS
+
+
+def _lab() -> LabRole:
+    from tests.pig.roles import LAB
+
+    return LAB
+
+
+def _encoder() -> EncoderRole:
+    from tests.pig.roles import ENCODER
+
+    return ENCODER
+
+
+ROLES = Roles(text=_text, bots=_bots, lab=_lab, encoder=_encoder)
+
+
 class PigGame:
     """Secret Pig for 2-3 players."""
 
@@ -211,12 +242,7 @@ class PigGame:
     selfplay_defaults: Mapping[str, Any] = {}
     side_names: tuple[tuple[str, str], ...] = ()
     ends_after_rounds = False
-    modules: Mapping[str, str] = {
-        "text": "tests.pig.roles",
-        "ai": "tests.pig.roles",
-        "measures": "tests.pig.roles",
-        "encoder": "tests.pig.roles",
-    }
+    roles = ROLES
 
     def parse_options(self, raw: Mapping[str, Any] | None = None) -> PigOptions:
         if isinstance(raw, PigOptions):

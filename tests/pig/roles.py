@@ -1,4 +1,5 @@
-"""Secret Pig's per-game roles (one module for all of them: the game names it for text, ai, measures, encoder)."""
+"""Secret Pig's roles (one module for all four it has: text, bots, lab, encoder; `ROLES` in tests.pig.game loads
+them)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import random
 from typing import Any
 
 from hegemon.core.actions import Action
+from hegemon.core.roles import BotRole, EncoderRole, LabRole, TextRole
 from tests.pig.game import BONUSES, Face, Hold, PigState, Roll
 
 # ---------------------------------------------------------------- text: the terminal
@@ -26,6 +28,9 @@ def render_map(state: PigState) -> str:
 
 def action_odds(state: PigState, action: Action) -> str | None:
     return "1 in 6 to lose the turn's points" if isinstance(action, Roll) else None
+
+
+TEXT = TextRole(render=render, render_map=render_map, action_odds=action_odds)
 
 
 # ---------------------------------------------------------------- ai: what bots know
@@ -54,6 +59,9 @@ def auto_action(state: PigState, player: int) -> Action | None:
     return None
 
 
+BOTS = BotRole(evaluate=evaluate, determinize=determinize, auto_action=auto_action)
+
+
 # ---------------------------------------------------------------- measures: the lab
 
 
@@ -72,14 +80,12 @@ class PigMeasures:
         return {"busts": self.busts}
 
 
-MEASURES = PigMeasures
-LAB_BOTS = "greedy,greedy"
-NAMES: dict[str, tuple[str, str]] = {
-    "busts": ("turns lost to a 1 per game", "turni persi con un 1 per partita")
-}
-VALUE_NAMES: dict[str, tuple[str, str]] = {}
-SWITCH_MEASURES: dict[str, tuple[str, ...]] = {"target": ("busts",)}
-REASON_NAMES: dict[str, tuple[str, str]] = {}
+LAB = LabRole(
+    measures=PigMeasures,
+    names={"busts": ("turns lost to a 1 per game", "turni persi con un 1 per partita")},
+    switch_measures={"target": ("busts",)},
+    bots="greedy,greedy",
+)
 
 
 # ---------------------------------------------------------------- encoder: reinforcement learning
@@ -98,3 +104,6 @@ class PigFeatures:
 
 def make_encoder(state: PigState) -> PigFeatures:
     return PigFeatures(state)
+
+
+ENCODER = EncoderRole(make_encoder=make_encoder)

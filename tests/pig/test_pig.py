@@ -16,10 +16,11 @@ from hegemon import testing
 from hegemon.core.errors import ConfigError
 from hegemon.core.game import CHANCE, Game, PlayerId, State
 from hegemon.core.record import GameRecord, verify
+from hegemon.core.roles import Roles
 from hegemon.games import game_names, get_game, register_game, registered_game, unregister_game
 from hegemon.lab.run import GAMES_FILE, make_sweep, read_jsonl, run_sweep
 from hegemon.server.app import create_app
-from tests.pig.game import PigState
+from tests.pig.game import GAME, ROLES, PigGame, PigState
 
 CONFIGS: list[dict[str, Any]] = [{"players": 2}, {"players": 3, "target": 30}]
 
@@ -51,6 +52,56 @@ def test_the_registry_hook_registers_checks_and_forgets(pig: Game) -> None:
     assert "hog" not in game_names()
     with pytest.raises(ConfigError, match="not a registered plug-in"):
         unregister_game(game_names()[0] if game_names()[0] != "pig" else game_names()[1])
+
+
+class Hog(PigGame):
+    """Secret Pig under another name, for the registry's checks."""
+
+    name = "hog"
+
+
+def _bots_as_text() -> Any:
+    from tests.pig.roles import BOTS
+
+    return BOTS
+
+
+class NoGlossary:
+    """A game object that lacks two members of the contract."""
+
+    def __init__(self) -> None:
+        for k in dir(GAME):
+            if not k.startswith("_") and k not in ("glossary", "roles"):
+                setattr(self, k, getattr(GAME, k))
+        self.name = "hog"
+
+
+@pytest.mark.parametrize(
+    ("roles", "error"),
+    [
+        (Roles(bots=ROLES.bots, lab=ROLES.lab), r"hog lacks the required role\(s\) text \(see hegemon.core.roles\)"),
+        (Roles(lab=ROLES.lab), r"hog lacks the required role\(s\) text, bots"),
+        (Roles(text=_bots_as_text, bots=ROLES.bots), r"hog: the text role loads a BotRole, not a TextRole"),
+        ({"text": "tests.pig.roles"}, r"hog: `roles` must be a hegemon.core.roles.Roles, not dict"),
+        (None, r"tests.pig.broken.GAME lacks glossary, roles of the game contract"),
+    ],
+)
+def test_a_game_missing_a_role_is_refused_at_registration(
+    monkeypatch: pytest.MonkeyPatch, roles: Any, error: str
+) -> None:
+    """`register_game` checks the contract and every role when a game registers: a missing member or role, or a
+    role of the wrong type, is a ConfigError naming it, and nothing is registered."""
+    broken: Any = NoGlossary() if roles is None else Hog()
+    if roles is not None:
+        broken.roles = roles
+    monkeypatch.setattr("tests.pig.broken.GAME", broken)
+    with pytest.raises(ConfigError, match=error):
+        register_game("hog", "tests.pig.broken")
+    assert "hog" not in game_names()
+    monkeypatch.setattr("tests.pig.broken.GAME", Hog())  # the same game with its roles registers
+    with registered_game("hog", "tests.pig.broken") as hog:
+        assert hog.roles.text().render is not None and hog.roles.boards() is None and hog.roles.news() is None
+    assert "hog" not in game_names()
 
 
 def test_the_conformance_kit_passes(pig: Game) -> None:

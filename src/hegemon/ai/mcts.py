@@ -29,6 +29,7 @@ from hegemon.core.actions import Action
 from hegemon.core.errors import ConfigError
 from hegemon.core.game import CHANCE, TERMINAL, PlayerId, State
 from hegemon.core.play import sample_chance
+from hegemon.core.roles import BotRole
 
 
 class Node:
@@ -53,10 +54,10 @@ class MctsBot:
     as a progressive bias that fades with visits — so search refines, rather than replaces, the evaluation.
     Below the root, untried actions are expanded in a random order (the game's default sub-choice first), or —
     with `inner_prior` — in the order of their own one-ply values, and with `widen` nodes grow progressively
-    (about 1 + sqrt(visits) children). Each game's knowledge module may set these, the exploration constant,
-    the prior's weight and the search's own `evaluate` (the game's `evaluate` otherwise; Polis gives the search
-    its own weights) or `evaluate_for(player)` (the search's evaluation for the side it plays: Polis' Athens has
-    its own set) in `MCTS_DEFAULTS`; an argument given here wins."""
+    (about 1 + sqrt(visits) children). Each game's bots role (`BotRole`) may set these, the exploration constant
+    and the prior's weight in its `mcts_defaults`, and the search's own evaluation with `evaluate_for(player)`
+    (the search's evaluation for the side it plays: Polis gives the search its own weights, and Athens its own
+    set; the game's `evaluate` otherwise); an argument given here wins."""
 
     name = "mcts"
 
@@ -116,13 +117,15 @@ class MctsBot:
         return max(actions, key=key)
 
     @staticmethod
-    def _setting(know: Any, name: str, given: Any, default: Any = False) -> Any:
-        """A search setting: the argument if given, else the game's `MCTS_DEFAULTS`, else `default`."""
+    def _setting(
+        know: BotRole, name: str, given: bool | int | float | None, default: bool | int | float = False
+    ) -> bool | int | float:
+        """A search setting: the argument if given, else the game's `mcts_defaults`, else `default`."""
         if given is not None:
             return given
-        return getattr(know, "MCTS_DEFAULTS", {}).get(name, default)
+        return know.mcts_defaults.get(name, default)
 
-    def _one_ply(self, state: Any, player: PlayerId, know: Any, samples: int) -> dict[Action, float]:
+    def _one_ply(self, state: Any, player: PlayerId, know: BotRole, samples: int) -> dict[Action, float]:
         """One-ply values of `state`'s actions for `player`; the chance right after an action drawn evenly over
         `samples` draws with the game's `stratify_root` (the root's prior takes the game's `prior_samples`, 2 by
         default)."""
@@ -145,11 +148,13 @@ class MctsBot:
         self._stratify = bool(self._setting(know, "stratify_root", None))
         # the evaluation: the one given here, else the game's for the side searching (`evaluate_for`), else the
         # game's search evaluation (`evaluate`), else its `evaluate`
-        evaluate_for = None if self.evaluate is not None else self._setting(know, "evaluate_for", None, None)
+        evaluate_for = None if self.evaluate is not None else know.evaluate_for
         self._evaluate: Callable[[Any], list[float]] = (
             evaluate_for(player)
             if evaluate_for is not None
-            else self._setting(know, "evaluate", self.evaluate, know.evaluate)
+            else self.evaluate
+            if self.evaluate is not None
+            else know.evaluate
         )
         actions = decision(state, player)
         samples = int(self._setting(know, "prior_samples", None, 2))
@@ -160,7 +165,7 @@ class MctsBot:
         low = min(seen.values(), default=0.5)
         prior = {a: seen.get(a, low) for a in actions}
         ranked = sorted(prior, key=lambda a: -prior[a])
-        self._first = getattr(know, "try_first", None)
+        self._first = know.try_first
         keep = ranked[: self.candidates]
         if self._first is not None:  # the game's plans worth a look even when one ply ranks them low
             keep += [a for a in ranked[self.candidates :] if self._first(a)]
@@ -177,7 +182,7 @@ class MctsBot:
         if self._setting(know, "turn_order", None):
             self._order[player] = prior
             # (with a one-turn horizon the tree never reaches the others' turns)
-            start = None if self._horizon and self._turns < 2 else getattr(know, "turn_start", None)
+            start = None if self._horizon and self._turns < 2 else know.turn_start
             for other in range(state.num_players):
                 if other != player and start is not None:
                     view = start(know.determinize(state, player, self.rng), other)
@@ -195,7 +200,7 @@ class MctsBot:
         self.last_simulated = simulated
         return root
 
-    def _iterate(self, root: Node, d: Any, know: Any) -> int:  # noqa: C901 (issue 29: to split, then drop this)
+    def _iterate(self, root: Node, d: Any, know: BotRole) -> int:  # noqa: C901 (issue 29: to split, then drop this)
         rng = self.rng
         c = self._c
         pw = self._pw
@@ -345,26 +350,26 @@ class MctsBot:
         return 1
 
     @staticmethod
-    def _tree_default(know: Any) -> Any:
+    def _tree_default(know: BotRole) -> Callable[[Any, PlayerId, Action | None], Action | None]:
         """The game's default below the root: `tree_default(state, player, last)` if it has one, else its
         `auto_action` (which ignores the last decision)."""
-        tree_default = getattr(know, "tree_default", None)
-        if tree_default is not None:
-            return tree_default
-        return lambda d, p, last: know.auto_action(d, p)
+        if know.tree_default is not None:
+            return know.tree_default
+        auto = know.auto_action
+        return lambda d, p, last: auto(d, p)
 
     def _settle_defaults(self, d: Any, last: Action | None) -> int:
         """Like `settle`, with the tree's defaults (which may follow the last decision) instead of
         `auto_action`."""
         return self._play_defaults(d, self._default, last, None)
 
-    def _finish_turn(self, d: Any, know: Any, last: Action | None, mover: PlayerId | None = None) -> int:
+    def _finish_turn(self, d: Any, know: BotRole, last: Action | None, mover: PlayerId | None = None) -> int:
         """Play the rest of `mover`'s turn (by default the searching player's) by the game's
         `finish_default` (its defaults, then ending every phase), so that every leaf is valued at the same
         point: the end of that turn. A game without `finish_default` finishes it by its tree defaults, as far
         as they go."""
         who = self._me if mover is None else mover
-        return self._play_defaults(d, getattr(know, "finish_default", None) or self._default, last, who)
+        return self._play_defaults(d, know.finish_default or self._default, last, who)
 
     def _play_defaults(
         self, d: Any, pick: Any, last: Action | None, only: PlayerId | None, limit: int = 400

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from types import ModuleType
 from typing import Any
 
 from hegemon.core.game import CHANCE, TERMINAL, PlayerId
 from hegemon.core.play import sample_chance
+from hegemon.core.roles import BotRole
 
 
 def settle(
-    state: Any, know: ModuleType, rng: random.Random, player: PlayerId | None = None, limit: int = 400
+    state: Any, know: BotRole, rng: random.Random, player: PlayerId | None = None, limit: int = 400
 ) -> bool:
     """Advance `state` through chance nodes (sampled with `rng`) and the default sub-choices of
     `know.auto_action` (only `player`'s, or anyone's when None) until a real decision or the end.
@@ -50,7 +50,7 @@ def spread_chance(state: Any, u: float) -> None:
 
 
 def one_ply_values(
-    state: Any, player: PlayerId, know: ModuleType, rng: random.Random, samples: int, stratified: bool = False,
+    state: Any, player: PlayerId, know: BotRole, rng: random.Random, samples: int, stratified: bool = False,
     evaluate: Callable[[Any], list[float]] | None = None,
 ) -> list[tuple[Any, float]]:
     """Every legal action of `state` with its one-ply value for `player`: the evaluation after the action

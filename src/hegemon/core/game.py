@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import enum
-import importlib
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any, Protocol, cast, runtime_checkable
 
 from hegemon.core.actions import Action
-from hegemon.core.errors import ConfigError
 from hegemon.core.options import Options
+from hegemon.core.roles import Roles
 
 PlayerId = int
 CHANCE: PlayerId = -1
@@ -157,13 +155,8 @@ class Game(Protocol):
     - `selfplay_defaults`: options that bots-only games (self-play, lab, RL) use unless told otherwise;
     - `side_names`: each seat's (English, Italian) name when seats are sides of the game (empty otherwise);
       `ends_after_rounds`: the normal end is the end of the last round (a game that stops sooner ended early);
-    - `modules`: the per-game modules by role, imported only when used (see `game_module`):
-      `text` (terminal rendering: `render(state, player)`, `render_map(state)`, `action_odds(state, action)`),
-      `ai` (bot knowledge: `evaluate`, `determinize`, `auto_action`), `measures` (lab measures:
-      `MEASURES`), `encoder` (RL: `make_encoder(state)`), `board` (board files: `load_board`,
-      `board_from_text`, `register_board`, `forget_board`, optionally `reconstructed_values`), `news` (what an
-      action changed, in public facts only: `facts(state)` before it, `news(state, facts, action)` after it, a
-      JSON-ready list; the web table's log carries it);
+    - `roles`: the game's typed roles for the generic layers (`hegemon.core.roles`: text, bots, lab, encoder,
+      boards, news), each loaded on first use;
     - `position_odds_job(state, query)`: the odds of an attack described by `query` in `state`, as a picklable
       call with no arguments, read from the position at once and run later (the web table runs it in a
       worker process); its answer is a JSON-ready dict, with `"exact": false` when not in exact fractions;
@@ -188,7 +181,7 @@ class Game(Protocol):
     selfplay_defaults: Mapping[str, Any]
     side_names: tuple[tuple[str, str], ...]
     ends_after_rounds: bool
-    modules: Mapping[str, str]
+    roles: Roles
 
     def parse_options(self, raw: Mapping[str, Any] | None = None) -> Any: ...
     def describe_options(self) -> list[dict[str, Any]]: ...
@@ -203,11 +196,3 @@ class Game(Protocol):
     def game_length(self, state: Any) -> tuple[int, int | None]: ...
     def turn_count(self, state: Any) -> int: ...
 
-
-def game_module(game: Game, role: str) -> ModuleType:
-    """The module `game` names for `role` (`text`, `ai`, `measures`, `encoder`, `board`), imported on first use;
-    ConfigError when the game has none."""
-    name = game.modules.get(role)
-    if name is None:
-        raise ConfigError("game", f"{game.name} has no {role} module")
-    return importlib.import_module(name)

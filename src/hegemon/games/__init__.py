@@ -10,27 +10,37 @@ from types import ModuleType
 
 from hegemon.core.errors import ConfigError
 from hegemon.core.game import Game
+from hegemon.core.roles import check_roles
 
 _GAMES = {
     "spqrisiko": "hegemon.games.spqrisiko.game",
     "polis": "hegemon.games.polis.game",
 }
 _SHIPPED = frozenset(_GAMES)
+_CONTRACT = frozenset(Game.__annotations__) | {k for k in vars(Game) if not k.startswith("_")}
+"""The members of the `Game` protocol (its attributes and methods)."""
 
 
 def register_game(name: str, module: str) -> Game:
     """Register the game that `module` (a module path, e.g. "myplugin.game") defines as `GAME`, under `name`
     (lower case, not yet taken): a game that lives outside this package, such as the tests' toy game. Its
     package's `cli`, `odds` and `oddscmd` modules are found as a shipped game's are. ConfigError for a taken
-    name or a module whose `GAME` is named otherwise; nothing is registered then."""
+    name, a module whose `GAME` is named otherwise, lacks a member of the `Game` contract or a required role, or
+    declares a role that does not load as its type (`hegemon.core.roles.check_roles`: every role is loaded
+    now, so that a broken plug-in fails here rather than at its first table); nothing is registered then."""
     key = name.strip().lower()
     if key != name or not key.isidentifier():
         raise ConfigError("game", f"a game's name is a lower-case identifier, not {name!r}")
     if key in _GAMES:
         raise ConfigError("game", f"a game named {key!r} is already registered")
-    game: Game = importlib.import_module(module).GAME
+    game: object = importlib.import_module(module).GAME
+    missing = sorted(_CONTRACT - set(dir(game)))
+    if missing:
+        raise ConfigError("game", f"{module}.GAME lacks {', '.join(missing)} of the game contract (hegemon.core.game.Game)")
+    assert isinstance(game, Game)  # every member is there (the protocol's own check, at run time)
     if game.name != key:
         raise ConfigError("game", f"{module}.GAME is named {game.name!r}, not {key!r}")
+    check_roles(key, game.roles)
     _GAMES[key] = module
     return game
 
@@ -108,5 +118,5 @@ def fast_odds_command(name: str) -> Callable[[list[str]], bool] | None:
     module = path.rpartition(".")[0] + ".oddscmd"
     if importlib.util.find_spec(module) is None:
         return None
-    fast: Callable[[list[str]], bool] | None = getattr(importlib.import_module(module), "fast", None)
+    fast: Callable[[list[str]], bool] = importlib.import_module(module).fast  # an `oddscmd` module defines it
     return fast

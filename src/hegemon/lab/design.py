@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
-from hegemon.core.game import State, game_module
+from hegemon.core.game import State
 from hegemon.games import get_game
 from hegemon.lab import stats
 
@@ -150,10 +150,8 @@ LeadFn = Callable[[State], Sequence[float]]
 def lead_for(game: str) -> LeadFn | None:
     """The game's lead signal (`lead_scores` in its measures module), None for a game without one."""
     g = get_game(game)
-    if "measures" not in g.modules:
-        return None
-    fn: LeadFn | None = getattr(game_module(g, "measures"), "lead_scores", None)
-    return fn
+    lab = g.roles.lab()
+    return None if lab is None else lab.lead_scores
 
 
 class Tracker:

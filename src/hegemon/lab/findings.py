@@ -10,7 +10,7 @@ import functools
 from typing import Any
 
 from hegemon.core.errors import ConfigError
-from hegemon.core.game import Game, game_module
+from hegemon.core.game import Game
 from hegemon.games import game_names, get_game
 from hegemon.lab import design, stats
 
@@ -52,16 +52,18 @@ def game_words() -> tuple[
 ]:
     """The lab's words of every registered game, from each game's measures module: (measure names, option value
     names, the measures each option switch is about, end reasons), each name as (English, Italian)."""
-    names, values, switches, reasons = dict(MEASURE_NAMES), {}, {}, dict(REASON_NAMES)
+    names, reasons = dict(MEASURE_NAMES), dict(REASON_NAMES)
+    values: dict[str, tuple[str, str]] = {}
+    switches: dict[str, tuple[str, ...]] = {}
     for name in game_names():
         game = get_game(name)
-        if "measures" not in game.modules:
+        words = game.roles.lab()
+        if words is None:
             continue
-        words = game_module(game, "measures")
-        names.update(words.NAMES)
-        values.update(words.VALUE_NAMES)
-        switches.update(words.SWITCH_MEASURES)
-        reasons.update(words.REASON_NAMES)
+        names.update(words.names)
+        values.update(words.value_names)
+        switches.update(words.switch_measures)
+        reasons.update(words.reason_names)
     return names, values, switches, reasons
 
 

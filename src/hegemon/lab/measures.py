@@ -1,12 +1,12 @@
 """The measures the lab records beside the result, fed every action of a game. Each game names its own
-class (`MEASURES` in the module its `modules["measures"]` names, in the game's folder)."""
+class (its lab role's `measures`, `hegemon.core.roles.LabRole`, in the game's folder)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from hegemon.core.actions import Action
-from hegemon.core.game import game_module
+from hegemon.core.roles import GameMeasures
 from hegemon.games import get_game
 
 
@@ -25,10 +25,8 @@ class Measures:
         return {}
 
 
-def measures_for(game: str) -> Measures:
+def measures_for(game: str) -> GameMeasures:
     """The measures of a game by name (a bare `Measures` for a game without its own)."""
     g = get_game(game)
-    if "measures" not in g.modules:
-        return Measures()
-    made: Measures = game_module(g, "measures").MEASURES()
-    return made
+    lab = g.roles.lab()
+    return Measures() if lab is None else lab.measures()

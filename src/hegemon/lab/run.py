@@ -83,12 +83,9 @@ def default_bots(game: str) -> str:
     """The bots `lab compare` plays when none are named: the game's own choice (`LAB_BOTS` in its measures
     module: one bot of useful strength on every side, so a rule's effect is not swamped by a gap between
     bots), else greedy on every side."""
-    from hegemon.core.game import game_module
-
     g = get_game(game)
-    if "measures" in g.modules:
-        return str(getattr(game_module(g, "measures"), "LAB_BOTS", DEFAULT_BOTS))
-    return DEFAULT_BOTS
+    lab = g.roles.lab()
+    return DEFAULT_BOTS if lab is None or lab.bots is None else lab.bots
 
 
 def make_sweep(

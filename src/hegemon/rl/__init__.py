@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from hegemon.core.game import CHANCE, TERMINAL, game_module
+from hegemon.core.game import CHANCE, TERMINAL
 from hegemon.core.play import derive_seed, sample_chance
 from hegemon.games import get_game
 from hegemon.rl.encoders import Encoder, encoder_for
@@ -152,7 +152,7 @@ class HegemonEnv(AECEnv):
     def render(self) -> str | None:
         if self.render_mode != "ansi" or self.state_ is None:
             return None
-        return str(game_module(self.game, "text").render(self.state_, None))
+        return str(self.game.roles.text().render(self.state_, None))
 
     def close(self) -> None:
         """Nothing to release: the environment holds no files, windows or processes."""

@@ -1,6 +1,6 @@
 """Fixed action spaces and observation vectors for each game (see `hegemon.rl` for the layouts).
 
-Each game names its encoding module (`modules["encoder"]`, in the game's folder); its
+Each game declares its encoding (`roles.encoder`, an `EncoderRole`, in the game's folder); its
 `make_encoder(state)` gives `actions`, `layout` and `features(state, seat)`, which `Encoder` wraps in numpy. Each
 encoding enumerates every decision action a game can offer, in a fixed order (counts are capped: a
 legal action above a cap is simply absent from the space; the smallest counts, which are always legal
@@ -14,7 +14,8 @@ from typing import Any
 import numpy as np
 
 from hegemon.core.actions import Action
-from hegemon.core.game import Game, game_module
+from hegemon.core.errors import ConfigError
+from hegemon.core.game import Game
 
 
 class Encoder:
@@ -46,4 +47,7 @@ class Encoder:
 
 def encoder_for(game: Game, state: Any) -> Encoder:
     """The encoder of `game` for `state`'s table (ConfigError when the game has no RL encoding)."""
-    return Encoder(game_module(game, "encoder").make_encoder(state))
+    role = game.roles.encoder()
+    if role is None:
+        raise ConfigError("game", f"{game.name} has no RL encoding (no encoder role)")
+    return Encoder(role.make_encoder(state))

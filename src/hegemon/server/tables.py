@@ -33,10 +33,11 @@ from hegemon.ai.base import Bot
 from hegemon.ai.levels import LEVELS
 from hegemon.core import boardfile
 from hegemon.core.actions import Action
-from hegemon.core.errors import HegemonError, IllegalActionError, RulesDataError
-from hegemon.core.game import CHANCE, TERMINAL, Game, State, game_module, views
+from hegemon.core.errors import ConfigError, HegemonError, IllegalActionError, RulesDataError
+from hegemon.core.game import CHANCE, TERMINAL, Game, State, views
 from hegemon.core.play import derive_seed, play, sample_chance
 from hegemon.core.record import GameRecord, canonical_json, state_digest
+from hegemon.core.roles import BoardRole
 from hegemon.games import get_game
 from hegemon.server.guard import TokenBucket
 from hegemon.server.protocol import MAX_NAME, CreateTable, SeatSpec, ServerError
@@ -229,9 +230,12 @@ def unique_name(name: str, others: list[str]) -> str:
 _BOARD_NAME = re.compile(r"[0-9a-f]{24}\.toml")
 
 
-def board_module(game: str) -> Any:
-    """The board module of a game (`board_from_text`, `register_board`, `forget_board`)."""
-    return game_module(get_game(game), "board")
+def board_module(game: str) -> BoardRole:
+    """The boards role of a game (`board_from_text`, `register_board`, `forget_board`)."""
+    boards = get_game(game).roles.boards()
+    if boards is None:
+        raise ConfigError("game", f"{game} has no board files")
+    return boards
 
 
 def shipped_board(game: Game, name: Any, upload: bool) -> str | None:
@@ -344,7 +348,7 @@ class LogEntry:
 def play_with_news(game: Game, state: State, action: Action, chance: bool) -> list[dict[str, Any]] | None:
     """Play `action` on `state` (a chance outcome as drawn, a decision with the engine's checked `play`) and
     return what it changed, in public facts (None for a game without a `news` module)."""
-    news = game_module(game, "news") if "news" in game.modules else None
+    news = game.roles.news()
     before = news.facts(state) if news is not None else None
     if chance:
         state.apply(action)

@@ -1,5 +1,5 @@
-"""Per-game knowledge for the bots, one module per game (the game names it: `modules["ai"]`), each with the
-same three functions:
+"""Per-game knowledge for the bots, one module per game, each declaring its `BotRole` (`BOTS`; the game's
+`roles.bots` loads it): `evaluate`, `determinize`, `auto_action` and the tree search's optional hooks.
 
 - `evaluate(state) -> list[float]`: every player's value of the position in [0, 1] (a win-probability-like
   estimate; terminal states give the real result), computed only from what every player sees plus nothing
@@ -14,20 +14,19 @@ same three functions:
 
 from __future__ import annotations
 
-from types import ModuleType
 from typing import Any
 
-from hegemon.core.game import game_module
+from hegemon.core.roles import BotRole
 from hegemon.games import game_of
 
-_CACHE: dict[type, ModuleType] = {}
+_CACHE: dict[type, BotRole] = {}
 
 
-def knowledge(state: Any) -> ModuleType:
-    """The per-game module for a state (by the state's class: the game that defines it), imported once;
-    ConfigError for a state no game defines or a game without bot knowledge."""
+def knowledge(state: Any) -> BotRole:
+    """The bots role of a state's game (by the state's class: the game that defines it), loaded once;
+    ConfigError for a state no game defines."""
     cls = type(state)
-    mod = _CACHE.get(cls)
-    if mod is None:
-        mod = _CACHE[cls] = game_module(game_of(state), "ai")
-    return mod
+    role = _CACHE.get(cls)
+    if role is None:
+        role = _CACHE[cls] = game_of(state).roles.bots()
+    return role

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from hegemon.core.actions import Action
 from hegemon.core.game import PlayerId
+from hegemon.core.roles import BotRole
 from hegemon.games.polis import scoring
 from hegemon.games.polis.board import SILVER, WHEAT
 from hegemon.games.polis.options import DICELESS, DICELESS_SACRIFICE, SACRIFICE
@@ -58,7 +60,7 @@ W_SUPPLY_DANGER = 0.0
 class Weights:
     """The evaluation's weights and constants (the module's constants above are the defaults): greedy and
     every caller that names none use `DEFAULT`; the search uses `SEARCH` (`search_evaluate`), tuned against greedy
-    by `scripts/tune_polis.py`, and as Athens `SEARCH_ATHENS` (its `MCTS_DEFAULTS["evaluate_for"]`; ai/README.md)."""
+    by `scripts/tune_polis.py`, and as Athens `SEARCH_ATHENS` (its `BOTS.evaluate_for`; ai/README.md)."""
 
     unit: float = W_UNIT
     resource: float = W_RESOURCE
@@ -374,8 +376,8 @@ def search_evaluate_athens(st: Any) -> list[float]:
     return evaluate(st, SEARCH_ATHENS)
 
 
-def search_evaluate_for(player: PlayerId) -> Any:
-    """The search's evaluation for the side it plays (`MCTS_DEFAULTS["evaluate_for"]`): Athens' set or `SEARCH`."""
+def search_evaluate_for(player: PlayerId) -> Callable[[Any], list[float]]:
+    """The search's evaluation for the side it plays (`BOTS.evaluate_for`): Athens' set or `SEARCH`."""
     return search_evaluate_athens if player == 0 else search_evaluate
 
 
@@ -440,6 +442,20 @@ def turn_start(st: Any, player: PlayerId) -> Any:
 # here; with the default prior weight and exploration the search spent nearly all its visits on the prior's
 # first action (about greedy's move), a stronger fading prior with more exploration looks at the runners-up
 # (mcts:hard vs greedy 56% -> 75% on the same 80 deals)
-MCTS_DEFAULTS = {"inner_prior": False, "widen": False, "exploration": 0.5, "prior_weight": 3.0, "turn_order": True,
-                 "turn_horizon": True, "auto_inner": True, "prior_samples": 4,
-                 "stratify_root": True, "evaluate_for": search_evaluate_for}
+MCTS_DEFAULTS: dict[str, bool | int | float] = {
+    "inner_prior": False, "widen": False, "exploration": 0.5, "prior_weight": 3.0, "turn_order": True,
+    "turn_horizon": True, "auto_inner": True, "prior_samples": 4, "stratify_root": True,
+}  # fmt: skip
+
+
+BOTS = BotRole(
+    evaluate=evaluate,
+    determinize=determinize,
+    auto_action=auto_action,
+    try_first=try_first,
+    turn_start=turn_start,
+    evaluate_for=search_evaluate_for,
+    mcts_defaults=MCTS_DEFAULTS,
+)
+"""The bots role (`Roles.bots`): the search's evaluation for either side is `search_evaluate_for`."""
+

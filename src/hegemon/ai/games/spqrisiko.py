@@ -10,6 +10,7 @@ from typing import Any
 
 from hegemon.core.actions import Action
 from hegemon.core.game import PlayerId
+from hegemon.core.roles import BotRole
 from hegemon.games.spqrisiko import actions as A
 from hegemon.games.spqrisiko import state as S
 from hegemon.games.spqrisiko.rules import index
@@ -253,7 +254,7 @@ def _threat(st: Any, p: int) -> int:
 # (dice, counts) take the game's defaults in the tree and at the root (`auto_inner`, `auto_root`);
 # expansions follow the one-ply evaluation and nodes widen progressively; exploration and prior weight as
 # in Polis
-MCTS_DEFAULTS = {
+MCTS_DEFAULTS: dict[str, bool | int | float] = {
     "inner_prior": True,
     "widen": True,
     "auto_inner": True,
@@ -262,3 +263,14 @@ MCTS_DEFAULTS = {
     "exploration": 0.5,
     "prior_weight": 3.0,
 }
+
+
+BOTS = BotRole(
+    evaluate=evaluate,
+    determinize=determinize,
+    auto_action=auto_action,
+    tree_default=tree_default,
+    finish_default=finish_default,
+    mcts_defaults=MCTS_DEFAULTS,
+)
+"""The bots role (`Roles.bots`)."""

@@ -18,6 +18,7 @@ from typing import Any
 from hegemon.core.boardfile import build, check_count, check_int, read_text
 from hegemon.core.boards import BoardRegistry
 from hegemon.core.errors import RulesDataError
+from hegemon.core.roles import BoardRole
 
 DEFAULT_BOARD = Path(__file__).with_name("data") / "board.toml"
 SHIPPED_BOARDS: dict[str, Path] = {
@@ -1088,3 +1089,14 @@ def reconstructed_values(board: Board) -> list[dict[str, Any]]:
                 if isinstance(sub, dict) and "provenance" in sub:
                     entry_fields(section, f"{section}.{k}", sub)
     return out
+
+
+BOARDS = BoardRole(
+    load_board=load_board,
+    board_from_text=board_from_text,
+    register_board=register_board,
+    forget_board=forget_board,
+    registered_board=registered_board,
+    reconstructed_values=reconstructed_values,
+)
+"""The boards role (`Roles.boards`)."""

@@ -8,6 +8,7 @@ import itertools
 from typing import TYPE_CHECKING, Any
 
 from hegemon.core.actions import Action
+from hegemon.core.roles import EncoderRole
 from hegemon.games.polis import actions as A
 from hegemon.games.polis.board import RESOURCES
 from hegemon.games.polis.rules.common import PHASE_NAMES
@@ -129,3 +130,7 @@ class PolisEncoder:
 def make_encoder(state: PolisState) -> PolisEncoder:
     """The encoder of `state`'s board."""
     return PolisEncoder(state)
+
+
+ENCODER = EncoderRole(make_encoder=make_encoder)
+"""The RL encoding role (`Roles.encoder`)."""

@@ -9,10 +9,52 @@ from typing import Any
 from hegemon.core.actions import Action
 from hegemon.core.errors import ConfigError
 from hegemon.core.options import describe_options, parse_options
+from hegemon.core.roles import BoardRole, BotRole, EncoderRole, LabRole, NewsRole, Roles, TextRole
 from hegemon.games.polis.actions import CODEC
 from hegemon.games.polis.board import SHIPPED_BOARDS, load_board
 from hegemon.games.polis.options import PolisOptions
 from hegemon.games.polis.state import PolisState
+
+# ---------------------------------------------------------------- the roles, each imported on first use
+
+
+def _text() -> TextRole:
+    from hegemon.games.polis.text import TEXT
+
+    return TEXT
+
+
+def _bots() -> BotRole:
+    from hegemon.ai.games.polis import BOTS
+
+    return BOTS
+
+
+def _lab() -> LabRole:
+    from hegemon.games.polis.measures import LAB
+
+    return LAB
+
+
+def _encoder() -> EncoderRole:
+    from hegemon.games.polis.encoder import ENCODER
+
+    return ENCODER
+
+
+def _boards() -> BoardRole:
+    from hegemon.games.polis.board import BOARDS
+
+    return BOARDS
+
+
+def _news() -> NewsRole:
+    from hegemon.games.polis.news import NEWS
+
+    return NEWS
+
+
+ROLES = Roles(text=_text, bots=_bots, lab=_lab, encoder=_encoder, boards=_boards, news=_news)
 
 
 class PolisGame:
@@ -28,14 +70,7 @@ class PolisGame:
     """Options of bots-only games (self-play, lab, RL) unless told otherwise (none: the whole game as printed)."""
     side_names: tuple[tuple[str, str], ...] = (("Athens", "Atene"), ("Sparta", "Sparta"))
     ends_after_rounds = True
-    modules: Mapping[str, str] = MappingProxyType({
-        "text": "hegemon.games.polis.text",
-        "ai": "hegemon.ai.games.polis",
-        "measures": "hegemon.games.polis.measures",
-        "encoder": "hegemon.games.polis.encoder",
-        "board": "hegemon.games.polis.board",
-        "news": "hegemon.games.polis.news",
-    })
+    roles = ROLES
 
     def parse_options(self, raw: Mapping[str, Any] | None = None) -> PolisOptions:
         """Validated options from a mapping (JSON or CLI strings); ConfigError names a bad option."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from hegemon.core.actions import Action
+from hegemon.core.roles import LabRole
 from hegemon.games.polis.options import DICELESS, DICELESS_SACRIFICE
 from hegemon.games.polis.rules import common
 from hegemon.games.polis.scoring import breakdown, score
@@ -146,3 +147,15 @@ REASON_NAMES: dict[str, tuple[str, str]] = {
     "starved": ("a capital starved", "capitale affamata"),
     "ostracism": ("ostracism", "ostracismo"),
 }
+
+
+LAB = LabRole(
+    measures=MEASURES,
+    names=NAMES,
+    value_names=VALUE_NAMES,
+    switch_measures=SWITCH_MEASURES,
+    reason_names=REASON_NAMES,
+    bots=LAB_BOTS,
+    lead_scores=lead_scores,
+)
+"""The lab role (`Roles.lab`)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from hegemon.core.roles import NewsRole
 from hegemon.games.polis.board import SIDES
 
 if TYPE_CHECKING:
@@ -61,3 +62,7 @@ def news(st: PolisState, before: Facts, action: Action) -> list[dict[str, Any]]:
     if round1 != round0:
         out.append({"k": "round", "n": round1 + 1, "name": st.board.round_names[round1]})
     return out
+
+
+NEWS = NewsRole(facts=facts, news=news)
+"""The news role (`Roles.news`)."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from hegemon.core.actions import Action
+from hegemon.core.roles import TextRole
 from hegemon.games.polis import scoring
 from hegemon.games.polis.actions import describe_action
 from hegemon.games.polis.board import RESOURCES, SIDES
@@ -140,3 +141,7 @@ def describe(action: Action) -> str:
 
 
 __all__ = ["action_odds", "describe_action", "render", "render_map"]
+
+
+TEXT = TextRole(render=render, render_map=render_map, action_odds=action_odds)
+"""The terminal role (`Roles.text`)."""

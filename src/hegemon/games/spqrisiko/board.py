@@ -12,6 +12,7 @@ from typing import Any
 from hegemon.core.boardfile import build, check_count, check_int, check_number, read_text
 from hegemon.core.boards import BoardRegistry
 from hegemon.core.errors import RulesDataError
+from hegemon.core.roles import BoardRole
 
 SYMBOLS = ("legionary", "banner", "trireme", "arena")
 """Card symbols [R 8.3], in the fixed order used for card counts everywhere."""
@@ -299,6 +300,16 @@ def registered_board(name: str) -> Board | None:
     return _REGISTRY.registered(name)
 
 
-def load_board(path: str | None = None) -> Board:
+def load_board(path: str | Path | None = None) -> Board:
     """The default board, a registered uploaded board by name, or a validated file (cached by path and version)."""
     return _REGISTRY.load(path)
+
+
+BOARDS = BoardRole(
+    load_board=load_board,
+    board_from_text=board_from_text,
+    register_board=register_board,
+    forget_board=forget_board,
+    registered_board=registered_board,
+)
+"""The boards role (`Roles.boards`): every value sourced (no `reconstructed_values`)."""

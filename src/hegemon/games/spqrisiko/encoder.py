@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from hegemon.core.actions import Action
+from hegemon.core.roles import EncoderRole
 from hegemon.games.spqrisiko import actions as A
 from hegemon.games.spqrisiko.board import SYMBOLS
 from hegemon.games.spqrisiko.phase import PHASE_NAMES
@@ -114,3 +115,7 @@ class SpqrEncoder:
 def make_encoder(state: SpqrState) -> SpqrEncoder:
     """The encoder of `state`'s board and number of players."""
     return SpqrEncoder(state)
+
+
+ENCODER = EncoderRole(make_encoder=make_encoder)
+"""The RL encoding role (`Roles.encoder`)."""

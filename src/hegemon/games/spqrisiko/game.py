@@ -8,10 +8,52 @@ from typing import Any
 
 from hegemon.core.actions import Action
 from hegemon.core.options import describe_options, parse_options
+from hegemon.core.roles import BoardRole, BotRole, EncoderRole, LabRole, NewsRole, Roles, TextRole
 from hegemon.games.spqrisiko.actions import CODEC
 from hegemon.games.spqrisiko.board import load_board
 from hegemon.games.spqrisiko.options import SpqrOptions
 from hegemon.games.spqrisiko.state import SpqrState
+
+# ---------------------------------------------------------------- the roles, each imported on first use
+
+
+def _text() -> TextRole:
+    from hegemon.games.spqrisiko.text import TEXT
+
+    return TEXT
+
+
+def _bots() -> BotRole:
+    from hegemon.ai.games.spqrisiko import BOTS
+
+    return BOTS
+
+
+def _lab() -> LabRole:
+    from hegemon.games.spqrisiko.measures import LAB
+
+    return LAB
+
+
+def _encoder() -> EncoderRole:
+    from hegemon.games.spqrisiko.encoder import ENCODER
+
+    return ENCODER
+
+
+def _boards() -> BoardRole:
+    from hegemon.games.spqrisiko.board import BOARDS
+
+    return BOARDS
+
+
+def _news() -> NewsRole:
+    from hegemon.games.spqrisiko.news import NEWS
+
+    return NEWS
+
+
+ROLES = Roles(text=_text, bots=_bots, lab=_lab, encoder=_encoder, boards=_boards, news=_news)
 
 
 class SpqrGame:
@@ -28,14 +70,7 @@ class SpqrGame:
     provinces, and a game of bots that never ends stops after 60 rounds."""
     side_names: tuple[tuple[str, str], ...] = ()
     ends_after_rounds = False
-    modules: Mapping[str, str] = MappingProxyType({
-        "text": "hegemon.games.spqrisiko.text",
-        "ai": "hegemon.ai.games.spqrisiko",
-        "measures": "hegemon.games.spqrisiko.measures",
-        "encoder": "hegemon.games.spqrisiko.encoder",
-        "board": "hegemon.games.spqrisiko.board",
-        "news": "hegemon.games.spqrisiko.news",
-    })
+    roles = ROLES
 
     def parse_options(self, raw: Mapping[str, Any] | None = None, **overrides: Any) -> SpqrOptions:
         """Validated options from JSON or CLI strings; ConfigError names a bad option."""

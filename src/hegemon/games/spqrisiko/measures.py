@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from hegemon.core.actions import Action
+from hegemon.core.roles import LabRole
 from hegemon.games.spqrisiko.scoring import sea_controller
 
 if TYPE_CHECKING:
@@ -120,3 +121,15 @@ SWITCH_MEASURES: dict[str, tuple[str, ...]] = {
     "trireme_disbands_per_turn": ("naval_moves",),
 }
 REASON_NAMES: dict[str, tuple[str, str]] = {}
+
+
+LAB = LabRole(
+    measures=MEASURES,
+    names=NAMES,
+    value_names=VALUE_NAMES,
+    switch_measures=SWITCH_MEASURES,
+    reason_names=REASON_NAMES,
+    bots=LAB_BOTS,
+    lead_scores=lead_scores,
+)
+"""The lab role (`Roles.lab`)."""

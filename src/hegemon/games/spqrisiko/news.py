@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from hegemon.core.roles import NewsRole
 from hegemon.games.spqrisiko.records import BattleKind
 from hegemon.games.spqrisiko.scoring import FREE, NEUTRAL
 
@@ -84,3 +85,7 @@ def news(state: SpqrState, before: Facts, action: Action) -> list[dict[str, Any]
         if c["k"] == "conquest" and isinstance(c["place"], int):
             c["place"] = ids[c["place"]]
     return out
+
+
+NEWS = NewsRole(facts=facts, news=news)
+"""The news role (`Roles.news`)."""

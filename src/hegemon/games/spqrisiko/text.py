@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from hegemon.core.roles import TextRole
 from hegemon.games.spqrisiko.board import SYMBOLS
 from hegemon.games.spqrisiko.scoring import NEUTRAL, sea_controller
 
@@ -113,3 +114,7 @@ def action_odds(state: SpqrState, action: Action) -> str | None:
         f"{what}: win {float(r.p_win):.1%} ({r.p_win.numerator}/{r.p_win.denominator}); expected losses "
         f"{float(r.expected_attacker_losses):.2f} yours, {float(r.expected_defender_losses):.2f} theirs"
     )
+
+
+TEXT = TextRole(render=render, render_map=render_map, action_odds=action_odds)
+"""The terminal role (`Roles.text`)."""
