@@ -37,7 +37,6 @@ NATIVE: tuple[str, ...] = (
     "hegemon.core.play",
     "hegemon.core.record",
     "hegemon.games.spqrisiko.combat",
-    "hegemon.games.spqrisiko.game",
     "hegemon.games.spqrisiko.phase",
     "hegemon.games.spqrisiko.records",
     "hegemon.games.spqrisiko.scoring",
@@ -50,7 +49,6 @@ NATIVE: tuple[str, ...] = (
     "hegemon.games.spqrisiko.rules.setup",
     "hegemon.games.spqrisiko.rules.tables",
     "hegemon.games.spqrisiko.rules.turn",
-    "hegemon.games.polis.game",
     "hegemon.games.polis.phase",
     "hegemon.games.polis.scoring",
     "hegemon.games.polis.state",
@@ -66,8 +64,9 @@ NATIVE: tuple[str, ...] = (
     "hegemon.games.polis.rules.sieges",
     "hegemon.games.polis.rules.tables",
 )
-"""The engine modules compiled with mypyc: core types and every rules module of both games (not the CLI,
-server, web, AI or lab, which gain little and change often)."""
+"""The engine modules compiled with mypyc: core types, every rules module of both games, and the bots' search
+and game knowledge (not the game objects, which hold no hot code and subclass `core.gamebase.BaseGame`, nor the
+CLI, server, web or lab, which gain little and change often)."""
 
 _NATIVE_SET = frozenset(NATIVE)
 MANIFEST = "_native.json"

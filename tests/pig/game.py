@@ -13,8 +13,8 @@ from fractions import Fraction
 from typing import Any, ClassVar
 
 from hegemon.core.actions import Action, ActionCodec
-from hegemon.core.game import CHANCE, TERMINAL, Outcome, PlayerId, Termination
-from hegemon.core.options import describe_options, parse_options
+from hegemon.core.game import CHANCE, TERMINAL, Game, Outcome, PlayerId, Termination
+from hegemon.core.gamebase import BaseGame
 from hegemon.core.roles import BotRole, EncoderRole, LabRole, Roles, TextRole
 from tests.pig.options import PigOptions
 
@@ -230,36 +230,22 @@ def _encoder() -> EncoderRole:
 ROLES = Roles(text=_text, bots=_bots, lab=_lab, encoder=_encoder)
 
 
-class PigGame:
+class PigGame(BaseGame[PigOptions]):
     """Secret Pig for 2-3 players."""
 
     name = "pig"
     title = "Secret Pig"
-    version = 1
     min_players = 2
     max_players = 3
     options_type = PigOptions
-    selfplay_defaults: Mapping[str, Any] = {}
-    side_names: tuple[tuple[str, str], ...] = ()
-    ends_after_rounds = False
+    codec = CODEC
     roles = ROLES
 
-    def parse_options(self, raw: Mapping[str, Any] | None = None) -> PigOptions:
-        if isinstance(raw, PigOptions):
-            return raw
-        return parse_options(PigOptions, raw)
-
-    def describe_options(self) -> list[dict[str, Any]]:
-        return describe_options(PigOptions)
-
     def players(self, options: Any) -> int:
-        return int(self.parse_options(options).players)
+        return int(self.options_of(options).players)
 
     def new_game(self, options: Any = None, seed: int = 0) -> PigState:
-        return PigState(self.parse_options(options))
-
-    def decode_action(self, obj: Any) -> Action:
-        return CODEC.decode(obj)
+        return PigState(self.options_of(options))
 
     def max_actions(self, options: Any) -> int:
         """Deals, then per turn at most five roll+face pairs and a hold."""
@@ -284,11 +270,8 @@ class PigGame:
         }
 
     def board_name(self, options: Any) -> str | None:
-        board = self.parse_options(options).board
+        board = self.options_of(options).board
         return None if board in (None, "default") else board
-
-    def shipped_boards(self) -> tuple[str, ...]:
-        return ("default",)
 
     def game_length(self, state: PigState) -> tuple[int, int | None]:
         return state.turns // state.n + 1, state.turns
@@ -297,4 +280,4 @@ class PigGame:
         return state.turns
 
 
-GAME = PigGame()
+GAME: Game = PigGame()

@@ -6,11 +6,11 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from hegemon.core.errors import ConfigError
-from hegemon.core.options import Options, option
+from hegemon.core.options import BoardOptions, option
 
 
 @dataclass(frozen=True)
-class PigOptions(Options):
+class PigOptions(BoardOptions):
     PRESET_FIELD: ClassVar[str | None] = None
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {}
 

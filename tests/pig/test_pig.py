@@ -16,7 +16,7 @@ from hegemon import testing
 from hegemon.core.errors import ConfigError
 from hegemon.core.game import CHANCE, Game, PlayerId, State
 from hegemon.core.record import GameRecord, verify
-from hegemon.core.roles import Roles
+from hegemon.core.roles import LabRole, Roles
 from hegemon.games import game_names, get_game, register_game, registered_game, unregister_game
 from hegemon.lab.run import GAMES_FILE, make_sweep, read_jsonl, run_sweep
 from hegemon.server.app import create_app
@@ -60,6 +60,12 @@ class Hog(PigGame):
     name = "hog"
 
 
+def _lab() -> LabRole:
+    from tests.pig.roles import LAB
+
+    return LAB
+
+
 def _bots_as_text() -> Any:
     from tests.pig.roles import BOTS
 
@@ -79,8 +85,8 @@ class NoGlossary:
 @pytest.mark.parametrize(
     ("roles", "error"),
     [
-        (Roles(bots=ROLES.bots, lab=ROLES.lab), r"hog lacks the required role\(s\) text \(see hegemon.core.roles\)"),
-        (Roles(lab=ROLES.lab), r"hog lacks the required role\(s\) text, bots"),
+        (Roles(bots=ROLES.bots, lab=_lab), r"hog lacks the required role\(s\) text \(see hegemon.core.roles\)"),
+        (Roles(lab=_lab), r"hog lacks the required role\(s\) text, bots"),
         (Roles(text=_bots_as_text, bots=ROLES.bots), r"hog: the text role loads a BotRole, not a TextRole"),
         ({"text": "tests.pig.roles"}, r"hog: `roles` must be a hegemon.core.roles.Roles, not dict"),
         (None, r"tests.pig.broken.GAME lacks glossary, roles of the game contract"),
@@ -159,7 +165,7 @@ def test_the_kit_fails_a_game_that_leaks_or_shares_state(pig: Game) -> None:
     sharing: Any = BrokenGame(pig, SharingPig)
     with pytest.raises(testing.ConformanceError, match="applying to a clone changed the original"):
         testing.check_clone_and_codec(sharing, CONFIGS[0])
-    testing.check_clone_and_codec(BrokenGame(pig, PigState), CONFIGS[0])  # type: ignore[arg-type]  # a deliberately broken game for the kit to catch
+    testing.check_clone_and_codec(BrokenGame(pig, PigState), CONFIGS[0])  # a deliberately broken game for the kit to catch
 
 
 def test_a_table_plays_to_the_end_through_the_rest_api(pig: Game) -> None:

@@ -170,18 +170,32 @@ class Game(Protocol):
       turns only within a round);
     - `turn_count(state)`: the state's turn counter, which changes whenever a player's turn passes to the next
       (`hegemon replay` shows a game turn by turn with it).
+
+    The data members are read-only here: a game declares them as class attributes (`core.gamebase.BaseGame`
+    is the base every game object subclasses; mypy checks each game against this protocol where it assigns
+    `GAME: Game`).
     """
 
-    name: str
-    title: str
-    version: int
-    min_players: int
-    max_players: int
-    options_type: type[Options]
-    selfplay_defaults: Mapping[str, Any]
-    side_names: tuple[tuple[str, str], ...]
-    ends_after_rounds: bool
-    roles: Roles
+    @property
+    def name(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def min_players(self) -> int: ...
+    @property
+    def max_players(self) -> int: ...
+    @property
+    def options_type(self) -> type[Options]: ...
+    @property
+    def selfplay_defaults(self) -> Mapping[str, Any]: ...
+    @property
+    def side_names(self) -> tuple[tuple[str, str], ...]: ...
+    @property
+    def ends_after_rounds(self) -> bool: ...
+    @property
+    def roles(self) -> Roles: ...
 
     def parse_options(self, raw: Mapping[str, Any] | None = None) -> Any: ...
     def describe_options(self) -> list[dict[str, Any]]: ...

@@ -48,6 +48,13 @@ class Options:
         """Cross-field checks; subclasses raise ConfigError."""
 
 
+class BoardOptions(Options):
+    """Options of a game played on a board: each such options dataclass has a `board` field (None: the game's own
+    board; else another shipped board's name, an uploaded board's content-hash name or a file's path)."""
+
+    board: str | None
+
+
 def _convert(cls: type, f: dataclasses.Field[Any], hint: Any, value: Any) -> Any:
     name = f.name
     if isinstance(value, str) and hint is not str:

@@ -1,4 +1,4 @@
-"""The Polis encoding for reinforcement learning (`make_encoder`, named by the game's `modules["encoder"]`;
+"""The Polis encoding for reinforcement learning (`ENCODER`, the game's encoder role;
 `hegemon.rl` wraps it in numpy): every decision action in a fixed order (counts capped at `COUNT_CAP`,
 `MOVE_CAP`, `PHOROS_CAP`), and a side's observation built only from what its view shows (self first)."""
 
@@ -8,6 +8,7 @@ import itertools
 from typing import TYPE_CHECKING, Any
 
 from hegemon.core.actions import Action
+from hegemon.core.encoding import onehot
 from hegemon.core.roles import EncoderRole
 from hegemon.games.polis import actions as A
 from hegemon.games.polis.board import RESOURCES
@@ -16,12 +17,6 @@ from hegemon.games.polis.rules.common import PHASE_NAMES
 if TYPE_CHECKING:
     from hegemon.games.polis.state import PolisState
 
-
-def _onehot(n: int, i: int) -> list[float]:
-    v = [0.0] * n
-    if 0 <= i < n:
-        v[i] = 1.0
-    return v
 
 
 class PolisEncoder:
@@ -92,7 +87,7 @@ class PolisEncoder:
         v: list[float] = []
         for q in range(Q):
             o = st.owner[q]
-            v += _onehot(3, 0 if o == me else (1 if o == op else 2))
+            v += onehot(3, 0 if o == me else (1 if o == op else 2))
         v += [float(x) for x in st.pop]
         v += [float(sum(1 for p in st.slots[q] if p >= 0)) for q in range(Q)]
         v += [float(x) for x in st.discs[me]] + [float(x) for x in st.discs[op]]
@@ -102,12 +97,12 @@ class PolisEncoder:
             v += [float(x) for x in st.res[s]]
             v += [float(st.pp[s]), float(st.passed[s]), float(st.merchants_in_port[s]), float(st.merchants[s]),
                   float(st.proxenos_captured[s]), float(sum(st.hands[s]))]
-        v += _onehot(Q, st.proxenos[me]) + _onehot(Q, st.proxenos[op])
+        v += onehot(Q, st.proxenos[me]) + onehot(Q, st.proxenos[op])
         v += [float(x) for x in st.hands[me]]
         v += [float(x) for x in st.shiploads_taken] + [float(x) for x in st.market_closed]
         v += [float(x) for x in st.market_markers]
-        v += _onehot(len(b.round_names), st.round)
-        v += _onehot(self.n_phases, st.phase)
+        v += onehot(len(b.round_names), st.round)
+        v += onehot(self.n_phases, st.phase)
         v += [float(st.current_player() == me), float(st.first == me), float(st.turns), float(st.n_actions)]
         P = len(b.project_ids)
         offer = [0.0] * P
@@ -117,7 +112,7 @@ class PolisEncoder:
         for p in st.started:
             started[p] = 1.0
         v += offer + started
-        v += _onehot(T, st.battle_at)
+        v += onehot(T, st.battle_at)
         v += [float(st.battle_at >= 0 and st.attacker == me), float(sum(st.deck)) if st.battle_at >= 0 else 0.0]
         played = [0.0] * len(st.deck)
         if st.played:
@@ -127,10 +122,5 @@ class PolisEncoder:
         return v
 
 
-def make_encoder(state: PolisState) -> PolisEncoder:
-    """The encoder of `state`'s board."""
-    return PolisEncoder(state)
-
-
-ENCODER = EncoderRole(make_encoder=make_encoder)
-"""The RL encoding role (`Roles.encoder`)."""
+ENCODER = EncoderRole(make_encoder=PolisEncoder)
+"""The RL encoding role (`Roles.encoder`): an encoder of a state's table."""

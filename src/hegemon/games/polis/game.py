@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from types import MappingProxyType
 from typing import Any
 
-from hegemon.core.actions import Action
-from hegemon.core.errors import ConfigError
-from hegemon.core.options import describe_options, parse_options
+from hegemon.core.game import Game
+from hegemon.core.gamebase import BaseGame
 from hegemon.core.roles import BoardRole, BotRole, EncoderRole, LabRole, NewsRole, Roles, TextRole
 from hegemon.games.polis.actions import CODEC
 from hegemon.games.polis.board import SHIPPED_BOARDS, load_board
@@ -57,34 +55,19 @@ def _news() -> NewsRole:
 ROLES = Roles(text=_text, bots=_bots, lab=_lab, encoder=_encoder, boards=_boards, news=_news)
 
 
-class PolisGame:
+class PolisGame(BaseGame[PolisOptions]):
     """Polis: Fight for the Hegemony — two players, Athens (0) and Sparta (1)."""
 
     name = "polis"
     title = "Polis: Fight for the Hegemony"
-    version = 1
     min_players = 2
     max_players = 2
     options_type = PolisOptions
-    selfplay_defaults: Mapping[str, Any] = MappingProxyType({})
-    """Options of bots-only games (self-play, lab, RL) unless told otherwise (none: the whole game as printed)."""
-    side_names: tuple[tuple[str, str], ...] = (("Athens", "Atene"), ("Sparta", "Sparta"))
-    ends_after_rounds = True
+    codec = CODEC
     roles = ROLES
-
-    def parse_options(self, raw: Mapping[str, Any] | None = None) -> PolisOptions:
-        """Validated options from a mapping (JSON or CLI strings); ConfigError names a bad option."""
-        if isinstance(raw, PolisOptions):
-            return raw
-        return parse_options(PolisOptions, raw)
-
-    def describe_options(self) -> list[dict[str, Any]]:
-        """Every option with its type, default, bounds and help, for the lobby and the CLI."""
-        return describe_options(PolisOptions)
-
-    def players(self, options: Any) -> int:
-        """The number of players (always 2: Athens and Sparta)."""
-        return self.min_players
+    side_names = (("Athens", "Atene"), ("Sparta", "Sparta"))
+    ends_after_rounds = True
+    # selfplay_defaults: none (bots-only games play the whole game as printed)
 
     def position_odds_job(self, state: PolisState, query: Mapping[str, str]) -> Callable[[], dict[str, Any]]:
         """The computation of the exact odds of the siege `query` describes in `state` (`odds.position_odds_job`)."""
@@ -98,12 +81,6 @@ class PolisGame:
         from hegemon.games.polis.glossary import board_glossary, glossary
 
         return glossary() if board is None else board_glossary(board)
-
-    def board_name(self, options: Any) -> str | None:
-        """The corrected board file `options` play on (an uploaded board's name or a path), None for the shipped
-        board."""
-        opts = options if isinstance(options, PolisOptions) else self.parse_options(options)
-        return opts.board
 
     def shipped_boards(self) -> tuple[str, ...]:
         """The boards that ship with Polis: the reconstruction ("default") and the balanced board ("balanced",
@@ -122,24 +99,13 @@ class PolisGame:
     def new_game(self, options: Any = None, seed: int = 0) -> PolisState:
         """A new game at its first chance node (the project offer). The seed is not used: every random
         event is a chance node, drawn by the caller's generator."""
-        if options is None:
-            opts = PolisOptions()
-        elif isinstance(options, PolisOptions):
-            opts = options
-        elif isinstance(options, Mapping):
-            opts = self.parse_options(options)
-        else:
-            raise ConfigError("options", f"expected PolisOptions or a mapping, got {type(options).__name__}")
+        opts = self.options_of(options)
         board = load_board(opts.board)
         key = f"start:{opts!r}"  # every new game of a board and options starts identical: build it once
         start: PolisState | None = board.cache.get(key)
         if start is None:
             start = board.cache[key] = PolisState(board, opts)
         return start.clone()
-
-    def decode_action(self, obj: Any) -> Action:
-        """An action from its JSON form; InvalidActionError if malformed."""
-        return CODEC.decode(obj)
 
     def max_actions(self, options: Any = None) -> int:
         """A safe upper bound on atomic actions in one game. Per round: at most `max_turns_per_round` turns;
@@ -148,7 +114,7 @@ class PolisGame:
         draws and at most (deck − 2 × hand) / 2 + 1 exchanges of ≤ 8 steps (2 retreat choices, play, match,
         ≤ 4 draws); then the end of round (releases, growth, phoros, draws, event removals). With
         `max_turns_per_round = 0` there is no bound (a round may go on forever, §4.9): 10**9 is returned."""
-        opts = self.parse_options(options) if not isinstance(options, PolisOptions) else options
+        opts = self.options_of(options)
         cap = opts.max_turns_per_round
         if not cap:
             return 10**9
@@ -159,4 +125,4 @@ class PolisGame:
         return len(b.round_limit) * (cap * per_turn + per_round_end) + 10
 
 
-GAME = PolisGame()
+GAME: Game = PolisGame()

@@ -9,7 +9,7 @@ from enum import IntEnum
 from typing import ClassVar
 
 from hegemon.core.errors import ConfigError
-from hegemon.core.options import Options, option
+from hegemon.core.options import BoardOptions, option
 
 SIEGE_RULES = ("classic", "sacrifice", "diceless", "diceless_sacrifice")
 
@@ -28,7 +28,7 @@ CLASSIC, SACRIFICE, DICELESS, DICELESS_SACRIFICE = SiegeRule
 
 
 @dataclass(frozen=True, slots=True)
-class PolisOptions(Options):
+class PolisOptions(BoardOptions):
     """Every option of a Polis game. `siege` picks one of the four siege rules (default: the d4 rule)."""
 
     PRESET_FIELD: ClassVar[str | None] = None

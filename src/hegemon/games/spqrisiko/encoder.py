@@ -1,13 +1,13 @@
-"""The S.P.Q.RisiKo! encoding for reinforcement learning (`make_encoder`, named by the game's
-`modules["encoder"]`; `hegemon.rl` wraps it in numpy): every decision action in a fixed order (counts capped at
-`COUNT_CAP` / `NAVAL_CAP`), and a seat's observation built only from what its view shows, seats relative to the
-observer."""
+"""The S.P.Q.RisiKo! encoding for reinforcement learning (`ENCODER`, the game's encoder role; `hegemon.rl` wraps
+it in numpy): every decision action in a fixed order (counts capped at `COUNT_CAP` / `NAVAL_CAP`), and a seat's
+observation built only from what its view shows, seats relative to the observer."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from hegemon.core.actions import Action
+from hegemon.core.encoding import onehot
 from hegemon.core.roles import EncoderRole
 from hegemon.games.spqrisiko import actions as A
 from hegemon.games.spqrisiko.board import SYMBOLS
@@ -18,12 +18,6 @@ from hegemon.games.spqrisiko.scoring import FREE, NEUTRAL
 if TYPE_CHECKING:
     from hegemon.games.spqrisiko.state import SpqrState
 
-
-def _onehot(n: int, i: int) -> list[float]:
-    v = [0.0] * n
-    if 0 <= i < n:
-        v[i] = 1.0
-    return v
 
 
 class SpqrEncoder:
@@ -88,7 +82,7 @@ class SpqrEncoder:
         v: list[float] = []
         for p in range(P):
             o = st.owner[p]
-            v += _onehot(n + 2, n if o == NEUTRAL else (n + 1 if o == FREE else r(o)))
+            v += onehot(n + 2, n if o == NEUTRAL else (n + 1 if o == FREE else r(o)))
         v += [float(a) for a in st.armies]
         v += [float(x) for x in st.power_centre]
         for s in range(Z):
@@ -100,22 +94,17 @@ class SpqrEncoder:
             v += [float(st.vp[a]), float(prov), float(leg), float(sum(st.hands[a])), float(st.eliminated[a]), float(cur == a)]
         v += [float(x) for x in st.hands[seat]]
         v += [float(sum(st.deck)), *(float(x) for x in st.discard), float(st.opts.power_centres - st.pcs_built)]
-        v += _onehot(len(PHASE_NAMES), st.phase)
+        v += onehot(len(PHASE_NAMES), st.phase)
         v += [float(st.round), float(st.pool), float(st.bonus_triremes), float(st.bonus_pcs)]
         bt = st.battle
         kind = bt.kind + 1 if bt else 0
-        v += _onehot(5, kind)
-        v += _onehot(P, bt.source if bt and bt.kind != 0 else -1)
-        v += _onehot(P, bt.target if bt and bt.kind != 0 else -1)
-        v += _onehot(Z, bt.source if bt and bt.kind == 0 else -1)
+        v += onehot(5, kind)
+        v += onehot(P, bt.source if bt and bt.kind != 0 else -1)
+        v += onehot(P, bt.target if bt and bt.kind != 0 else -1)
+        v += onehot(Z, bt.source if bt and bt.kind == 0 else -1)
         v += [float(bt.alive) if bt and bt.kind == 2 else 0.0]
         return v
 
 
-def make_encoder(state: SpqrState) -> SpqrEncoder:
-    """The encoder of `state`'s board and number of players."""
-    return SpqrEncoder(state)
-
-
-ENCODER = EncoderRole(make_encoder=make_encoder)
-"""The RL encoding role (`Roles.encoder`)."""
+ENCODER = EncoderRole(make_encoder=SpqrEncoder)
+"""The RL encoding role (`Roles.encoder`): an encoder of a state's table."""

@@ -6,8 +6,8 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
-from hegemon.core.actions import Action
-from hegemon.core.options import describe_options, parse_options
+from hegemon.core.game import Game
+from hegemon.core.gamebase import BaseGame
 from hegemon.core.roles import BoardRole, BotRole, EncoderRole, LabRole, NewsRole, Roles, TextRole
 from hegemon.games.spqrisiko.actions import CODEC
 from hegemon.games.spqrisiko.board import load_board
@@ -56,33 +56,23 @@ def _news() -> NewsRole:
 ROLES = Roles(text=_text, bots=_bots, lab=_lab, encoder=_encoder, boards=_boards, news=_news)
 
 
-class SpqrGame:
+class SpqrGame(BaseGame[SpqrOptions]):
     """S.P.Q.RisiKo! (Editrice Giochi 2005) for 3-5 players, rule sets `house-1.2` (default) and `official`."""
 
     name = "spqrisiko"
     title = "S.P.Q.RisiKo!"
-    version = 1
     min_players = 3
     max_players = 5
     options_type = SpqrOptions
-    selfplay_defaults: Mapping[str, Any] = MappingProxyType({"random_deal": True, "max_rounds": 60})
+    codec = CODEC
+    roles = ROLES
+    selfplay_defaults = MappingProxyType({"random_deal": True, "max_rounds": 60})
     """Options of bots-only games (self-play, lab, RL) unless told otherwise: bots do not choose the initial
     provinces, and a game of bots that never ends stops after 60 rounds."""
-    side_names: tuple[tuple[str, str], ...] = ()
-    ends_after_rounds = False
-    roles = ROLES
-
-    def parse_options(self, raw: Mapping[str, Any] | None = None, **overrides: Any) -> SpqrOptions:
-        """Validated options from JSON or CLI strings; ConfigError names a bad option."""
-        return parse_options(SpqrOptions, raw, **overrides)
-
-    def describe_options(self) -> list[dict[str, Any]]:
-        """Every option with its type, default, bounds and help, for the lobby and the CLI."""
-        return describe_options(SpqrOptions)
 
     def players(self, options: Any) -> int:
         """The number of players the options ask for."""
-        return int(self.parse_options(options).players) if not isinstance(options, SpqrOptions) else options.players
+        return int(self.options_of(options).players)
 
     def position_odds_job(self, state: SpqrState, query: Mapping[str, str]) -> Callable[[], dict[str, Any]]:
         """The computation of the odds of the attack `query` describes in `state` (`odds.position_odds_job`)."""
@@ -97,16 +87,6 @@ class SpqrGame:
 
         return glossary() if board is None else board_glossary(board)
 
-    def board_name(self, options: Any) -> str | None:
-        """The corrected board file `options` play on (an uploaded board's name or a path), None for the shipped
-        board."""
-        opts = options if isinstance(options, SpqrOptions) else self.parse_options(options)
-        return opts.board
-
-    def shipped_boards(self) -> tuple[str, ...]:
-        """One board ships with S.P.Q.RisiKo! (a corrected one is an uploaded file)."""
-        return ("default",)
-
     def game_length(self, state: SpqrState) -> tuple[int, int | None]:
         """How long `state`'s game has gone: (rounds played, counted from 1; turns over the game)."""
         return state.round, state.turns
@@ -118,11 +98,8 @@ class SpqrGame:
     def new_game(self, options: SpqrOptions | Mapping[str, Any] | None = None, seed: int = 0) -> SpqrState:
         """The initial state (the first step is the chance draw of the order of play). All randomness is
         in chance nodes, so `seed` only matters to whoever samples them."""
-        opts = options if isinstance(options, SpqrOptions) else self.parse_options(options)
+        opts = self.options_of(options)
         return SpqrState(load_board(opts.board), opts)
-
-    def decode_action(self, obj: Any) -> Action:
-        return CODEC.decode(obj)
 
     def max_actions(self, options: SpqrOptions) -> int:
         """A safe bound on atomic actions in one game (generous: the round limit ends games long before)."""
@@ -130,4 +107,4 @@ class SpqrGame:
         return 200 + rounds * options.players * 2000
 
 
-GAME = SpqrGame()
+GAME: Game = SpqrGame()

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from hegemon.core.errors import ConfigError
-from hegemon.core.options import Options, option
+from hegemon.core.options import BoardOptions, option
 
 RULE_SETS = ("house-1.2", "official")
 
@@ -27,7 +27,7 @@ OFFICIAL = {
 
 
 @dataclass(frozen=True, slots=True)
-class SpqrOptions(Options):
+class SpqrOptions(BoardOptions):
     """Every option of a S.P.Q.RisiKo! game. `rules` sets the four switches; each may be overridden."""
 
     PRESET_FIELD: ClassVar[str | None] = "rules"
