@@ -11,7 +11,7 @@ from hegemon.core.roles import BoardRole, BotRole, EncoderRole, LabRole, NewsRol
 from hegemon.games.polis.actions import CODEC
 from hegemon.games.polis.board import SHIPPED_BOARDS, load_board
 from hegemon.games.polis.options import PolisOptions
-from hegemon.games.polis.state import PolisState
+from hegemon.games.polis.state import PolisState, new_state
 
 # ---------------------------------------------------------------- the roles, each imported on first use
 
@@ -104,7 +104,7 @@ class PolisGame(BaseGame[PolisOptions]):
         key = f"start:{opts!r}"  # every new game of a board and options starts identical: build it once
         start: PolisState | None = board.cache.get(key)
         if start is None:
-            start = board.cache[key] = PolisState(board, opts)
+            start = board.cache[key] = new_state(board, opts)
         return start.clone()
 
     def max_actions(self, options: Any = None) -> int:

@@ -425,3 +425,10 @@ _APPLY: dict[type, Any] = {
 }
 
 __all__ = ["SIDES", "PolisState", "common"]
+
+
+def new_state(board: Board, opts: PolisOptions) -> PolisState:
+    """A new game's state. Code that is not compiled builds states through this function: with the engine
+    compiled, calling the class from interpreted code leaves its attributes unset (mypyc, as of mypy 2.4.1:
+    the compiled `__init__` does not run then; `tests/test_compiled.py` plays through `new_game`)."""
+    return PolisState(board, opts)

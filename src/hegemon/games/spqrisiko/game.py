@@ -12,7 +12,7 @@ from hegemon.core.roles import BoardRole, BotRole, EncoderRole, LabRole, NewsRol
 from hegemon.games.spqrisiko.actions import CODEC
 from hegemon.games.spqrisiko.board import load_board
 from hegemon.games.spqrisiko.options import SpqrOptions
-from hegemon.games.spqrisiko.state import SpqrState
+from hegemon.games.spqrisiko.state import SpqrState, new_state
 
 # ---------------------------------------------------------------- the roles, each imported on first use
 
@@ -99,7 +99,7 @@ class SpqrGame(BaseGame[SpqrOptions]):
         """The initial state (the first step is the chance draw of the order of play). All randomness is
         in chance nodes, so `seed` only matters to whoever samples them."""
         opts = self.options_of(options)
-        return SpqrState(load_board(opts.board), opts)
+        return new_state(load_board(opts.board), opts)
 
     def max_actions(self, options: SpqrOptions) -> int:
         """A safe bound on atomic actions in one game (generous: the round limit ends games long before)."""

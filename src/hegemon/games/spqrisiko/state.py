@@ -399,3 +399,10 @@ _APPLY: dict[type[Action], Callable[[SpqrState, Any], Phase | None]] = {
     A.Done: turn.apply_done,
     A.Draw: turn.apply_draw,
 }
+
+
+def new_state(board: Board, opts: SpqrOptions) -> SpqrState:
+    """A new game's state. Code that is not compiled builds states through this function: with the engine
+    compiled, calling the class from interpreted code leaves its attributes unset (mypyc, as of mypy 2.4.1:
+    the compiled `__init__` does not run then; `tests/test_compiled.py` plays through `new_game`)."""
+    return SpqrState(board, opts)
