@@ -82,7 +82,7 @@ def siege_table(bot: str, games: int, jobs: int, out: Path, board: str | None = 
 
 
 def print_seats(rows: list[dict[str, Any]]) -> None:
-    """The bot's win rate in each seat and why its games were lost: the board favours Sparta (ai/README), so a
+    """The bot's win rate in each seat and why its games were lost: the board favours Sparta (docs/experiments/ai-search-history.md), so a
     seat's rate says more than the total."""
     print(f"\n{'siege rule':20} {'as Athens':>9} {'as Sparta':>9}  games lost, by the bot's seat and the end")
     for r in rows:

@@ -1,6 +1,6 @@
 """The Polis evaluation can value the projects a side can start (issue 13: mcts:normal lost as Athens at the
 final count, building too few projects for lack of silver; the weight `project` is off in both shipped sets, as
-measured in ai/README.md, so these tests use a set with it at 1.0), on hand-built positions: the best project of
+measured in docs/experiments/ai-search-history.md, so these tests use a set with it at 1.0), on hand-built positions: the best project of
 the offer whose cost the side holds is worth its prestige less its cost, the silver that completes a cost is
 worth that much, the option goes with a pass, and starting the project is worth more than passing it by."""
 

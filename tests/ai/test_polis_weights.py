@@ -128,7 +128,7 @@ def test_search_uses_its_set_and_greedy_the_default() -> None:
 
 def test_the_search_playing_athens_uses_athens_set() -> None:
     """`BOTS.evaluate_for`: the search values positions with `SEARCH_ATHENS` when it plays Athens and
-    with `SEARCH` when it plays Sparta (ai/README.md, "Fitting the evaluation to game results")."""
+    with `SEARCH` when it plays Sparta (docs/experiments/ai-search-history.md, "Fitting the evaluation to game results")."""
     assert know.BOTS.evaluate_for is know.search_evaluate_for
     assert know.search_evaluate_for(0) is know.search_evaluate_athens
     assert know.search_evaluate_for(1) is know.search_evaluate
