@@ -36,7 +36,7 @@ except ImportError as e:  # pragma: no cover - the rl extra is not installed
     raise ImportError("hegemon.rl needs the rl extra: pip install 'hegemon[rl]'") from e
 
 
-class HegemonEnv(AECEnv):
+class HegemonEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hints: its AECEnv is Any to mypy
     """One game as a PettingZoo AEC environment (see the module docstring)."""
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "hegemon_v0", "is_parallelizable": False}

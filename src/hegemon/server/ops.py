@@ -389,7 +389,7 @@ def _json_formatter() -> logging.Formatter:
     try:
         from pythonjsonlogger.json import JsonFormatter
     except ImportError:  # python-json-logger 3.0
-        from pythonjsonlogger.jsonlogger import JsonFormatter
+        from pythonjsonlogger.jsonlogger import JsonFormatter  # type: ignore[attr-defined]  # 3.0 re-exports it implicitly
     return JsonFormatter(
         "%(levelname)s %(name)s %(message)s",
         rename_fields={"levelname": "level", "name": "logger"},

@@ -628,7 +628,8 @@ def _table_of(item: Item) -> str | None:
     if kind == "chat":
         return str(data[0]["table_id"])
     if kind == "ack":
-        return data.table
+        table: str | None = data.table
+        return table
     return None
 
 

@@ -17,10 +17,12 @@ from hegemon.core.actions import Action
 from hegemon.core.game import PlayerId
 from hegemon.core.roles import BotRole
 from hegemon.games.polis import scoring
+from hegemon.games.polis.actions import MoveFrom
 from hegemon.games.polis.board import SILVER, WHEAT
 from hegemon.games.polis.options import DICELESS, DICELESS_SACRIFICE, SACRIFICE
 from hegemon.games.polis.pending import DiscSiege, SiegeRollDue
 from hegemon.games.polis.rules import common, flow
+from hegemon.games.polis.state import PolisState
 
 W_UNIT = 0.55
 W_RESOURCE = 0.18
@@ -48,7 +50,7 @@ PP_NONE = 6.0  # no prestige left: ostracism danger
 PP_ONE = 1.5  # one prestige point left
 # the best project of the offer a side can start now (issue 13: Athens, with no silver at the start, built too
 # few): this share of what it would bring beyond the resources it takes. Off (0) in both sets: measured at 1.0
-# it was no clear gain for the search against greedy (ai/README.md, "Athens' economy")
+# it was no clear gain for the search against greedy (docs/experiments/ai-search-history.md, "Athens' economy")
 W_PROJECT = 0.0
 # the prestige a side will hold after the coming supply (`round_end_prestige`): the danger of an empty or
 # one-point track counted on it as well as on the track now, times this weight; and a side that has passed with
@@ -85,23 +87,23 @@ class Weights:
 
 
 DEFAULT = Weights()
-# the search's set, tuned against greedy with the default set by `scripts/tune_polis.py` (ai/README.md, "A separately
+# the search's set, tuned against greedy with the default set by `scripts/tune_polis.py` (docs/experiments/ai-search-history.md, "A separately
 # tuned evaluation for the search"): a siege within reach counts 0.3 of its gain, not half. Session 11: resources
 # other than silver count nothing beyond the hunger they relieve (0, as in Athens' set): tuned as Sparta against the
 # search playing Athens (`tune_polis.py --opponent search --athens 0`), +9.4 ± 3.2 points at 40 iterations, and
-# no loss against greedy (ai/README.md, "Sparta's set, tuned against the search")
+# no loss against greedy (docs/experiments/ai-search-history.md, "Sparta's set, tuned against the search")
 SEARCH = Weights(reach=0.3, resource=0.0)
 # the search's set when it plays Athens (session 9): the weights a fit of the evaluation's terms to game results
 # points to (`scripts/fit_polis.py`: silver worth about 0.6, other resources about nothing beyond the hunger they
 # relieve, the best project a side can start about 0.5), on top of `SEARCH`. Measured against `SEARCH` on paired
-# deals it won more as Athens and less as Sparta (ai/README.md, "Fitting the evaluation to game results"), so
+# deals it won more as Athens and less as Sparta (docs/experiments/ai-search-history.md, "Fitting the evaluation to game results"), so
 # only Athens' search uses it (`search_evaluate_for`). Session 10: a non-capital polis held counts half its
 # league weight (0.5), where the fit puts it below 0 at equal score: +3.8 to +7.2 points against greedy on 800
-# paired deals a rule, every rule (ai/README.md, "Athens' poleis at half weight")
+# paired deals a rule, every rule (docs/experiments/ai-search-history.md, "Athens' poleis at half weight")
 SEARCH_ATHENS = Weights(reach=0.3, resource=0.0, silver=0.6, project=0.5, league=0.5)
 
 
-def polis_worth(st: Any, s: int, q: int, w: Weights = DEFAULT) -> float:
+def polis_worth(st: PolisState, s: int, q: int, w: Weights = DEFAULT) -> float:
     """What taking polis `q` is worth to side `s` in score points: its cubes (from neutral: the base
     population; from the opponent: its current cubes, which the opponent loses too), its place in the league
     (twice over from the opponent), less feeding the new cubes at the next supply, plus the prestige the siege
@@ -118,7 +120,7 @@ def polis_worth(st: Any, s: int, q: int, w: Weights = DEFAULT) -> float:
     return cubes - hunger + (f - 1 if st.siege_rule == DICELESS else f)
 
 
-def dice_siege_gain(st: Any, s: int, q: int, w: Weights = DEFAULT) -> float:
+def dice_siege_gain(st: PolisState, s: int, q: int, w: Weights = DEFAULT) -> float:
     """The expected gain in score points of one classic (or sacrifice) siege of `q` by `s` now: the roll
     takes the polis with chance (sides − F + 1) / sides for 1 PP; a failed roll costs a hoplite and, under
     `sacrifice`, may be forced (1 PP and F − roll hoplites) when that pays and can be paid."""
@@ -139,13 +141,13 @@ def dice_siege_gain(st: Any, s: int, q: int, w: Weights = DEFAULT) -> float:
     return total / sides - b.military_pp
 
 
-def diceless_keep(st: Any, s: int, t: int, w: Weights = DEFAULT) -> float:
+def diceless_keep(st: PolisState, s: int, t: int, w: Weights = DEFAULT) -> float:
     """The chance that one more action of a diceless siege in territory `t` finds the discs still there."""
     keep = w.keep_ds if st.siege_rule == DICELESS_SACRIFICE else w.keep_diceless
     return keep * w.keep_contested if st.units[1 - s][t] > 0 else keep
 
 
-def siege_value(st: Any, s: int, q: int, w: Weights = DEFAULT) -> float:
+def siege_value(st: PolisState, s: int, q: int, w: Weights = DEFAULT) -> float:
     """The value to `s` of its diceless siege of `q` (discs on it, or a forcing under way): the polis's worth
     times the chance the remaining discs are all placed — each further action a chance of the siege being
     broken, so every disc placed brings the polis nearer; none if the hoplites in the territory fell below F
@@ -174,13 +176,13 @@ def siege_value(st: Any, s: int, q: int, w: Weights = DEFAULT) -> float:
     return max(value, reach_value(st, s, q))
 
 
-def reach_value(st: Any, s: int, q: int, w: Weights = DEFAULT) -> float:
+def reach_value(st: PolisState, s: int, q: int, w: Weights = DEFAULT) -> float:
     """A siege of `q` that `s` could make now (F own hoplites in the territory; under the dice rules also
     control of it): a share (`REACH`) of its expected gain (`reach_gain`)."""
     return w.reach * reach_gain(st, s, q, w)
 
 
-def reach_gain(st: Any, s: int, q: int, w: Weights = DEFAULT) -> float:
+def reach_gain(st: PolisState, s: int, q: int, w: Weights = DEFAULT) -> float:
     """The expected gain of a siege of `q` that `s` could make now, 0 if none or not worth it: a roll now, or
     under the diceless rules every disc placed one action at a time with the risk of being broken (a start
     costs 1 PP under Diceless Sacrifice)."""
@@ -202,7 +204,7 @@ def reach_gain(st: Any, s: int, q: int, w: Weights = DEFAULT) -> float:
     return gain if gain > 0 else 0.0
 
 
-def pending_prestige(st: Any, s: int) -> int:
+def pending_prestige(st: PolisState, s: int) -> int:
     """Prestige `s` is about to receive in the middle of a siege action: the F of a polis taken (garrison
     choice still open), or of a forcing that completes the siege now — so a low prestige track on the way
     there is not mistaken for ostracism danger."""
@@ -222,7 +224,7 @@ def pending_prestige(st: Any, s: int) -> int:
     return 0
 
 
-def sacrifice_option(st: Any, s: int, w: Weights = DEFAULT) -> float:
+def sacrifice_option(st: PolisState, s: int, w: Weights = DEFAULT) -> float:
     """Under `sacrifice`, after a failed roll: the option to force (1 PP and F − roll hoplites take the
     polis), worth the polis less that cost when positive."""
     due = st.pending
@@ -235,7 +237,7 @@ def sacrifice_option(st: Any, s: int, w: Weights = DEFAULT) -> float:
 END_PHASES = frozenset((common.SUPPLY, common.GROWTH, common.PHOROS))
 
 
-def lost_at_round_end(st: Any, s: int) -> bool:
+def lost_at_round_end(st: PolisState, s: int) -> bool:
     """During the end of the round (supply, growth, phoros): side `s` has no prestige left and no
     megalopolis still to come to give it some, so the end-of-round check will ostracise it (§9.1 case 2) —
     the game lost, whatever the wheat paid or the silver gained by it (paying the supply or the phoros down to
@@ -254,7 +256,7 @@ def lost_at_round_end(st: Any, s: int) -> bool:
     return True
 
 
-def round_end_prestige(st: Any, s: int) -> int:
+def round_end_prestige(st: PolisState, s: int) -> int:
     """At best, the prestige side `s` holds when the end-of-round check comes, if nothing else happens this
     round: the track now (and what a siege under way pays), plus the immediate prestige of the projects under
     construction on its poleis and a megalopolis point for each of its poleis above its base population, less
@@ -276,7 +278,7 @@ def danger(pp: int, w: Weights) -> float:
     return w.pp_none if pp <= 0 else w.pp_one if pp == 1 else 0.0
 
 
-def project_option(st: Any, s: int, w: Weights = DEFAULT) -> float:
+def project_option(st: PolisState, s: int, w: Weights = DEFAULT) -> float:
     """The best project side `s` can start now, while it may still act this round (action phase, not passed):
     one of the offer whose exact cost it holds, with a free slot of its symbol on an own polis; worth the
     prestige it brings (immediate and posterity) less what its cost is worth in the evaluation, 0 if none
@@ -305,7 +307,7 @@ def project_option(st: Any, s: int, w: Weights = DEFAULT) -> float:
     return best
 
 
-def strength(st: Any, s: int, w: Weights = DEFAULT) -> float:
+def strength(st: PolisState, s: int, w: Weights = DEFAULT) -> float:
     """Side `s`'s strength in score points."""
     b = st.board
     res = st.res[s]
@@ -355,23 +357,25 @@ def strength(st: Any, s: int, w: Weights = DEFAULT) -> float:
     return v
 
 
-def evaluate(st: Any, w: Weights = DEFAULT) -> list[float]:
+def evaluate(st: PolisState, w: Weights = DEFAULT) -> list[float]:
     """[Athens, Sparta] values in [0, 1] summing to 1: the result at the end, else a logistic of the
     difference of strengths."""
     if st.phase == common.OVER:
-        won = st.outcome().winners
+        out = st.outcome()
+        assert out is not None  # the game is over
+        won = out.winners
         return [1.0 / len(won) if p in won else 0.0 for p in (0, 1)]
     d = strength(st, 0, w) - strength(st, 1, w)
     v = 1.0 / (1.0 + math.exp(-d / w.scale))
     return [v, 1.0 - v]
 
 
-def search_evaluate(st: Any) -> list[float]:
+def search_evaluate(st: PolisState) -> list[float]:
     """The search's evaluation: `evaluate` with the search's weights (`SEARCH`)."""
     return evaluate(st, SEARCH)
 
 
-def search_evaluate_athens(st: Any) -> list[float]:
+def search_evaluate_athens(st: PolisState) -> list[float]:
     """The search's evaluation when it plays Athens: `evaluate` with `SEARCH_ATHENS`."""
     return evaluate(st, SEARCH_ATHENS)
 
@@ -381,7 +385,7 @@ def search_evaluate_for(player: PlayerId) -> Callable[[Any], list[float]]:
     return search_evaluate_athens if player == 0 else search_evaluate
 
 
-def determinize(st: Any, player: PlayerId, rng: random.Random) -> Any:
+def determinize(st: PolisState, player: PlayerId, rng: random.Random) -> Any:
     """A copy where the opponent's combat cards are dealt again from the cards `player` has not seen (the
     deck plus that hand — only their total per kind is used), keeping the hand's size. Everything else in
     Polis is public or has no order in the state (project stack, event piles are drawn as chance)."""
@@ -405,12 +409,12 @@ def determinize(st: Any, player: PlayerId, rng: random.Random) -> Any:
     return c
 
 
-def auto_action(st: Any, player: PlayerId) -> Action | None:
+def auto_action(st: PolisState, player: PlayerId) -> Action | None:
     """Defaults for the sub-choices of a move the greedy bot has started: bring every unit the move may take,
     then end it."""
     if st.phase == common.MOVE:
         actions = st.legal_actions()
-        steps = [a for a in actions if a.kind == "move_from"]
+        steps = [a for a in actions if isinstance(a, MoveFrom)]
         if steps:
             return max(steps, key=lambda a: a.count)
         return actions[-1]
@@ -426,7 +430,7 @@ def try_first(action: Action) -> bool:
     return action.kind in SIEGE_KINDS
 
 
-def turn_start(st: Any, player: PlayerId) -> Any:
+def turn_start(st: PolisState, player: PlayerId) -> Any:
     """A copy of an action-phase position with `player` to move at the start of a turn (None elsewhere, or if
     he has passed): the search ranks his actions there to order its expansions of his turns."""
     if st.phase != common.ACTION or st.passed[player]:

@@ -15,6 +15,7 @@ from hegemon.games.spqrisiko import actions as A
 from hegemon.games.spqrisiko import state as S
 from hegemon.games.spqrisiko.rules import index
 from hegemon.games.spqrisiko.rules.common import competitors
+from hegemon.games.spqrisiko.state import SpqrState
 
 NEUTRAL = -1
 
@@ -30,7 +31,7 @@ W_EXPOSED = 0.12
 TEMPERATURE = 1.6
 
 
-def strengths(st: Any) -> list[float]:
+def strengths(st: SpqrState) -> list[float]:
     """A strength per player (higher is better); eliminated players get -inf. Provinces, empires, seas and the
     next scoring come from the engine's incremental index (rules/index.py), kept up to date by the rules."""
     n = st.n
@@ -79,7 +80,7 @@ def strengths(st: Any) -> list[float]:
     return out
 
 
-def evaluate(st: Any) -> list[float]:
+def evaluate(st: SpqrState) -> list[float]:
     """Every player's value in [0, 1], summing to 1: the result at the end, else a softmax of strengths."""
     out = st.terminal
     n = st.n
@@ -98,7 +99,7 @@ def evaluate(st: Any) -> list[float]:
     return [x / z for x in e]
 
 
-def determinize(st: Any, player: PlayerId, rng: random.Random) -> Any:
+def determinize(st: SpqrState, player: PlayerId, rng: random.Random) -> Any:
     """A copy where the cards `player` cannot see are dealt again: the unseen cards (the deck plus the other
     players' hands — only their total per symbol is used) go to the other players, each keeping its hand's
     size, and the rest form the deck. The discard pile and `player`'s own hand are public to it.
@@ -145,7 +146,7 @@ def deal(counts: list[int], sizes: list[int], rng: random.Random) -> tuple[list[
     return hands, left
 
 
-def _best_by_eval(st: Any, player: PlayerId, actions: list[Action]) -> Action:
+def _best_by_eval(st: SpqrState, player: PlayerId, actions: list[Action]) -> Action:
     best, best_v = actions[0], -1.0
     for a in actions:
         c = st.clone()
@@ -156,7 +157,7 @@ def _best_by_eval(st: Any, player: PlayerId, actions: list[Action]) -> Action:
     return best
 
 
-def auto_action(st: Any, player: PlayerId) -> Action | None:
+def auto_action(st: SpqrState, player: PlayerId) -> Action | None:
     """Defaults for the sub-choices after the bot picked an attack or a move: keep rolling the most dice
     while the attack still has at least as many legionaries as the defence, declare every legionary that may
     sail, and pick the move-in/move counts by the evaluation."""
@@ -164,6 +165,7 @@ def auto_action(st: Any, player: PlayerId) -> Action | None:
     if ph in (S.LAND_BATTLE, S.NAVAL_BATTLE):
         actions = st.legal_actions()
         bt = st.battle
+        assert bt is not None  # a battle phase has its battle
         if bt.kind == 0:
             mine = st.triremes[player][bt.source]
             theirs = st.triremes[bt.opponent][bt.source]
@@ -187,7 +189,7 @@ def auto_action(st: Any, player: PlayerId) -> Action | None:
     return None
 
 
-def tree_default(st: Any, player: PlayerId, last: Action | None) -> Action | None:
+def tree_default(st: SpqrState, player: PlayerId, last: Action | None) -> Action | None:
     """The search's default below its root (with `auto_inner`): the sub-choices of `auto_action`, and in the
     reinforcement phase the rest of the pool where the last legionary went — so a search that places one
     legionary sees what a concentrated army can attack this turn instead of a long chain of single placements."""
@@ -196,7 +198,7 @@ def tree_default(st: Any, player: PlayerId, last: Action | None) -> Action | Non
     return auto_action(st, player)
 
 
-def finish_default(st: Any, player: PlayerId, last: Action | None) -> Action | None:
+def finish_default(st: SpqrState, player: PlayerId, last: Action | None) -> Action | None:
     """How a search leaf finishes `player`'s turn (with `turn_horizon`): the defaults of `tree_default`, the
     rest of the reinforcements on the most threatened frontier, the land attacks with a clear margin
     (`_sure_attack`), then no more moves — each other phase ended as it comes — so every line of the search
@@ -214,7 +216,8 @@ def finish_default(st: Any, player: PlayerId, last: Action | None) -> Action | N
     if A.FORGO in actions:
         return A.FORGO
     if st.phase == S.REINFORCE:
-        return max(actions, key=lambda r: _threat(st, st.board.province_index[r.province]))
+        rows = [r for r in actions if isinstance(r, A.Reinforce)]  # every action of the phase places a legionary
+        return max(rows, key=lambda r: _threat(st, st.board.province_index[r.province]))
     return actions[0] if actions else None
 
 
@@ -223,21 +226,21 @@ def finish_default(st: Any, player: PlayerId, last: Action | None) -> Action | N
 SURE_MARGIN = 2
 
 
-def _sure_attack(st: Any) -> Action | None:
+def _sure_attack(st: SpqrState) -> Action | None:
     """The land attack with the largest margin of attacking legionaries (all but one) over the defenders,
     if that margin is at least `SURE_MARGIN`; the first such in legal order on a tie."""
     idx = st.board.province_index
     armies = st.armies
     best, margin = None, SURE_MARGIN - 1
     for a in st.legal_actions():
-        if a.kind == "attack":
+        if isinstance(a, A.Attack):
             m = armies[idx[a.source]] - 1 - armies[idx[a.target]]
             if m > margin:
                 best, margin = a, m
     return best
 
 
-def _threat(st: Any, p: int) -> int:
+def _threat(st: SpqrState, p: int) -> int:
     """The most legionaries of a neighbouring player's province minus those in province `p`."""
     owner, armies = st.owner, st.armies
     o = owner[p]
