@@ -80,8 +80,8 @@ DEFAULT_BOTS = "greedy,greedy"
 
 
 def default_bots(game: str) -> str:
-    """The bots `lab compare` plays when none are named: the game's own choice (`LAB_BOTS` in its measures
-    module: one bot of useful strength on every side, so a rule's effect is not swamped by a gap between
+    """The bots `lab compare` plays when none are named: the game's own choice (`bots` of its lab role,
+    `LabRole`: one bot of useful strength on every side, so a rule's effect is not swamped by a gap between
     bots), else greedy on every side."""
     g = get_game(game)
     lab = g.roles.lab()
