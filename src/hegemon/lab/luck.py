@@ -73,7 +73,7 @@ def shares(outcome: dict[str, Any] | None, n: int) -> list[float]:
 
 def play_game(plan_json: dict[str, Any], variant: int, setting: int, stream: int) -> dict[str, Any]:
     """One game of the plan: its record as JSON, the setting and stream in `meta`."""
-    from hegemon.lab.sweep import play_measured, record_json
+    from hegemon.lab.sweep import play_measured, record_json, untimed
 
     plan = LuckPlan(**plan_json)
     game = get_game(plan.game)
@@ -82,9 +82,7 @@ def play_game(plan_json: dict[str, Any], variant: int, setting: int, stream: int
     seats = plan.seats(setting, n)
     seed = derive_seed("lab-luck", plan.seed, setting, stream)
     bots = [make_bot(s, derive_seed("lab-luck-bot", plan.seed, setting, j)) for j, s in enumerate(seats)]
-    for bot in bots:
-        if getattr(bot, "time_limit", None) is not None:
-            bot.time_limit = None  # type: ignore[attr-defined]  # iteration budgets only: reproducible anywhere
+    untimed(bots)  # iteration budgets only: reproducible anywhere
     state, actions, decisions = play_measured(game, opts, seed, bots, measures_for(game.name))
     meta = {"variant": variant, "label": plan.labels[variant], "setting": setting, "stream": stream,
             "decisions": decisions}

@@ -20,7 +20,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from hegemon.ai import Bot, make_bot
 from hegemon.core.game import CHANCE, TERMINAL, Game, State
@@ -89,6 +89,21 @@ class Sweep:
         return derive_seed("lab", self.seed, deal)
 
 
+@runtime_checkable
+class Timed(Protocol):
+    """A bot with a time limit a move (the search bots): None for iterations only."""
+
+    time_limit: float | None
+
+
+def untimed(bots: Sequence[Bot]) -> None:
+    """Iteration budgets only, so that a lab game is reproducible on any machine: each bot's time limit is
+    dropped (a bot without one is left as it is)."""
+    for bot in bots:
+        if isinstance(bot, Timed) and bot.time_limit is not None:
+            bot.time_limit = None
+
+
 def plan_units(sweep: Sweep) -> list[Unit]:
     """Every game of the sweep, deal-major so that a partial run covers every variant and pair evenly."""
     return [
@@ -138,10 +153,7 @@ def play_unit(sweep: Sweep, unit: Unit, wrap: Callable[[int, Bot], Bot] | None =
     seats = sweep.seats(unit, n)
     seed = sweep.game_seed(unit.deal)
     bots = [make_bot(s, derive_seed("lab-bot", sweep.seed, unit.deal, unit.rotation, j)) for j, s in enumerate(seats)]
-    for bot in bots:
-        if getattr(bot, "time_limit", None) is not None:
-            # iteration budgets only, so a game is reproducible on any machine
-            setattr(bot, "time_limit", None)  # noqa: B010
+    untimed(bots)
     if wrap is not None:
         bots = [wrap(j, bot) for j, bot in enumerate(bots)]
     measures = measures_for(game.name)
