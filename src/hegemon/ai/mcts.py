@@ -147,7 +147,7 @@ class MctsBot:
         self._me = player
         self._stratify = bool(self._setting(know, "stratify_root", None))
         # the evaluation: the one given here, else the game's for the side searching (`evaluate_for`), else the
-        # game's search evaluation (`evaluate`), else its `evaluate`
+        # game's `evaluate`
         evaluate_for = None if self.evaluate is not None else know.evaluate_for
         self._evaluate: Callable[[Any], list[float]] = (
             evaluate_for(player)
