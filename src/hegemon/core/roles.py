@@ -82,11 +82,38 @@ class GameMeasures(Protocol):
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class StudySpec:
+    """A checked-in lab study of the game (`hegemon lab study NAME`, `lab/study.py`): the switch whose values are
+    compared (first value the baseline), on which boards ("" or "default": the game's default), with which bots
+    and sizes, and what the page headlines: a seat's win rate (None: the first player's), the length's unit and
+    the game's key measure, each in (English, Italian)."""
+
+    name: str
+    title: tuple[str, str]
+    question: tuple[str, str]
+    option: str
+    boards: tuple[str, ...] = ("",)
+    players: int | None = None
+    bots: str = "mcts:easy"
+    luck_bots: str = "mcts:easy"
+    levels: str = "random,greedy,mcts:easy,mcts:normal"
+    games: int = 1068  # ±3 points at 50% needs 1,068 independent games
+    ladder_games: int = 40
+    luck_settings: int = 100
+    luck_streams: int = 8
+    seed: int = 2026
+    headline_seat: int | None = None
+    length_unit: tuple[str, str] = ("turns", "turni")
+    key_measure: str | None = None
+    game: str = ""  # filled in by the lab from the game that declares it
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class LabRole:
     """What the lab knows of a game: its measures (`measures()` makes a fresh recorder per game), their words
     (each name as (English, Italian)), the measures each option switch is about, the end reasons' names, the
-    bots `lab compare` plays when none are named (None: greedy on every side), and the lead signal (each
-    player's standing in a position, None: none)."""
+    bots `lab compare` plays when none are named (None: greedy on every side), the lead signal (each
+    player's standing in a position, None: none) and the game's checked-in studies."""
 
     measures: Callable[[], GameMeasures]
     names: Mapping[str, tuple[str, str]]
@@ -95,6 +122,7 @@ class LabRole:
     reason_names: Mapping[str, tuple[str, str]] = field(default_factory=lambda: MappingProxyType({}))
     bots: str | None = None
     lead_scores: Callable[[Any], Sequence[float]] | None = None
+    studies: tuple[StudySpec, ...] = ()
 
 
 class Features(Protocol):

@@ -22,77 +22,33 @@ import resource
 import shlex
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
 from hegemon.core.errors import ConfigError
+from hegemon.core.roles import StudySpec
+
+Study = StudySpec
 
 
-@dataclass(frozen=True)
-class Study:
-    """What a study measures and with how much (the defaults are the checked-in run's)."""
+def studies() -> dict[str, Study]:
+    """Every game's checked-in studies (declared in its lab role), by name."""
+    from hegemon.games import game_names, get_game
 
-    name: str
-    game: str
-    title: str
-    title_it: str
-    question: str
-    question_it: str
-    option: str  # the switch whose values are compared, first value the baseline ("siege=classic,sacrifice")
-    boards: tuple[str, ...] = ("",)  # "" is the game's default board
-    players: int | None = None
-    bots: str = "mcts:easy"  # compare: one bot on every seat
-    luck_bots: str = "mcts:easy"
-    levels: str = "random,greedy,mcts:easy,mcts:normal"
-    games: int = 1068  # compare: games a variant (±3 points at 50% needs 1,068 independent games)
-    ladder_games: int = 40  # games a pair of levels and variant
-    luck_settings: int = 100
-    luck_streams: int = 8
-    seed: int = 2026
-
-
-STUDIES: dict[str, Study] = {
-    "polis-sieges": Study(
-        name="polis-sieges",
-        game="polis",
-        title="Polis: the four siege rules on both boards",
-        title_it="Polis: le quattro regole d'assedio su entrambe le mappe",
-        question="Does each siege rule change the length of the game, the sieges, the balance between Athens and "
-                 "Sparta, the luck share and the skill range?",
-        question_it="Ogni regola d'assedio cambia la durata della partita, gli assedi, l'equilibrio tra Atene e "
-                    "Sparta, la quota di fortuna e l'ampiezza di abilità?",
-        option="siege=classic,sacrifice,diceless,diceless_sacrifice",
-        boards=("default", "balanced"),
-        bots="mcts:normal",
-        luck_bots="mcts:normal",
-        levels="random,greedy,mcts:easy,mcts:normal",
-    ),
-    "spqrisiko-rules": Study(
-        name="spqrisiko-rules",
-        game="spqrisiko",
-        title="S.P.Q.RisiKo!: house rules v1.2 against the 2005 rules",
-        title_it="S.P.Q.RisiKo!: regole della casa v1.2 contro le regole del 2005",
-        question="Do the house rules v1.2 change the length of the game, the conquests, the balance between the "
-                 "seats, the luck share and the skill range, against the published 2005 rules?",
-        question_it="Le regole della casa v1.2 cambiano la durata della partita, le conquiste, l'equilibrio tra i "
-                    "posti, la quota di fortuna e l'ampiezza di abilità, rispetto alle regole pubblicate nel 2005?",
-        option="rules=house-1.2,official",
-        players=4,
-        bots="mcts:10",
-        luck_bots="mcts:10",
-        levels="random,greedy,mcts:10,mcts:easy",
-        games=1000,
-        ladder_games=20,
-        luck_settings=60,
-    ),
-}
+    found: dict[str, Study] = {}
+    for g in game_names():
+        lab = get_game(g).roles.lab()
+        for spec in lab.studies if lab is not None else ():
+            found[spec.name] = replace(spec, game=g)
+    return found
 
 
 def get_study(name: str) -> Study:
-    if name not in STUDIES:
-        raise ConfigError("study", f"no study {name!r}; the studies are: {', '.join(sorted(STUDIES))}")
-    return STUDIES[name]
+    known = studies()
+    if name not in known:
+        raise ConfigError("study", f"no study {name!r}; the studies are: {', '.join(sorted(known))}")
+    return known[name]
 
 
 def _cpu() -> float:
@@ -250,9 +206,11 @@ def _label(d: dict[str, Any], label: str, it: bool = False) -> str:
 def _answers(study: Study, board: str, d: dict[str, Any], it: bool) -> list[str]:
     """One plain sentence per variant after the baseline: what it changes (Holm-adjusted p < 0.05) and what it
     does not, on each of the five questions."""
+    from hegemon.lab.findings import measure_name, seat_rate_name
+
     lines = []
     base = d["variants"][0]
-    side = 1 if study.game == "polis" else None  # Polis: Sparta's win rate (seat 1)
+    side = study.headline_seat
     for c in d["comparisons"]:
         v = next(x for x in d["variants"] if x["label"] == c["label"])
         said: list[str] = []
@@ -270,16 +228,13 @@ def _answers(study: Study, board: str, d: dict[str, Any], it: bool) -> list[str]
                 said.append(f"{name} {'changes' if sig else 'does not clearly change'}: {diff:+.2f}{unit} "
                             f"[{t['low'] * scale:+.2f}, {t['high'] * scale:+.2f}], adjusted p {t['p_adjusted']:.3g}")
 
-        unit = "rounds" if study.game == "polis" else "turns"
-        change(f"length ({unit} a game)", f"durata ({'round' if unit == 'rounds' else 'turni'} a partita)",
-               c.get("length"))
-        key = "sieges_succeeded" if study.game == "polis" else next(iter(c["measures"]), None)
+        unit, unit_it = study.length_unit
+        change(f"length ({unit} a game)", f"durata ({unit_it} a partita)", c.get("length"))
+        key = study.key_measure
         if key:
-            change("sieges taken a game" if study.game == "polis" else key.replace("_", " "),
-                   "assedi riusciti a partita" if study.game == "polis" else key.replace("_", " "),
-                   c["measures"].get(key))
+            change(measure_name(key, "en"), measure_name(key, "it"), c["measures"].get(key))
         if side is not None:
-            change("Sparta's win rate", "il tasso di vittoria di Sparta",
+            change(seat_rate_name(study.game, side, "en"), seat_rate_name(study.game, side, "it"),
                    c["seat_win_rate"][side] if len(c["seat_win_rate"]) > side else None, 100, " points", " punti")
         else:
             change("the first player's win rate", "il tasso di vittoria del primo giocatore",
@@ -317,15 +272,18 @@ def _answers(study: Study, board: str, d: dict[str, Any], it: bool) -> list[str]
 
 
 def _table(study: Study, d: dict[str, Any], it: bool) -> list[str]:
-    side = "Sparta" if study.game == "polis" else ("primo giocatore" if it else "first player")
+    from hegemon.lab.findings import seat_rate_name
+
+    lang = "it" if it else "en"
+    rate = (seat_rate_name(study.game, study.headline_seat, lang) if study.headline_seat is not None
+            else ("il tasso di vittoria del primo giocatore" if it else "the first player's win rate"))
     if it:
-        head = (f"| variante | partite | vittorie di {side} | decisioni a partita | quota di fortuna | "
-                "ampiezza di abilità (Elo) |")
+        head = f"| variante | partite | {rate} | decisioni a partita | quota di fortuna | ampiezza di abilità (Elo) |"
     else:
-        head = f"| variant | games | {side}'s win rate | decisions a game | luck share | skill range (Elo) |"
+        head = f"| variant | games | {rate} | decisions a game | luck share | skill range (Elo) |"
     rows = [head, "| --- | ---: | --- | --- | --- | --- |"]
     for v in d["variants"]:
-        w = v["seat_win_rate"][1] if study.game == "polis" else v["first_player_win_rate"]
+        w = v["seat_win_rate"][study.headline_seat] if study.headline_seat is not None else v["first_player_win_rate"]
         dec = v["length"].get("decisions") or v["length"].get("turns_or_rounds") or {}
         lk = v["luck"]
         luck = "–" if not lk or not v["luck_readable"] or lk.get("luck") is None else (
@@ -340,11 +298,11 @@ def _table(study: Study, d: dict[str, Any], it: bool) -> list[str]:
 
 def page(data: dict[str, Any]) -> str:
     """The study's page (Markdown), from `study.json`'s data."""
-    study = Study(**data["study"])
+    study = Study(**{k: tuple(v) if isinstance(v, list) else v for k, v in data["study"].items()})
     boards = data["boards"]
     cpu = sum(t["cpu"] for b in boards.values() for t in b["spent"].values())
     wall = sum(t["wall"] for b in boards.values() for t in b["spent"].values())
-    L: list[str] = [f"# {study.title}", "", f"*{study.question}*", ""]
+    L: list[str] = [f"# {study.title[0]}", "", f"*{study.question[0]}*", ""]
     L += ["This page is written by the command below from its own runs; every figure has its 95% interval, every "
           "test is paired by deal and Holm-corrected over the report's tests, a tie counts as half a win.", ""]
     L += ["## Findings", ""]
@@ -354,7 +312,7 @@ def page(data: dict[str, Any]) -> str:
     L += ["## Warnings", ""]
     for board, d in boards.items():
         L += [f"- ({board}) {w}" for w in d["warnings"]]
-    L += ["", "## In italiano", "", f"*{study.question_it}*", ""]
+    L += ["", "## In italiano", "", f"### {study.title[1]}", "", f"*{study.question[1]}*", ""]
     for board, d in boards.items():
         L += [f"### {board}", "", *_answers(study, board, d, it=True), ""]
         L += _table(study, d, it=True) + [""] + [f"- {f}" for f in d["findings_it"]] + [""]

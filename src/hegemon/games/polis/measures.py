@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from hegemon.core.actions import Action
-from hegemon.core.roles import LabRole
+from hegemon.core.roles import LabRole, StudySpec
 from hegemon.games.polis.options import DICELESS, DICELESS_SACRIFICE
 from hegemon.games.polis.rules import common
 from hegemon.games.polis.scoring import breakdown, score
@@ -157,5 +157,24 @@ LAB = LabRole(
     reason_names=REASON_NAMES,
     bots=LAB_BOTS,
     lead_scores=lead_scores,
+    studies=(
+        StudySpec(
+            name="polis-sieges",
+            title=("Polis: the four siege rules on both boards",
+                   "Polis: le quattro regole d'assedio su entrambe le mappe"),
+            question=("Does each siege rule change the length of the game, the sieges, the balance between Athens "
+                      "and Sparta, the luck share and the skill range?",
+                      "Ogni regola d'assedio cambia la durata della partita, gli assedi, l'equilibrio tra Atene e "
+                      "Sparta, la quota di fortuna e l'ampiezza di abilità?"),
+            option="siege=classic,sacrifice,diceless,diceless_sacrifice",
+            boards=("default", "balanced"),
+            bots="mcts:normal",
+            luck_bots="mcts:normal",
+            levels="random,greedy,mcts:easy,mcts:normal",
+            headline_seat=1,  # Sparta
+            length_unit=("rounds", "round"),
+            key_measure="sieges_succeeded",
+        ),
+    ),
 )
 """The lab role (`Roles.lab`)."""

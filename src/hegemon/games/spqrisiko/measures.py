@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from hegemon.core.actions import Action
-from hegemon.core.roles import LabRole
+from hegemon.core.roles import LabRole, StudySpec
 from hegemon.games.spqrisiko.scoring import sea_controller
 
 if TYPE_CHECKING:
@@ -131,5 +131,26 @@ LAB = LabRole(
     reason_names=REASON_NAMES,
     bots=LAB_BOTS,
     lead_scores=lead_scores,
+    studies=(
+        StudySpec(
+            name="spqrisiko-rules",
+            title=("S.P.Q.RisiKo!: house rules v1.2 against the 2005 rules",
+                   "S.P.Q.RisiKo!: regole della casa v1.2 contro le regole del 2005"),
+            question=("Do the house rules v1.2 change the length of the game, the eliminations, the balance between "
+                      "the seats, the luck share and the skill range, against the published 2005 rules?",
+                      "Le regole della casa v1.2 cambiano la durata della partita, le eliminazioni, l'equilibrio tra "
+                      "i posti, la quota di fortuna e l'ampiezza di abilità, rispetto alle regole pubblicate nel "
+                      "2005?"),
+            option="rules=house-1.2,official",
+            players=4,
+            bots="mcts:10",
+            luck_bots="mcts:10",
+            levels="random,greedy,mcts:10,mcts:easy",
+            games=1000,
+            ladder_games=20,
+            luck_settings=60,
+            key_measure="eliminations",
+        ),
+    ),
 )
 """The lab role (`Roles.lab`)."""
