@@ -298,7 +298,8 @@ def _table(study: Study, d: dict[str, Any], it: bool) -> list[str]:
 
 def page(data: dict[str, Any]) -> str:
     """The study's page (Markdown), from `study.json`'s data."""
-    study = Study(**{k: tuple(v) if isinstance(v, list) else v for k, v in data["study"].items()})
+    fields: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in data["study"].items()}
+    study = Study(**fields)
     boards = data["boards"]
     cpu = sum(t["cpu"] for b in boards.values() for t in b["spent"].values())
     wall = sum(t["wall"] for b in boards.values() for t in b["spent"].values())
