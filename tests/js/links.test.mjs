@@ -23,13 +23,14 @@ test("a tag links to the rules page of its game, in the player's language, with 
   assert.equal(rulesHref("polis", null), "/rules/polis?lang=it"); // the rules button: the top of the page
 });
 
-test("bots by name and strength in both languages; an unknown kind as it is", () => {
-  assert.equal(botLabel("mcts:hard"), `${DICTS.en["bot.mcts"]} (${DICTS.en["level.hard"]})`);
+test("bots by name and strength in both languages, with no brackets (a seat puts it in some); an unknown kind as it is", () => {
+  assert.equal(botLabel("mcts:hard"), `${DICTS.en["bot.mcts"]}, ${DICTS.en["level.hard"]}`);
   assert.equal(botLabel("random"), DICTS.en["bot.random"]);
   setLang("it");
-  assert.equal(botLabel("mcts:hard"), `${DICTS.it["bot.mcts"]} (${DICTS.it["level.hard"]})`);
-  assert.notEqual(botLabel("mcts:hard"), `${DICTS.en["bot.mcts"]} (${DICTS.en["level.hard"]})`);
-  assert.equal(botLabel("oracle:ultra"), "oracle (ultra)");
+  assert.equal(botLabel("mcts:hard"), `${DICTS.it["bot.mcts"]}, ${DICTS.it["level.hard"]}`);
+  assert.notEqual(botLabel("mcts:hard"), `${DICTS.en["bot.mcts"]}, ${DICTS.en["level.hard"]}`);
+  assert.equal(botLabel("oracle:ultra"), "oracle, ultra");
+  assert.doesNotMatch(`Sparta (${botLabel("mcts:easy")})`, /\(.*\(/); // not "Sparta (search (easy))" (issue 28)
 });
 
 test("signed changes use the minus sign, and odds one decimal", () => {

@@ -218,11 +218,16 @@ export function countChoice({ key, id, label, items, fmt = String, onPick, onCha
   return wrap;
 }
 
-/** A bot kind as a person reads it: "mcts:hard" → "search bot (hard)". */
+/** The bot a new table's seats get (the lobby's default, a lesson's "real game" after it): the easy search bot, a
+ * real opponent (the random bot stays on the list). */
+export const DEFAULT_BOT = "mcts:easy";
+
+/** A bot kind as a person reads it: "mcts:hard" → "search, hard" (no brackets: a seat's name puts it in some,
+ * "Sparta (search, hard)"). */
 export function botLabel(kind) {
   const [name, level] = String(kind).split(":");
   const base = has(`bot.${name}`) ? t(`bot.${name}`) : name;
-  return level ? `${base} (${has(`level.${level}`) ? t(`level.${level}`) : level})` : base;
+  return level ? t("bot.withlevel", { bot: base, level: has(`level.${level}`) ? t(`level.${level}`) : level }) : base;
 }
 
 /** The name of the board a table plays on (`board`: a shipped board's name, "default" for the game's own, or

@@ -1,6 +1,6 @@
 // The lobby: create a table (game, rule options with their one-line explanations, seats), get the private
 // seat links, list the open and running tables, join or watch one.
-import { api, boardName, botLabel, clear, COLOUR_NAMES, h, langButton } from "./common.js";
+import { api, boardName, botLabel, clear, COLOUR_NAMES, DEFAULT_BOT, h, langButton } from "./common.js";
 import { has, initLang, lang, t } from "./i18n.js";
 import { absolute, linkRow, rememberLinks } from "./invite.js";
 
@@ -20,8 +20,6 @@ function optLabel(o) {
 }
 
 const MAIN_OPTIONS = ["rules", "siege", "vp_target", "max_rounds"];
-// a new table's bot seats: the easy search bot, a real opponent (the random bot stays on the list)
-const DEFAULT_BOT = "mcts:easy";
 const BOT_ORDER = ["random", "beginner", "greedy", "mcts:easy", "mcts:normal", "mcts:hard"];
 // a newcomer's Polis table: the board where Athens and Sparta have an even chance (on the reconstructed one
 // Athens wins about one game in four)

@@ -190,7 +190,8 @@ export async function renderRules(root, game, options) {
     const info = await gameInfo(game);
     if (info) root.append(tableBox(info, options));
   }
-  const toc = h("ol", { class: "rules-toc" });
+  // a list without numbers of its own: the rules number their phases in the titles ("1. Scoring…"), not the rest
+  const toc = h("ul", { class: "rules-toc" });
   root.append(h("nav", { class: "rules-nav", "aria-label": t("rules.contents") }, h("h2", {}, t("rules.contents")), toc));
   for (const sec of doc.sections) {
     if (sec.level === 2) toc.append(h("li", {}, h("a", { href: `#${sec.id}` }, sec.title)));

@@ -46,6 +46,7 @@ const ctx = {
   setAuto(fn) { auto = fn; },
   seatName,
   seatColour,
+  ownerName,
   odds: (params) => api(`/api/tables/${ID}/odds?${new URLSearchParams(params)}`),
   rerender: () => render(),
 };
@@ -76,6 +77,19 @@ function seatName(i) {
   if (s.kind === "bot") return `${label ?? `P${i + 1}`} (${botLabel(s.bot)})`;
   if (s.name === `Player ${i + 1}`) return label ?? t("table.playern", { n: i + 1 }); // the server's default name
   return label ? `${label} (${s.name})` : s.name;
+}
+
+/** An owner on the map as a screen reader says it: the seat's side or colour, then who plays it ("Red (you)",
+ * "Blue (Ada)", "Sparta (search, easy)"): the colour first, since that is what the map shows. */
+function ownerName(i) {
+  const s = msg && msg.seats && msg.seats[i];
+  const colour = t(`colour.${COLOUR_NAMES[i % COLOUR_NAMES.length]}`);
+  const side = board?.seatLabel ? board.seatLabel(i) : colour.charAt(0).toUpperCase() + colour.slice(1);
+  let who = "";
+  if (msg && msg.seat === i && MODE === "t") who = t("map.you");
+  else if (s && s.kind === "bot") who = botLabel(s.bot);
+  else if (s && s.name !== `Player ${i + 1}`) who = s.name; // the server's default name says nothing
+  return who ? `${side} (${who})` : side;
 }
 
 function seatColour(i) {
@@ -285,12 +299,16 @@ function showBoardName() {
   if (msg.board) document.body.dataset.board = msg.board;
 }
 
+/** The round, as the game says it ("Round 3", "Round 1 of 4 · …"): in the header of a table and of a replay. */
+function roundParts(v) {
+  return v.round !== undefined && v.round !== null ? [board.roundText ? board.roundText(v) : t("table.round", { n: v.round })] : [];
+}
+
 function renderHeader() {
   const v = msg.view;
   el("title").textContent = board.title;
   showBoardName();
-  const parts = [];
-  if (v.round !== undefined && v.round !== null) parts.push(board.roundText ? board.roundText(v) : t("table.round", { n: v.round }));
+  const parts = roundParts(v);
   if (msg.status !== "finished") parts.push(t("table.phase", { p: board.phaseText(v.phase) })); // "game over · finished" says it twice
   parts.push(t(`status.${msg.status}`));
   el("status").textContent = parts.join(" · ");
@@ -424,8 +442,44 @@ function renderNow() {
   box.className = myTurn() ? "mine" : "";
 }
 
+// ------------------------------------------------------------------ the focus across a redraw
+// The controls are drawn again after every move: a keyboard user's focus goes back to the same control when it
+// is drawn again, else to the map (when a place can be chosen there), else to the first control, else to the
+// controls' card: never to the page itself, which would send the next Tab back to the top.
+
+const FOCUS_ATTRS = ["data-per", "data-count", "data-dice", "data-type", "data-project", "data-market"];
+
+/** A selector that finds the same control after a redraw (null when it has none). */
+function focusKey(node) {
+  if (node.id) return `#${CSS.escape(node.id)}`;
+  const attrs = FOCUS_ATTRS.filter((a) => node.hasAttribute(a));
+  return attrs.length ? `${node.tagName.toLowerCase()}${attrs.map((a) => `[${a}="${CSS.escape(node.getAttribute(a))}"]`).join("")}` : null;
+}
+
+function restoreFocus(root, had) {
+  let target = null;
+  if (had.key) target = root.querySelector(had.key);
+  if (!target && had.text) target = [...root.querySelectorAll("button")].find((b) => b.textContent === had.text) || null;
+  if (target && !target.disabled) { target.focus({ preventScroll: true }); return; }
+  if (myTurn() && board.focusMap && board.focusMap()) return;
+  // a count to choose (its slider), else the step's main button, else the first control
+  const first = root.querySelector("[data-countfocus]") || root.querySelector("button.primary:not([disabled])")
+    || root.querySelector("button:not([disabled]), input, select, summary");
+  if (first && myTurn()) { first.focus({ preventScroll: true }); return; }
+  root.setAttribute("tabindex", "-1");
+  root.focus({ preventScroll: true });
+}
+
 function renderActions() {
-  const root = clear(el("actions"));
+  const box = el("actions");
+  const active = document.activeElement;
+  // a control of the card had the focus (or the card itself, where it waited for the player's turn)
+  const had = active && box.contains(active) ? { key: active === box ? null : focusKey(active), text: active === box ? "" : active.textContent } : null;
+  renderActionsIn(clear(box));
+  if (had && (active !== box || myTurn())) restoreFocus(box, had);
+}
+
+function renderActionsIn(root) {
   renderNow();
   if (MODE === "r") return;
   if (msg.status === "finished") return renderOver(root);
@@ -572,10 +626,8 @@ function showReplay(r) {
   const pl = clear(el("players"));
   pl.append(h("h2", {}, t("table.players")));
   board.players(pl, msg);
-  // the round as the live table names it (Polis: "Round 4 (stacking 4) · next: round 5 alpha"), then the phase
-  const round = r.view.round === undefined || r.view.round === null ? null
-    : board.roundText ? board.roundText(r.view) : t("table.round", { n: r.view.round });
-  el("status").textContent = [round, t("table.phase", { p: board.phaseText(r.view.phase) })].filter(Boolean).join(" · ");
+  el("status").textContent = [...roundParts(r.view), t("table.phase", { p: board.phaseText(r.view.phase) })].join(" · ");
+  document.body.dataset.round = r.view.round ?? "";
   showBoardName();
   clear(el("log"));
   renderLog(undefined);

@@ -3,7 +3,7 @@
 // Each step says what to click and why, highlights the real control, and lets through only the move it teaches
 // (any other click is answered with a hint): the lesson advances when the player makes that move. At the end it
 // offers a real game against an easy bot (a new table with its own secret dice) or to play this one on.
-import { api, h } from "./common.js";
+import { api, DEFAULT_BOT, h } from "./common.js";
 import { t } from "./i18n.js";
 
 const phase = (msg) => String(msg.view.phase);
@@ -154,13 +154,19 @@ function render() {
   highlight();
 }
 
-/** A real game against an easy bot: a new table (its own secret dice), the person in seat 0. In Polis the easy
- * search bot: the random one spends its last prestige and ends most games in round 1 by its own ostracism. */
+/** The table of the real game a lesson offers at its end: the person in seat 0 against the lobby's default bot
+ * (the easy search bot; the random one is no opponent, and in Polis ends most games in round 1 by its own
+ * ostracism), with the lesson's number of players. */
+export function realGameBody(gameName) {
+  return gameName === "polis"
+    ? { game: "polis", players: 2, options: {}, seats: [{ human: true }, { bot: DEFAULT_BOT }], claim: 0 }
+    : { game: "spqrisiko", players: 3, options: { random_deal: true }, seats: [{ human: true }, { bot: DEFAULT_BOT }, { bot: DEFAULT_BOT }], claim: 0 };
+}
+
+/** A real game: a new table (its own secret dice). */
 async function realGame(e) {
   e.target.disabled = true;
-  const body = game === "polis"
-    ? { game: "polis", players: 2, options: {}, seats: [{ human: true }, { bot: "mcts:easy" }], claim: 0 }
-    : { game: "spqrisiko", players: 3, options: { random_deal: true }, seats: [{ human: true }, { bot: "random" }, { bot: "random" }], claim: 0 };
+  const body = realGameBody(game);
   const name = localStorage.getItem("hegemon.name");
   if (name) body.seats[0].name = name;
   try {

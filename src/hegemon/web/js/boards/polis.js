@@ -4,6 +4,7 @@
 import { chance, clear, countChoice, h, icon, NEUTRAL, s, textures } from "../common.js";
 import { has, t } from "../i18n.js";
 import { signed } from "../happen.js";
+import { mapNav } from "../mapnav.js";
 
 // Okabe & Ito's blue and vermilion (common.js COLOURS): told apart under any simulated colour deficiency
 const SIDE_COLOUR = { athens: "#0072b2", sparta: "#d55e00", neutral: NEUTRAL };
@@ -172,6 +173,58 @@ export async function createBoard(root, ctx) {
   if (root.parentElement) root.parentElement.append(zoomBar);
   setZoom(zi);
 
+  // ------------------------------------------------------------------ keyboard and screen readers (mapnav.js)
+  // the drawn names, numbers and stacks say what each place's own name says: hidden from screen readers
+  for (const node of gLab.children) if (!node.classList.contains("polis")) node.setAttribute("aria-hidden", "true");
+  for (const { g } of Object.values(polisG)) for (const node of g.children) node.setAttribute("aria-hidden", "true");
+  const nav = mapNav(svg, {
+    places: [
+      ...[...map.seas, ...map.provinces].map((a) => ({ id: a.id, el: shapes[a.id], x: a.x, y: a.y })),
+      ...Object.entries(polisG).map(([pid, { g }]) => {
+        const m = /translate\(([-\d.]+),([-\d.]+)\)/.exec(g.getAttribute("transform"));
+        return { id: pid, el: g, x: Number(m[1]), y: Number(m[2]) };
+      }),
+    ],
+    targets: () => (ctx.msg ? new Set(legal(ctx.msg).flatMap(placesOf)) : new Set()),
+    choose: (id) => {
+      sel = id; // Enter shows the place's actions (a second Enter keeps them: it does not toggle them away)
+      ctx.rerender();
+      // the focus goes to the first of them (in the action phase under "At …", else the place's own controls)
+      const here = document.querySelector(`#actions #here, #actions [data-place="${CSS.escape(id)}"]`);
+      const next = here && [...document.querySelectorAll("#actions button, #actions input")]
+        .find((b) => here.contains(b) || here.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING);
+      if (next) next.focus();
+    },
+    label: () => t("map.polis"),
+  });
+  const sideIndex = (side) => SIDES.indexOf(side);
+  const ownerOf = (side) => (side === "neutral" || sideIndex(side) < 0 ? t("polis.neutral") : ctx.ownerName(sideIndex(side)));
+  /** Each place as a screen reader names it: "Athinae, Athens (you), population 3, fortification 2";
+   * "Attika, Athens (you): 3 hoplites; Sparta (search, easy): 1 hoplite". */
+  function placeNames(v) {
+    const units = {};
+    v.sides.forEach((side) => {
+      for (const [kindOf, list] of [["hoplite", side.hoplites], ["galley", side.galleys]]) {
+        for (const [area, n] of Object.entries(list)) if (n) (units[area] ||= []).push(`${ownerOf(side.side)}: ${t(`n.${kindOf}`, { n })}`);
+      }
+    });
+    for (const a of [...map.seas, ...map.provinces]) {
+      const isSea = seaIds.has(a.id);
+      shapes[a.id].setAttribute("aria-label", [nm(a.id), isSea ? t("map.sea") : "", (units[a.id] || []).join("; ") || t("map.nounits"),
+        sel === a.id ? t(isSea ? "map.selected.sea" : "map.selected") : ""].filter(Boolean).join(", "));
+    }
+    const prox = Object.fromEntries(v.sides.filter((sd) => sd.proxenos).map((sd) => [sd.proxenos, sd.side]));
+    for (const p of v.poleis) {
+      const g = polisG[p.id];
+      if (!g) continue;
+      const sieges = Object.entries(p.siege_discs || {}).map(([side, n]) => siegeText(p.id, side, n, p.fortification, v.siege, "polis.siegetip"));
+      g.g.setAttribute("aria-label", [nm(p.id), ownerOf(p.owner), p.owner === "neutral" ? "" : t("map.population", { n: p.population }),
+        t("map.fortification", { n: p.fortification }), ...sieges, prox[p.id] ? t("map.proxenos", { owner: ownerOf(prox[p.id]) }) : "",
+        sel === p.id ? t("map.selected") : ""].filter(Boolean).join(", "));
+    }
+    nav.sync();
+  }
+
   function legal(msg) {
     return msg.seat !== null && msg.status === "playing" ? msg.view.legal_actions || [] : [];
   }
@@ -239,7 +292,7 @@ export async function createBoard(root, ctx) {
       }
     });
     if (v.battle && shapes[v.battle.territory]) shapes[v.battle.territory].classList.add("battle");
-    else for (const sh of Object.values(shapes)) sh.classList.remove("battle");
+    else for (const sh of Object.values(shapes)) sh.classList.remove("battle");    placeNames(v);
   }
 
   function select(id) {
@@ -566,8 +619,8 @@ export async function createBoard(root, ctx) {
       }
       for (const [pl, list] of byPlace) {
         const gs = groups(list);
-        if (gs.length === 1 && gs[0].length === 1) { root.append(h("div", { class: "btns" }, actButton(gs[0][0], false))); continue; }
-        root.append(h("div", { class: `placegroup${sel === pl ? " selected" : ""}` }, h("h3", {}, nm(pl)), gs.map(groupControl)));
+        if (gs.length === 1 && gs[0].length === 1) { root.append(h("div", { class: "btns", "data-place": pl }, actButton(gs[0][0], false))); continue; }
+        root.append(h("div", { class: `placegroup${sel === pl ? " selected" : ""}`, "data-place": pl }, h("h3", {}, nm(pl)), gs.map(groupControl)));
       }
     } else {
       if (located.length) root.append(h("p", { class: "hint" }, t("polis.click")));
@@ -619,7 +672,7 @@ export async function createBoard(root, ctx) {
           h("strong", {}, ctx.seatName(i)),
           ` — ${side.prestige} ${t("polis.prestige")}${side.passed ? ` · ${t("polis.passed")}` : ""}`),
         h("p", { class: "hint" }, res),
-        side.score ? h("p", { class: "score", "data-total": side.score.total }, t("polis.scoreline", side.score)) : null,
+        side.score ? h("p", { class: "score", "data-total": side.score.total }, t(msg.status === "finished" ? "polis.scorefinal" : "polis.scoreline", side.score)) : null,
         h("p", { class: "hint units-line" },
           unitSvg("hoplite", t("polis.hoplites")), ` ${t("n.hoplite", { n: Object.values(side.hoplites).reduce((a, b) => a + b, 0) })} · `,
           unitSvg("galley", t("polis.galleys")), ` ${t("n.galley", { n: Object.values(side.galleys).reduce((a, b) => a + b, 0) })} · `,
@@ -770,6 +823,12 @@ export async function createBoard(root, ctx) {
     onKey,
     keys: () => t("polis.keys"),
     cancel: () => { sel = null; },
+    // the focus goes to the map when a place can be chosen there (table.js, after a redraw of the controls)
+    focusMap: () => {
+      if (!ctx.msg || !legal(ctx.msg).some((a) => placesOf(a).length)) return false;
+      nav.focus();
+      return true;
+    },
     colour: (i) => SIDE_COLOUR[SIDES[i]] || "#888",
     seatLabel: (i) => t(`polis.${SIDES[i]}`),
     phaseText: (p) => t(`polisphase.${p}`),

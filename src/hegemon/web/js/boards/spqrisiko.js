@@ -2,8 +2,9 @@
 // areas with each player's triremes), clicking on the map to act, and controls for the compound moves:
 // reinforcement counter, odds before attacks, auto-roll until…, sliders for declare / move-in / move counts.
 import { chance, clear, COLOURS, countChoice, h, icon, LIGHT, NEUTRAL, num, s, textures } from "../common.js";
-import { has, t } from "../i18n.js";
+import { has, t, touch } from "../i18n.js";
 import { signed } from "../happen.js";
+import { mapNav } from "../mapnav.js";
 
 const FREE = "#efe8d6";
 
@@ -139,7 +140,8 @@ export async function createBoard(root, ctx) {
   const svg = s("svg", { viewBox: `0 0 ${map.width} ${map.height}`, id: "map", class: "map spqr", role: "img" });
   const gSea = s("g", { class: "seas" });
   const gProv = s("g", { class: "provinces" });
-  const gLab = s("g", { class: "labels" });
+  // the drawn names and numbers say what each place's own name says (mapnav.js): hidden from screen readers
+  const gLab = s("g", { class: "labels", "aria-hidden": "true" });
   // each owner's provinces in its colour and its own texture (a cue that does not need colour vision)
   svg.append(textures({ ...Object.fromEntries(COLOURS.map((c, i) => [`own-${i}`, [c, i]])), "own-neutral": [NEUTRAL, null] }),
     s("rect", { x: 0, y: 0, width: map.width, height: map.height, class: "water" }),
@@ -179,6 +181,47 @@ export async function createBoard(root, ctx) {
   }
   clear(root).append(svg);
 
+  // ------------------------------------------------------------------ keyboard (mapnav.js)
+  const nav = mapNav(svg, {
+    places: [...map.seas, ...map.provinces].map((a) => ({ id: a.id, el: shapes[a.id], x: a.x, y: a.y })),
+    targets: () => (ctx.msg ? clickable(ctx.msg) : new Set()),
+    choose: (id) => keyChoose(id),
+    key: (id, k) => placeKey(id, k),
+    label: () => t("map.spqr"),
+  });
+
+  /** Enter on a place: what a click does; a choice that follows (a battle to confirm, a count) takes the focus. */
+  function keyChoose(id) {
+    click(id);
+    if (!pending) return;
+    const next = document.querySelector("#actions #autoattack, #actions .count-btn, #actions [data-countfocus], #actions button.primary");
+    if (next) next.focus();
+  }
+
+  /** A digit on one of your provinces while reinforcing places that many legionaries there (at most the pool). */
+  function placeKey(id, k) {
+    const msg = ctx.msg;
+    if (!msg || !/^[1-9]$/.test(k) || sel.length) return false;
+    const a0 = legal(msg).find((a) => a.type === "reinforce" && a.province === id);
+    if (!a0) return false;
+    ctx.setAuto(repeatAction(a0, Math.min(Number(k), msg.view.pool || 1)));
+    ctx.send(a0);
+    return true;
+  }
+
+  /** A place as a screen reader names it: "Latium, Red (you), 5 legionaries, power centre". */
+  function provinceName(p) {
+    const owner = p.owner === null || p.owner === undefined ? t("map.free") : p.owner === "neutral" ? t("spqr.neutral") : ctx.ownerName(p.owner);
+    return [nm(p.id), owner, p.armies ? t("n.legionary", { n: p.armies }) : "", p.power_centre ? t("map.pc") : "",
+      sel.includes(p.id) ? t("map.selected") : ""].filter(Boolean).join(", ");
+  }
+  function seaName(sea) {
+    const ctl = sea.controller !== null && sea.controller !== undefined ? t("map.controlled", { owner: ctx.ownerName(sea.controller) }) : "";
+    const fleets = sea.triremes.map((n, p) => (n ? `${ctx.ownerName(p)}: ${t("n.trireme", { n })}` : "")).filter(Boolean);
+    return [nm(sea.id), t("map.sea"), ctl, fleets.length ? fleets.join("; ") : t("map.nofleet"),
+      sel.includes(sea.id) ? t("map.selected") : ""].filter(Boolean).join(", ");
+  }
+
   function colour(o) {
     if (o === "neutral") return NEUTRAL;
     if (o === null || o === undefined) return FREE;
@@ -209,6 +252,7 @@ export async function createBoard(root, ctx) {
       b.star.style.display = p.power_centre ? "" : "none";
       sh.dataset.owner = p.owner === null ? "" : String(p.owner);
       sh.dataset.armies = String(p.armies);
+      sh.setAttribute("aria-label", provinceName(p));
     }
     for (const sea of v.seas) {
       const g = clear(badges[sea.id]);
@@ -222,6 +266,7 @@ export async function createBoard(root, ctx) {
       const ctl = sea.controller !== null && sea.controller !== undefined;
       shapes[sea.id].style.fill = ctl ? COLOURS[sea.controller] : "";
       shapes[sea.id].style.fillOpacity = ctl ? "0.22" : "";
+      shapes[sea.id].setAttribute("aria-label", seaName(sea));
     }
     for (const [id, sh] of Object.entries(shapes)) {
       sh.classList.toggle("clickable", can.has(id));
@@ -230,6 +275,7 @@ export async function createBoard(root, ctx) {
     const bt = v.battle;
     for (const sh of Object.values(shapes)) sh.classList.remove("battle");
     if (bt) for (const id of [bt.source, bt.target, bt.sea]) if (id && shapes[id]) shapes[id].classList.add("battle");
+    nav.sync();
   }
 
   function reset() { sel = []; pending = null; stopAt = null; }
@@ -367,7 +413,7 @@ export async function createBoard(root, ctx) {
     if (types.has("reinforce")) {
       root.append(h("p", { class: "hint" }, t("spqr.click_reinforce")), h("p", {}, t("spqr.pool", { n: v.pool })),
         h("div", { class: "row" }, h("span", {}, t("spqr.perclick")),
-          ...[1, 3, 5, "all"].map((k) => h("button", { type: "button", class: perClick === k ? "on" : "", "data-per": k,
+          ...[1, 3, 5, "all"].map((k) => h("button", { type: "button", class: perClick === k ? "on" : "", "data-per": k, "aria-pressed": String(perClick === k),
             onclick: () => { perClick = k; ctx.rerender(); } }, k === "all" ? t("spqr.all") : String(k)))));
     } else if (types.has("claim") || types.has("claim_neutral")) {
       // the "what you can do now" line says which: claiming a province or placing a neutral group
@@ -378,7 +424,7 @@ export async function createBoard(root, ctx) {
     if (trades.length) root.append(h("div", { class: "btns" }, trades.map((a) => h("button", { type: "button", class: "trade", "data-tip": `set:${a.cards.join(",")}`, onclick: () => ctx.send(a) },
       withFx(t("spqr.trade", { cards: a.cards.map((c) => t(`sym.${c}`)).join("+") }), a)))));
     if (types.has("forgo")) root.append(h("button", { type: "button", id: "forgo", onclick: () => ctx.send({ type: "forgo" }) }, withFx(t("spqr.forgo"), acts.find((a) => a.type === "forgo"))));
-    if (types.has("done")) root.append(h("button", { type: "button", id: "done", class: "primary", onclick: () => { reset(); ctx.send({ type: "done" }); } }, `${t("table.done")} (D)`));
+    if (types.has("done")) root.append(h("button", { type: "button", id: "done", class: "primary", onclick: () => { reset(); ctx.send({ type: "done" }); } }, touch() ? t("table.done") : `${t("table.done")} (D)`));
     if (me === null) return;
   }
 
@@ -571,6 +617,12 @@ export async function createBoard(root, ctx) {
     onKey,
     keys: () => t("spqr.keys"),
     cancel: reset,
+    // the focus goes to the map when a place can be chosen there (table.js, after a redraw of the controls)
+    focusMap: () => {
+      if (!ctx.msg || !clickable(ctx.msg).size) return false;
+      nav.focus();
+      return true;
+    },
     colour: (i) => COLOURS[i % COLOURS.length],
     phaseText: (p) => t(`phase.${p}`),
     // the place a phone's map starts on: the player's strongest province (a spectator's: the middle)
