@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import DOCS, Server
-from .test_browser import version, wait_turn
+from .test_browser import play_rest, version, wait_turn
 
 pytestmark = pytest.mark.e2e
 
@@ -308,3 +308,19 @@ def test_a_replay_says_the_round(page: Page, server: Server) -> None:
     page.click("#rlast")
     page.wait_for_function("() => Number(document.body.dataset.step) > 3")
     expect(page.locator("#status")).to_contain_text(re.compile(r"Round 1\b.* · Phase: "))
+
+
+def test_a_finished_spqrisiko_game_has_no_next_scoring(page: Page, server: Server) -> None:
+    """S.P.Q.RisiKo!'s "Next scoring for you" is for a game that goes on: a finished game shows none."""
+    tid, token = seat_table(server, {"game": "spqrisiko", "players": 3, "seed": 3,
+                                     "options": {"random_deal": True, "max_rounds": 1, "vp_target": None},
+                                     "seats": [{"human": True, "name": "Ada"}, {"bot": "random"}, {"bot": "random"}]})  # fmt: skip
+
+    def choose(view: dict, legal: list[dict]) -> dict:
+        return next((a for a in legal if a["type"] in ("done", "forgo")), legal[0])
+
+    play_rest(server, tid, token, choose, lambda d: d["status"] == "finished")
+    page.goto(f"{server.url}/t/{tid}#seat={token}")
+    page.wait_for_selector("#gameover")
+    expect(page.locator("table.scores").first).to_be_visible()
+    expect(page.locator("#preview")).to_have_count(0)

@@ -453,7 +453,8 @@ export async function createBoard(root, ctx) {
       const txt = Object.entries(hand).filter(([, n]) => n).map(([k, n]) => t(`n.${k}`, { n })).join(", ") || "—";
       root.append(h("p", { id: "hand", "data-tip": "spqrhand:" }, t("spqr.hand", { h: txt })));
     }
-    if (v.score_preview) root.append(h("p", { id: "preview", class: "hint" }, t("spqr.preview", v.score_preview)));
+    // the next scoring: none after the end (a finished game has no next turn)
+    if (v.score_preview && msg.status !== "finished") root.append(h("p", { id: "preview", class: "hint" }, t("spqr.preview", v.score_preview)));
   }
 
   function vars(a) {
