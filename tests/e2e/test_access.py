@@ -29,8 +29,11 @@ def seat_table(server: Server, body: dict) -> tuple[str, str]:
     return d["id"], d["seats"][0]["token"]
 
 
-def spqr_table(server: Server, seed: int, bots: str = "random") -> tuple[str, str]:
-    return seat_table(server, {"game": "spqrisiko", "players": 3, "seed": seed, "options": {"random_deal": True},
+def spqr_table(server: Server, bots: str = "random") -> tuple[str, str]:
+    """The lesson's table (a fixed seed and no secret salt: the same deal and dice every time): you are red and
+    hold Italia, with 4 legionaries to place and Cisalpina to attack."""
+    return seat_table(server, {"game": "spqrisiko", "players": 3, "seed": 20051, "tutorial": True,
+                               "options": {"random_deal": True, "vp_target": 10},
                                "seats": [{"human": True, "name": "Ada"}, {"bot": bots}, {"bot": bots}]})  # fmt: skip
 
 
@@ -47,7 +50,7 @@ def test_keyboard_only_a_whole_reinforcement_phase(page: Page, server: Server) -
     digit places that many, D ends the phase: only keyboard events, the focus stays on the map after each move,
     and the phase is played in a handful of presses (issue 28: each legionary cost ~11 through "All legal
     actions", and the focus dropped to the page after each)."""
-    tid, token = spqr_table(server, seed=7)
+    tid, token = spqr_table(server)
     page.goto(f"{server.url}/t/{tid}#seat={token}")
     page.wait_for_selector("#map")
     assert wait_turn(page)
@@ -121,7 +124,7 @@ def test_keyboard_only_a_whole_reinforcement_phase(page: Page, server: Server) -
 def test_keyboard_attack_the_choice_that_follows_takes_the_focus(page: Page, server: Server) -> None:
     """In the attacks phase: Enter on your province, an arrow to a province it can attack, Enter: the odds and
     the attack buttons come up and the first of them has the focus; Escape gives up the choice."""
-    tid, token = spqr_table(server, seed=7)
+    tid, token = spqr_table(server)
     page.goto(f"{server.url}/t/{tid}#seat={token}")
     page.wait_for_selector("#map")
     assert wait_turn(page)
@@ -154,7 +157,7 @@ def test_keyboard_attack_the_choice_that_follows_takes_the_focus(page: Page, ser
 def test_map_places_named_with_owner_and_count_in_both_languages(browser: Browser, server: Server) -> None:
     """Each province and sea is a button named with its owner and its units, the drawn labels hidden (no run-on
     list of names and numbers); the names follow the language."""
-    tid, token = spqr_table(server, seed=7, bots="mcts:easy")
+    tid, token = spqr_table(server, bots="mcts:easy")
     ctx = browser.new_context(viewport={"width": 1400, "height": 900}, locale="en-US")
     page = ctx.new_page()
     page.goto(f"{server.url}/t/{tid}#seat={token}")
@@ -255,7 +258,7 @@ def test_rules_contents_are_numbered_once(page: Page, server: Server) -> None:
 
 def test_touch_screen_no_key_hints(browser: Browser, server: Server) -> None:
     """A phone has no keys: the "End phase" button says no "(D)" and no key line is shown; a laptop's does."""
-    tid, token = spqr_table(server, seed=7)
+    tid, token = spqr_table(server)
     ctx = browser.new_context(
         viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, locale="it-IT"
     )
