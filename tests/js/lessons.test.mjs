@@ -25,3 +25,9 @@ test("the real game after a lesson seats the lobby's default bot, the easy searc
     for (const s of body.seats.slice(1)) assert.deepEqual(s, { bot: DEFAULT_BOT }, game);
   }
 });
+
+test("Italian names a round one way: the header's \"Round 6\" is the \"Inizia il round 6\" of the news, not \"Turno 6\"", () => {
+  const it = dictionary("it");
+  assert.match(it["toast.round"], /\bround\b/);
+  assert.match(it["table.round"], /^Round \{n\}$/);
+});
