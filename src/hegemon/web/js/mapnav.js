@@ -37,16 +37,32 @@ const DIRS = { ArrowRight: "right", ArrowLeft: "left", ArrowUp: "up", ArrowDown:
  * the focus); `targets()`: the ids that can be chosen now (a Set); `choose(id)`: what a click does; `key(id, key)`:
  * the game's own keys on a focused place (true when it used the key). Returns {sync, focused, focusFirst}: sync()
  * after each redraw (which place the Tab key reaches), focused() the focused place's id (or null). */
-export function mapNav(svg, { places, targets, choose, key, label }) {
+export function mapNav(svg, { places, targets, choose, key, label, ringAfter }) {
   const byId = new Map(places.map((p) => [p.id, p]));
   const byEl = new Map(places.map((p) => [p.el, p]));
   let current = places.length ? places[0].id : null;
   svg.setAttribute("role", "group");
   if (label) svg.setAttribute("aria-label", label());
+  // the focused area's outline, drawn again over its neighbours (after `ringAfter`, under the labels): the border
+  // of the area itself is half hidden by theirs
+  const ring = ringAfter ? document.createElementNS("http://www.w3.org/2000/svg", "path") : null;
+  if (ring) {
+    ring.setAttribute("class", "focusring");
+    ring.setAttribute("aria-hidden", "true");
+    ring.style.display = "none";
+    ringAfter.after(ring);
+  }
   for (const p of places) {
     p.el.setAttribute("tabindex", "-1");
     p.el.setAttribute("role", "button");
-    p.el.addEventListener("focus", () => { setCurrent(p.id); });
+    p.el.addEventListener("focus", () => {
+      setCurrent(p.id);
+      if (ring && p.el.getAttribute("d") && p.el.matches(":focus-visible")) {
+        ring.setAttribute("d", p.el.getAttribute("d"));
+        ring.style.display = "";
+      }
+    });
+    p.el.addEventListener("blur", () => { if (ring) ring.style.display = "none"; });
   }
 
   function setCurrent(id) {

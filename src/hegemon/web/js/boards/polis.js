@@ -196,6 +196,7 @@ export async function createBoard(root, ctx) {
       if (next) next.focus();
     },
     label: () => t("map.polis"),
+    ringAfter: gArea,
   });
   const sideIndex = (side) => SIDES.indexOf(side);
   const ownerOf = (side) => (side === "neutral" || sideIndex(side) < 0 ? t("polis.neutral") : ctx.ownerName(sideIndex(side)));

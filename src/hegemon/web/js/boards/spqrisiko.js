@@ -188,6 +188,7 @@ export async function createBoard(root, ctx) {
     choose: (id) => keyChoose(id),
     key: (id, k) => placeKey(id, k),
     label: () => t("map.spqr"),
+    ringAfter: gProv,
   });
 
   /** Enter on a place: what a click does; a choice that follows (a battle to confirm, a count) takes the focus. */
