@@ -327,3 +327,12 @@ def test_a_finished_spqrisiko_game_has_no_next_scoring(page: Page, server: Serve
     page.wait_for_selector("#gameover")
     expect(page.locator("table.scores").first).to_be_visible()
     expect(page.locator("#preview")).to_have_count(0)
+
+
+def test_the_lobby_lists_a_tables_seats_apart(page: Page, server: Server) -> None:
+    """A bot's level has a comma of its own ("search, easy"): the lobby's list keeps the seats apart."""
+    tid, _ = seat_table(server, {"game": "spqrisiko", "players": 3,
+                                 "seats": [{"human": True, "name": "Ada"}, {"bot": "mcts:easy"}, {"bot": "mcts:easy"}]})  # fmt: skip
+    page.goto(server.url + "/")
+    row = page.locator(f"#alltables tr[data-table='{tid}'] td.seatlist")
+    expect(row).to_have_text("Ada · bot: search, easy · bot: search, easy")

@@ -332,7 +332,7 @@ function join(id) {
 }
 
 function seatText(s) {
-  return s.kind === "bot" ? `${t("table.bot")} ${botLabel(s.bot)}` : s.name + (s.claimed ? "" : " (…)");
+  return s.kind === "bot" ? t("lobby.bot", { name: botLabel(s.bot) }) : s.name + (s.claimed ? "" : " (…)");
 }
 
 /** Which board a listed table plays on, when its game has several or the board is a corrected file. */
@@ -352,7 +352,8 @@ function tableRow(tb) {
   if (tb.joinable > 0) status.push(h("span", { class: "badge open" }, ` ${t("lobby.openbadge")} ×${tb.joinable}`));
   return h("tr", { "data-table": tb.id, class: tb.joinable > 0 ? "joinable" : "" },
     h("td", {}, tb.title, boardTag(tb)), h("td", {}, tb.id), h("td", {}, status),
-    h("td", {}, tb.seats.map(seatText).join(", ")), h("td", { class: "btns" }, btns));
+    // the seats apart with a dot: a bot's level has a comma of its own ("bot: search, easy")
+    h("td", { class: "seatlist" }, tb.seats.map(seatText).join(" · ")), h("td", { class: "btns" }, btns));
 }
 
 async function refresh() {

@@ -2,7 +2,7 @@
 // at a time takes the focus); the arrow keys move to the nearest place in that direction among the places that
 // can be chosen now (every place when none can); Home/End go to the first/last of them; Enter or Space chooses
 // the focused place as a click does; the game module may take more keys (a digit: place that many). Every place
-// is a button for a screen reader, named by the game module with its owner and its units ("Latium, Red (you),
+// is a button for a screen reader, named by the game module with its owner and its units ("Italia, Red (you),
 // 5 legionaries"); the drawn labels and numbers are hidden from it (they say the same, as a run-on list).
 
 /** The place to move to from `from` ({x, y}) in `dir` ("left", "right", "up", "down") among `points` ([{id, x, y}]):

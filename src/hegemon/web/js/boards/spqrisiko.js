@@ -210,7 +210,7 @@ export async function createBoard(root, ctx) {
     return true;
   }
 
-  /** A place as a screen reader names it: "Latium, Red (you), 5 legionaries, power centre". */
+  /** A place as a screen reader names it: "Italia, Red (you), 5 legionaries, power centre". */
   function provinceName(p) {
     const owner = p.owner === null || p.owner === undefined ? t("map.free") : p.owner === "neutral" ? t("spqr.neutral") : ctx.ownerName(p.owner);
     return [nm(p.id), owner, p.armies ? t("n.legionary", { n: p.armies }) : "", p.power_centre ? t("map.pc") : "",
