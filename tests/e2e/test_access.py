@@ -336,3 +336,23 @@ def test_the_lobby_lists_a_tables_seats_apart(page: Page, server: Server) -> Non
     page.goto(server.url + "/")
     row = page.locator(f"#alltables tr[data-table='{tid}'] td.seatlist")
     expect(row).to_have_text("Ada · bot: search, easy · bot: search, easy")
+
+
+def test_a_move_from_all_legal_actions_keeps_the_focus_off_the_page(page: Page, server: Server) -> None:
+    """A move played from the "All legal actions" list (closed again by the redraw) leaves the focus on the map,
+    where the next legionary is placed, not on the page."""
+    tid, token = spqr_table(server)
+    page.goto(f"{server.url}/t/{tid}#seat={token}")
+    page.wait_for_selector("#map")
+    assert wait_turn(page)
+    page.locator("details.all summary").focus()
+    page.keyboard.press("Enter")  # opens the list
+    page.keyboard.press("Tab")
+    f = page.evaluate(FOCUS)
+    assert f["tag"] == "BUTTON", f
+    v = version(page)
+    page.keyboard.press("Enter")
+    page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=v)
+    page.wait_for_function(
+        "() => document.activeElement !== document.body && document.activeElement.closest('#map')"
+    )

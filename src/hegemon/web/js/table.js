@@ -460,12 +460,14 @@ function restoreFocus(root, had) {
   let target = null;
   if (had.key) target = root.querySelector(had.key);
   if (!target && had.text) target = [...root.querySelectorAll("button")].find((b) => b.textContent === had.text) || null;
-  if (target && !target.disabled) { target.focus({ preventScroll: true }); return; }
+  // (a control in a closed "All legal actions" takes no focus: then the next in this list)
+  const took = (node) => { if (!node || node.disabled) return false; node.focus({ preventScroll: true }); return document.activeElement === node; };
+  if (took(target)) return;
   if (myTurn() && board.focusMap && board.focusMap()) return;
   // a count to choose (its slider), else the step's main button, else the first control
   const first = root.querySelector("[data-countfocus]") || root.querySelector("button.primary:not([disabled])")
     || root.querySelector("button:not([disabled]), input, select, summary");
-  if (first && myTurn()) { first.focus({ preventScroll: true }); return; }
+  if (myTurn() && took(first)) return;
   root.setAttribute("tabindex", "-1");
   root.focus({ preventScroll: true });
 }
