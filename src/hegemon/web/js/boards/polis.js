@@ -293,7 +293,8 @@ export async function createBoard(root, ctx) {
       }
     });
     if (v.battle && shapes[v.battle.territory]) shapes[v.battle.territory].classList.add("battle");
-    else for (const sh of Object.values(shapes)) sh.classList.remove("battle");    placeNames(v);
+    else for (const sh of Object.values(shapes)) sh.classList.remove("battle");
+    placeNames(v);
   }
 
   function select(id) {
