@@ -356,3 +356,15 @@ def test_a_move_from_all_legal_actions_keeps_the_focus_off_the_page(page: Page, 
     page.wait_for_function(
         "() => document.activeElement !== document.body && document.activeElement.closest('#map')"
     )
+
+
+def test_the_set_up_is_not_called_round_0(page: Page, server: Server) -> None:
+    """Before the first round (choosing provinces) the header says the phase, not "Round 0"."""
+    tid, token = seat_table(server, {"game": "spqrisiko", "players": 3,
+                                     "seats": [{"human": True, "name": "Ada"}, {"bot": "random"}, {"bot": "random"}]})  # fmt: skip
+    page.goto(f"{server.url}/t/{tid}#seat={token}")
+    page.wait_for_selector("#map")
+    assert wait_turn(page)
+    expect(page.locator("body")).to_have_attribute("data-phase", re.compile("^setup"))
+    expect(page.locator("#status")).to_contain_text("Phase: set-up")
+    expect(page.locator("#status")).not_to_contain_text("Round")

@@ -299,9 +299,12 @@ function showBoardName() {
   if (msg.board) document.body.dataset.board = msg.board;
 }
 
-/** The round, as the game says it ("Round 3", "Round 1 of 4 · …"): in the header of a table and of a replay. */
+/** The round, as the game says it ("Round 3", "Round 1 of 4 · …"): in the header of a table and of a replay. The
+ * set-up before the first round ("Round 0") says only its phase. */
 function roundParts(v) {
-  return v.round !== undefined && v.round !== null ? [board.roundText ? board.roundText(v) : t("table.round", { n: v.round })] : [];
+  if (v.round === undefined || v.round === null) return [];
+  if (board.roundText) return [board.roundText(v)];
+  return v.round === 0 ? [] : [t("table.round", { n: v.round })];
 }
 
 function renderHeader() {
