@@ -58,6 +58,10 @@ def test_keyboard_only_a_whole_reinforcement_phase(page: Page, server: Server) -
     before = state(server, tid, token)
     pool = before["view"]["pool"]
     assert pool >= 3, pool
+    # the legionaries per click: a named group of toggle buttons, 1 pressed
+    per = page.get_by_role("group", name="Per click")
+    expect(per.get_by_role("button", name="1", exact=True)).to_have_attribute("aria-pressed", "true")
+    expect(per.get_by_role("button", name="all")).to_have_attribute("aria-pressed", "false")
     presses = 0
 
     def press(key: str) -> dict:

@@ -413,7 +413,7 @@ export async function createBoard(root, ctx) {
     }
     if (types.has("reinforce")) {
       root.append(h("p", { class: "hint" }, t("spqr.click_reinforce")), h("p", {}, t("spqr.pool", { n: v.pool })),
-        h("div", { class: "row" }, h("span", {}, t("spqr.perclick")),
+        h("div", { class: "row", role: "group", "aria-label": t("spqr.perclick") }, h("span", { "aria-hidden": "true" }, t("spqr.perclick")),
           ...[1, 3, 5, "all"].map((k) => h("button", { type: "button", class: perClick === k ? "on" : "", "data-per": k, "aria-pressed": String(perClick === k),
             onclick: () => { perClick = k; ctx.rerender(); } }, k === "all" ? t("spqr.all") : String(k)))));
     } else if (types.has("claim") || types.has("claim_neutral")) {
