@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import time
+from typing import Any
 
 import httpx
 import pytest
@@ -22,7 +23,7 @@ FOCUS = """() => { const a = document.activeElement;
   return { tag: a.tagName, id: a.id || "", map: !!a.closest("#map"), label: a.getAttribute("aria-label") || "" }; }"""
 
 
-def seat_table(server: Server, body: dict) -> tuple[str, str]:
+def seat_table(server: Server, body: dict[str, Any]) -> tuple[str, str]:
     r = httpx.post(f"{server.url}/api/tables", json={**body, "claim": 0})
     r.raise_for_status()
     d = r.json()
@@ -37,11 +38,12 @@ def spqr_table(server: Server, bots: str = "random") -> tuple[str, str]:
                                "seats": [{"human": True, "name": "Ada"}, {"bot": bots}, {"bot": bots}]})  # fmt: skip
 
 
-def state(server: Server, tid: str, token: str) -> dict:
-    return httpx.get(f"{server.url}/api/tables/{tid}", params={"token": token}).json()
+def state(server: Server, tid: str, token: str) -> dict[str, Any]:
+    d: dict[str, Any] = httpx.get(f"{server.url}/api/tables/{tid}", params={"token": token}).json()
+    return d
 
 
-def armies(d: dict) -> dict[str, int]:
+def armies(d: dict[str, Any]) -> dict[str, int]:
     return {p["id"]: p["armies"] for p in d["view"]["provinces"] if p["owner"] == 0}
 
 
@@ -64,11 +66,12 @@ def test_keyboard_only_a_whole_reinforcement_phase(page: Page, server: Server) -
     expect(per.get_by_role("button", name="all")).to_have_attribute("aria-pressed", "false")
     presses = 0
 
-    def press(key: str) -> dict:
+    def press(key: str) -> dict[str, Any]:
         nonlocal presses
         page.keyboard.press(key)
         presses += 1
-        return page.evaluate(FOCUS)
+        f: dict[str, Any] = page.evaluate(FOCUS)
+        return f
 
     # Tab: the page's header, then the map (one stop: a province you can reinforce)
     f = {}
@@ -178,7 +181,7 @@ def test_map_places_named_with_owner_and_count_in_both_languages(browser: Browse
     expect(page.locator("#map")).to_have_attribute("aria-label", re.compile("arrow keys"))
 
     # the counts may change while the bots play: a name that says the count the map shows now
-    def named(p: dict, owner: str, legion: str) -> None:
+    def named(p: dict[str, Any], owner: str, legion: str) -> None:
         el = page.locator(f"#a-{p['id']}")
         count = int(el.get_attribute("data-armies") or 0)
         expect(el).to_have_attribute("aria-label", re.compile(
@@ -323,7 +326,7 @@ def test_a_finished_spqrisiko_game_has_no_next_scoring(page: Page, server: Serve
                                      "options": {"random_deal": True, "max_rounds": 1, "vp_target": None},
                                      "seats": [{"human": True, "name": "Ada"}, {"bot": "random"}, {"bot": "random"}]})  # fmt: skip
 
-    def choose(view: dict, legal: list[dict]) -> dict:
+    def choose(view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
         return next((a for a in legal if a["type"] in ("done", "forgo")), legal[0])
 
     play_rest(server, tid, token, choose, lambda d: d["status"] == "finished")
