@@ -1812,9 +1812,11 @@ def _public_request(req: dict[str, Any] | None) -> dict[str, Any] | None:
     return {"seat": req["seat"], "version": req["upto"], "agreed": list(req["agreed"])}
 
 
-_NOT_PRIVATE = frozenset(("legal_actions", "action_effects", "score_preview", "you", "player", "side", "seat"))
-"""What a seat's view adds that is not hidden from anyone: who it is, what it may do now and the previews of
-those actions and of its score, all computed from what every player sees. What remains of the difference
+_NOT_PRIVATE = frozenset(("legal_actions", "action_effects", "score_preview", "blocked", "you", "player", "side",
+                          "seat"))  # fmt: skip
+"""What a seat's view adds that is not hidden from anyone: who it is, what it may do now, the previews of those
+actions and of its score, and why what it may look for is not possible now (`blocked`), all computed from what
+every player sees. What remains of the difference
 between a seat's view and a spectator's is hidden information (the hands of cards)."""
 
 
