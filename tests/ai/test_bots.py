@@ -125,8 +125,8 @@ def test_spqr_search_never_reads_hidden_cards() -> None:
     assert GreedyBot(4).choose(st, me) == GreedyBot(4).choose(twin, me)
 
 
-@pytest.mark.parametrize("turns", [1, 2])
-def test_polis_search_never_reads_the_opponents_cards(turns: int) -> None:
+@pytest.mark.parametrize(("turns", "finish", "playout"), [(1, None, None), (2, None, None), (2, 1, None), (2, 2, 2)])
+def test_polis_search_never_reads_the_opponents_cards(turns: int, finish: int | None, playout: int | None) -> None:
     from hegemon.games.polis.rules.common import PLAY
 
     st = None
@@ -149,9 +149,62 @@ def test_polis_search_never_reads_the_opponents_cards(turns: int) -> None:
     twin.deck[i] += 1
     assert twin.view(me) == st.view(me)
     assert twin.to_json() != st.to_json()
-    a = MctsBot(seed=3, iterations=60, time_limit=None, horizon_turns=turns).search(st, me)
-    b = MctsBot(seed=3, iterations=60, time_limit=None, horizon_turns=turns).search(twin, me)
+    kw = {"horizon_turns": turns, "finish": finish, "playout": playout}
+    a = MctsBot(seed=3, iterations=60, time_limit=None, **kw).search(st, me)  # type: ignore[arg-type]  # the settings' own types
+    b = MctsBot(seed=3, iterations=60, time_limit=None, **kw).search(twin, me)  # type: ignore[arg-type]  # the settings' own types
     assert {k: (v.n, v.w) for k, v in a.children.items()} == {k: (v.n, v.w) for k, v in b.children.items()}
+
+
+def _leaf_points(finish: int | None, playout: int | None, turns: int = 1, iterations: int = 200) -> list[tuple[int, int]]:
+    """Where a Polis search values its leaves: (whose turn it is in the action phase, actions taken in it) at
+    each leaf evaluation, from the start of a turn of the action phase."""
+    from hegemon.ai.games import polis as know
+    from hegemon.games.polis.rules.common import ACTION
+
+    st = advance("polis", 5, lambda s: s.phase == ACTION and s.n_actions == 0 and not any(s.passed) and s.round > 0)
+    me = st.current_player()
+    seen: list[tuple[int, int]] = []
+
+    def evaluate(d: Any) -> list[float]:
+        seen.append((d.active if d.phase == ACTION else -1, d.n_actions))
+        return know.search_evaluate(d)
+
+    bot = MctsBot(seed=1, iterations=iterations, time_limit=None, horizon_turns=turns, finish=finish, playout=playout,
+                  evaluate=evaluate)
+    bot.search(st, me)
+    assert bot.last_iterations == iterations
+    # the root's prior and the order of the others' actions are valued first: the leaves are the last calls
+    return [(p if p < 0 else int(p == me), n) for p, n in seen[-iterations:]]
+
+
+def test_polis_finish_values_every_leaf_where_the_horizons_last_turn_ends() -> None:
+    # without it, a leaf the tree left after the turn's first action is valued there, in the middle of the turn
+    plain = _leaf_points(None, None)
+    assert (1, 1) in plain
+    # with it (the cheap policy, so every evaluation is a leaf's), never: the turn is finished first
+    finished = _leaf_points(2, None)
+    assert all(p != 1 for p, _ in finished), set(finished)
+    # two turns: valued once the opponent's reply is over too, never inside it
+    assert all(p != 0 for p, _ in _leaf_points(2, None, turns=2))
+    # a playout of one more turn: valued after it, so never in the searcher's own next turn either... nor in the reply
+    after = _leaf_points(2, 1)
+    assert all(p not in (0, 1) or n == 0 for p, n in after), set(after)
+
+
+def test_polis_greedy_finish_is_deterministic_and_costs_more_than_the_tree_alone() -> None:
+    from hegemon.games.polis.rules.common import ACTION
+
+    st = advance("polis", 5, lambda s: s.phase == ACTION and s.n_actions == 0 and not any(s.passed) and s.round > 0)
+    me = st.current_player()
+    runs = []
+    for _ in range(2):
+        bot = MctsBot(seed=2, iterations=80, time_limit=None, horizon_turns=2, finish=1)
+        root = bot.search(st, me)
+        runs.append(({k: (v.n, v.w) for k, v in root.children.items()}, bot.last_simulated))
+    assert runs[0] == runs[1]
+    plain = MctsBot(seed=2, iterations=80, time_limit=None, horizon_turns=2)
+    plain.search(st, me)
+    assert runs[0][1] > plain.last_simulated  # the greedy finish plays the horizon's remaining actions
 
 
 def _depth(node: Any) -> int:
@@ -181,8 +234,10 @@ def test_mcts_spec_takes_search_settings() -> None:
         2560, None, 2, 0.7, 2.0, 24)
     # a named level takes settings too (ai/levels.py; tests/ai/test_levels.py)
     assert make_bot("mcts:easy:turns=2", 1).extra == {"horizon_turns": 2}  # type: ignore[attr-defined]  # a search bot: make_bot returns the Bot protocol
+    fin = make_bot("mcts:160:turns=2:finish=2:playout=1", 1)
+    assert isinstance(fin, MctsBot) and (fin.finish, fin.playout) == (2, 1)
     for bad in ("mcts:40:depth=3", "mcts:40:turns", "mcts:40:turns=two", "mcts:40:turns=0", "mcts:40:candidates=5000",
-                "mcts:40:c=-1"):
+                "mcts:40:c=-1", "mcts:40:finish=3", "mcts:40:playout=5", "mcts:40:playout=0"):
         with pytest.raises(ConfigError):
             make_bot(bad, 1)
 

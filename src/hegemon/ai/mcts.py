@@ -57,7 +57,13 @@ class MctsBot:
     (about 1 + sqrt(visits) children). Each game's bots role (`BotRole`) may set these, the exploration constant
     and the prior's weight in its `mcts_defaults`, and the search's own evaluation with `evaluate_for(player)`
     (the search's evaluation for the side it plays: Polis gives the search its own weights, and Athens its own
-    set; the game's `evaluate` otherwise); an argument given here wins."""
+    set; the game's `evaluate` otherwise); an argument given here wins.
+
+    With a turn horizon, `finish` plays the rest of the horizon from wherever the tree stopped before the leaf is
+    valued (1: one-ply choices with the search's evaluation, each player for itself; 2: the cheap policy of the
+    order of the search's start, sieges first), so every leaf is valued at the same point of the game (without
+    it, a leaf the tree left after the turn's first action is valued in the middle of the turn); `playout`
+    plays that many further turns the same way (one-ply unless `finish` is 2) before the evaluation."""
 
     name = "mcts"
 
@@ -77,6 +83,8 @@ class MctsBot:
         turn_horizon: bool | None = None,
         horizon_turns: int | None = None,
         auto_root: bool | None = None,
+        finish: int | None = None,
+        playout: int | None = None,
         evaluate: Callable[[Any], list[float]] | None = None,
     ) -> None:
         self.rng = random.Random(seed)
@@ -93,6 +101,8 @@ class MctsBot:
         self.turn_horizon = turn_horizon
         self.horizon_turns = horizon_turns
         self.auto_root = auto_root
+        self.finish = finish
+        self.playout = playout
         self.evaluate = evaluate
         self.last_iterations = 0
         self.last_simulated = 0
@@ -145,6 +155,8 @@ class MctsBot:
         self._c = float(self._setting(know, "exploration", self.exploration, 0.25))
         self._pw = float(self._setting(know, "prior_weight", self.prior_weight, 1.0))
         self._me = player
+        self._greedy_finish = int(self._setting(know, "finish", self.finish, 0))
+        self._playout = max(0, int(self._setting(know, "playout", self.playout, 0)))
         self._stratify = bool(self._setting(know, "stratify_root", None))
         # the evaluation: the one given here, else the game's for the side searching (`evaluate_for`), else the
         # game's `evaluate`
@@ -182,7 +194,7 @@ class MctsBot:
         if self._setting(know, "turn_order", None):
             self._order[player] = prior
             # (with a one-turn horizon the tree never reaches the others' turns)
-            start = None if self._horizon and self._turns < 2 else know.turn_start
+            start = None if self._horizon and self._turns < 2 and not self._playout else know.turn_start
             for other in range(state.num_players):
                 if other != player and start is not None:
                     view = start(know.determinize(state, player, self.rng), other)
@@ -306,6 +318,15 @@ class MctsBot:
             depth += 1
         if self._horizon:
             steps += self._finish_turn(d, know, last, mover)
+            if self._greedy_finish or self._playout:
+                p = d.current_player()
+                if changes >= self._turns:  # stopped where the horizon's last turn ended: only the playout's turns
+                    left = self._playout
+                    mover = p
+                else:  # the tree stopped inside a turn of the horizon: finish it (and the horizon's others) first
+                    left = self._turns - changes + self._playout
+                if left > 0:
+                    steps += self._greedy_turns(d, know, last, mover, left)
         elif self._auto:
             steps += self._settle_defaults(d, last)
         else:
@@ -327,6 +348,51 @@ class MctsBot:
             for k, v in enumerate(value):
                 w[k] += v
         return steps
+
+    def _greedy_turns(self, d: Any, know: BotRole, last: Action | None, mover: PlayerId, turns: int, limit: int = 400) -> int:
+        """Play `turns` turns from `d` (the first the rest of `mover`'s) with one-ply choices: each player to move
+        takes the action that maximises its own entry of the search's evaluation one ply ahead (its sub-choices by
+        the tree's defaults, chance sampled once); the number of steps. A leaf finished this way is valued at
+        the same point of the game whatever depth the tree reached (`finish`), and further turns (`playout`) let
+        the evaluation judge the position after the replies it would otherwise have to guess."""
+        rng = self.rng
+        evaluate = self._evaluate
+        n = 0
+        while n < limit:
+            p = d.current_player()
+            if p == TERMINAL:
+                break
+            if p == CHANCE:
+                d.apply(sample_chance(d, rng))
+                n += 1
+                continue
+            if p != mover:
+                turns -= 1
+                if turns <= 0:
+                    break
+                mover = p
+            a = self._default(d, p, last)
+            if a is None:
+                legal = d.legal_actions()
+                order = self._order.get(p) if self._greedy_finish == 2 else None
+                if len(legal) == 1:
+                    a = legal[0]
+                elif order is not None:  # the cheap policy: the order of the search's start (sieges first)
+                    first = self._first
+                    a = max(legal, key=lambda x: (first is not None and first(x), order.get(x, -1.0)))
+                else:
+                    best = -1.0
+                    for x in legal:
+                        c = d.clone()
+                        c.apply(x)
+                        settle(c, know, rng, p)
+                        v = evaluate(c)[p]
+                        if v > best:
+                            best, a = v, x
+            d.apply(a)
+            last = a
+            n += 1
+        return n
 
     @staticmethod
     def _stratified_chance(d: Any, visit: int) -> int:
@@ -410,12 +476,15 @@ def parse_strength(arg: str) -> tuple[int, float | None]:
     return iters, (limit or None)
 
 
-# search settings a spec may give after the strength (`mcts:2560:turns=2`): spec key -> (MctsBot argument, type)
-SPEC_SETTINGS: dict[str, tuple[str, type]] = {
-    "turns": ("horizon_turns", int),
-    "candidates": ("candidates", int),
-    "c": ("exploration", float),
-    "prior": ("prior_weight", float),
+# search settings a spec may give after the strength (`mcts:2560:turns=2`): spec key -> (MctsBot argument, type,
+# the largest value allowed: bounded, since these multiply the work of a move)
+SPEC_SETTINGS: dict[str, tuple[str, type, float]] = {
+    "turns": ("horizon_turns", int, 1000),
+    "candidates": ("candidates", int, 1000),
+    "c": ("exploration", float, 1000),
+    "prior": ("prior_weight", float, 1000),
+    "finish": ("finish", int, 2),
+    "playout": ("playout", int, 4),
 }
 
 
@@ -426,13 +495,13 @@ def parse_settings(parts: list[str]) -> dict[str, Any]:
         key, sep, value = part.strip().partition("=")
         if not sep or key not in SPEC_SETTINGS:
             raise ConfigError("bot", f"mcts setting {part!r}: use {', '.join(k + '=…' for k in SPEC_SETTINGS)}")
-        name, kind = SPEC_SETTINGS[key]
+        name, kind, high = SPEC_SETTINGS[key]
         try:
             v = kind(value)
         except ValueError:
             raise ConfigError("bot", f"mcts setting {part!r}: {value!r} is not a number") from None
-        if not 0 <= v <= 1000 or (kind is int and v < 1):  # bounded: these multiply the work of a move
-            raise ConfigError("bot", f"mcts setting {part!r}: out of range")
+        if not 0 <= v <= high or (kind is int and v < 1):
+            raise ConfigError("bot", f"mcts setting {part!r}: out of range (at most {high:g})")
         out[name] = v
     return out
 
