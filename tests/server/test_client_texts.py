@@ -108,7 +108,7 @@ def test_option_choices_and_bots_have_labels() -> None:
 
 
 # Typography every font has (DejaVu, Liberation): accents, dashes, dots, arrows, the minus sign.
-ALLOWED = set("àèéìòùÀÈÉÌÒÙ·—–…←→−×") | {"\u2019"}
+ALLOWED = set("àèéìòùÀÈÉÌÒÙ·—–…←↑→↓−×") | {"\u2019"}
 
 
 def test_no_emoji_or_symbol_glyphs_in_the_shipped_client() -> None:

@@ -238,11 +238,11 @@ def test_start_up_replays_only_the_live_tables(db_url: str, monkeypatch: pytest.
     replayed: list[str] = []
     original = TableManager._replay_stored
 
-    def counting(table: Any, actions: Any) -> None:
+    def counting(self: TableManager, table: Any, actions: Any) -> bool:
         replayed.append(table.id)
-        original(table, actions)
+        return original(self, table, actions)
 
-    monkeypatch.setattr(TableManager, "_replay_stored", staticmethod(counting))
+    monkeypatch.setattr(TableManager, "_replay_stored", counting)
     m2 = TableManager(SqlStorage(db_url))
     assert m2.load() == 1
     assert replayed == [live.id] and set(m2.tables) == {live.id}

@@ -7,7 +7,7 @@
 
 /** The place to move to from `from` ({x, y}) in `dir` ("left", "right", "up", "down") among `points` ([{id, x, y}]):
  * the nearest one ahead, a sideways step counting twice as much as one ahead (SVG y grows downwards); a place
- * more ahead than aside (within 45° of the direction) first, else any place ahead; null when none is ahead. Pure
+ * more ahead than aside (within 45 degrees of the direction) first, else any place ahead; null when none is ahead. Pure
  * (tests/js/ runs it in Node). */
 export function nearestInDirection(points, from, dir) {
   let best = null;
