@@ -55,13 +55,13 @@ from hegemon.server.ops import (
 )
 from hegemon.server.ops import router as ops_router
 from hegemon.server.protocol import (
+    ERROR_CODES,
     HTTP_STATUS,
     ActionAccepted,
     ActionRequest,
     CreatedTable,
     CreateTable,
     CreatorRequest,
-    ErrorBody,
     GamesList,
     Joined,
     JoinRequest,
@@ -69,6 +69,7 @@ from hegemon.server.protocol import (
     TableDetail,
     TableSummary,
     TakeSeat,
+    error_responses,
 )
 from hegemon.server.storage import SHUTDOWN_GRACE, GroupCommit, LoopCommit, MemoryStorage, SqlStorage, Storage
 from hegemon.server.tables import (
@@ -89,15 +90,9 @@ READS_PER_SECOND = 20.0
 READS_BURST = 60.0
 """Records and replays per client address: READS_PER_SECOND after a burst of READS_BURST (their own limit; the
 other reads spend the client's `ReadLimits` budget)."""
-ERRORS: dict[int | str, dict[str, Any]] = {
-    400: {"model": ErrorBody, "description": "bad_request"},
-    403: {"model": ErrorBody, "description": "unauthorized"},
-    404: {"model": ErrorBody, "description": "unknown_table"},
-    409: {"model": ErrorBody, "description": "stale_version, not_your_turn or game_over"},
-    422: {"model": ErrorBody, "description": "illegal_action"},
-    429: {"model": ErrorBody, "description": "bad_request: too many requests (detail rate_limit)"},
-    503: {"model": ErrorBody, "description": "unavailable (the database, or the odds: odds_busy, odds_timeout)"},
-}
+ERRORS = error_responses()
+"""Every typed error a table route may answer (its body, its codes by HTTP status): `protocol.ERRORS`."""
+
 
 def _swagger_ui() -> Path | None:
     try:
@@ -262,7 +257,7 @@ def create_app(  # noqa: C901 (issue 29: the server split along its seams takes 
         title="hegemon web table",
         version="1",
         description="Play S.P.Q.RisiKo! and Polis with friends and against bots. Errors are typed: "
-        "illegal_action, not_your_turn, stale_version, game_over, unknown_table, bad_request, unauthorized.",
+        f"{', '.join(ERROR_CODES)} (ErrorBody; each route lists its statuses).",
         lifespan=lifespan,
         docs_url=None,  # served below from the package's own copy of Swagger UI (the CSP allows no CDN)
         redoc_url=None,

@@ -1105,9 +1105,11 @@ class TableManager:
             self._apply(table, action, seat, note)
         except IllegalActionError as e:
             legal = table.view(seat)["legal_actions"]
+            why = e.refusal
             raise ServerError(
-                "illegal_action", str(e), phase=e.phase, rule=e.rule, reason=e.reason, legal_actions=legal
-            ) from None
+                "illegal_action", str(e), detail=why.id if why else None, args=dict(why.args) if why else None,
+                phase=e.phase, rule=e.rule, reason=e.reason, legal_actions=legal,
+            ) from None  # fmt: skip
         self._advance(table)
         self._changed(table)
         return table.version
