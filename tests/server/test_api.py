@@ -13,7 +13,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from hegemon.server.app import create_app
-from hegemon.server.tables import TableLimits, TableManager
+from hegemon.server.settings import TableLimits
+from hegemon.server.tables import TableManager
 
 
 @pytest.fixture

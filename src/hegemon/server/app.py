@@ -8,12 +8,10 @@ import contextlib
 import gc
 import json
 import logging
-import os
 import sys
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +25,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from hegemon.games import game_names, get_game
 from hegemon.server import glossary, ws
 from hegemon.server.assets import Assets
-from hegemon.server.bots import SEARCH_BUDGET, SEARCH_WORKERS, BotRunner, Thinkers, durable
+from hegemon.server.bots import BotRunner, Thinkers, durable
 from hegemon.server.cluster import LEASE_EVERY, Cluster
 from hegemon.server.guard import (
     Guard,
@@ -39,19 +37,14 @@ from hegemon.server.guard import (
     proxies_from_env,
     timed_http_protocol,
 )
-from hegemon.server.odds import Odds, OddsLimits, TooMany, position_job
+from hegemon.server.odds import Odds, TooMany, position_job
 from hegemon.server.ops import (
-    LOG_FORMATS,
-    LOG_LEVELS,
     Metrics,
     Observe,
     Readiness,
     configure_logging,
     listen,
     refusal_kind,
-)
-from hegemon.server.ops import (
-    metrics_token as token_from_env,
 )
 from hegemon.server.ops import router as ops_router
 from hegemon.server.protocol import (
@@ -71,12 +64,12 @@ from hegemon.server.protocol import (
     TakeSeat,
     error_responses,
 )
+from hegemon.server.settings import Expiry, OddsLimits, ReadLimits, Settings, TableLimits
 from hegemon.server.storage import SHUTDOWN_GRACE, GroupCommit, LoopCommit, MemoryStorage, SqlStorage, Storage
 from hegemon.server.tables import (
     MAX_REPLAY_LOG,
     REPLAY_LOG,
     Table,
-    TableLimits,
     TableManager,
     UploadedBoard,
     check_board,
@@ -664,74 +657,6 @@ def create_app(  # noqa: C901 (issue 29: the server split along its seams takes 
     return app
 
 
-@dataclass(frozen=True)
-class ReadLimits:
-    """Each client address's budget of read work on the table detail, the table list, a table's glossary and
-    its odds: `work` seconds of the server's time per second, after a burst of `burst` seconds; each read is
-    charged what it cost on the event loop, in the database and in the odds workers, at least `floor` seconds
-    (the framework's share). A client whose budget is spent gets 429 (`rate_limit`, with Retry-After) until it
-    has earned some back. Each setting has its environment variable (HEGEMON_READ_WORK, HEGEMON_READ_BURST,
-    HEGEMON_READ_FLOOR). With several processes on PostgreSQL, a table id the database does not have is not
-    asked about again for `unknown_for` seconds (HEGEMON_UNKNOWN_FOR; at most `unknown_ids` ids are kept)."""
-
-    work: float = 0.1
-    burst: float = 1.0
-    floor: float = 0.002
-    unknown_for: float = 10.0
-    unknown_ids: int = 20_000
-
-    @classmethod
-    def from_env(cls) -> ReadLimits:
-        names = {"work": "HEGEMON_READ_WORK", "burst": "HEGEMON_READ_BURST", "floor": "HEGEMON_READ_FLOOR",
-                 "unknown_for": "HEGEMON_UNKNOWN_FOR"}  # fmt: skip
-        values: dict[str, Any] = {}
-        for f, env in names.items():
-            raw = os.environ.get(env)
-            if raw is None or raw.strip() == "":
-                continue
-            try:
-                v = float(raw)
-            except ValueError:
-                raise ValueError(f"{env}={raw!r} is not a number of seconds") from None
-            if not 0 <= v <= 3600 or (v == 0 and f in ("work", "burst")):
-                raise ValueError(f"{env}={raw!r}: give a number of seconds between 0 and 3600")
-            values[f] = v
-        return cls(**values)
-
-
-@dataclass(frozen=True)
-class Expiry:
-    """When tables leave the server (memory and database): `finished_after` seconds after they ended (finished
-    or stopped by their creator; HEGEMON_EXPIRE_FINISHED), `idle_after` seconds after their last move when
-    nobody is connected (abandoned; HEGEMON_EXPIRE_IDLE). 0 or None: never."""
-
-    finished_after: float | None = 7 * 86400.0
-    idle_after: float | None = 3 * 86400.0
-
-    @classmethod
-    def from_env(cls, finished: float | None = None, idle: float | None = None) -> Expiry:
-        """Explicit values (e.g. `hegemon serve --expire-finished`) win over the environment."""
-        out: dict[str, float | None] = {}
-        for f, env, given in (("finished_after", "HEGEMON_EXPIRE_FINISHED", finished),
-                              ("idle_after", "HEGEMON_EXPIRE_IDLE", idle)):  # fmt: skip
-            raw: Any = given if given is not None else os.environ.get(env)
-            if raw is None or (isinstance(raw, str) and raw.strip() == ""):
-                continue
-            try:
-                v = float(raw)
-            except ValueError:
-                raise ValueError(f"{env}={raw!r} is not a number of seconds") from None
-            if not v >= 0 or v == float("inf"):
-                raise ValueError(f"{env}={raw!r}: give a number of seconds (0: never)")
-            out[f] = v or None
-        return cls(**out)
-
-    def interval(self) -> float:
-        """How often to look: a tenth of the shortest delay, between 1 s and a minute."""
-        d = [x for x in (self.finished_after, self.idle_after) if x]
-        return min(60.0, max(1.0, min(d) / 10)) if d else 60.0
-
-
 def public_base(url: str | None) -> str:
     """The prefix of the links the server hands out: `url` (`hegemon serve --public-url`, HEGEMON_PUBLIC_URL),
     an http(s) address with an optional path and nothing else, without its trailing slash; "" (relative links)
@@ -759,45 +684,6 @@ def durable_storage(db_url: str) -> Storage:
     return LoopCommit(inner) if inner.engine.dialect.name == "sqlite" else GroupCommit(inner)
 
 
-@dataclass(frozen=True)
-class Limits:
-    """The network limits of `hegemon serve`, each settable by an environment variable (seconds)."""
-
-    request_timeout: float = 10.0
-    """A request's headers and body must arrive within this (HEGEMON_REQUEST_TIMEOUT)."""
-    keep_alive: int = 5
-    """An idle kept-alive HTTP connection is closed after this (HEGEMON_KEEP_ALIVE_TIMEOUT)."""
-    ws_ping_interval: float = 20.0
-    """The server pings every websocket this often (HEGEMON_WS_PING_INTERVAL)..."""
-    ws_ping_timeout: float = 20.0
-    """...and drops it if the pong is not back within this (HEGEMON_WS_PING_TIMEOUT)."""
-    ws_send_timeout: float = ws.SEND_TIMEOUT
-    """One message to a websocket must be taken within this, else it is dropped (HEGEMON_WS_SEND_TIMEOUT)."""
-
-    @classmethod
-    def from_env(cls) -> Limits:
-        names = {
-            "request_timeout": "HEGEMON_REQUEST_TIMEOUT",
-            "keep_alive": "HEGEMON_KEEP_ALIVE_TIMEOUT",
-            "ws_ping_interval": "HEGEMON_WS_PING_INTERVAL",
-            "ws_ping_timeout": "HEGEMON_WS_PING_TIMEOUT",
-            "ws_send_timeout": "HEGEMON_WS_SEND_TIMEOUT",
-        }
-        values: dict[str, Any] = {}
-        for f, env in names.items():
-            raw = os.environ.get(env)
-            if raw is None or raw.strip() == "":
-                continue
-            try:
-                v = float(raw)
-            except ValueError:
-                raise ValueError(f"{env}={raw!r} is not a number of seconds") from None
-            if not 0 < v <= 3600:
-                raise ValueError(f"{env}={raw!r}: give a number of seconds between 0 and 3600")
-            values[f] = int(v) if f == "keep_alive" else v
-        return cls(**values)
-
-
 def run(
     host: str = "127.0.0.1",
     port: int = 8000,
@@ -812,38 +698,35 @@ def run(
     log_format: str | None = None,
     public_url: str | None = None,
 ) -> None:
-    """Serve the web table (the `hegemon serve` command). `trusted_proxies`: addresses or networks whose
-    X-Forwarded-For is believed (default: HEGEMON_TRUSTED_PROXIES, else none); `log_level`, `log_format`: see
-    `ops.configure_logging` (default: HEGEMON_LOG_LEVEL, HEGEMON_LOG_FORMAT, else info and text); `public_url`:
-    the address the links handed out start with (default: HEGEMON_PUBLIC_URL, else relative links). The port is
-    bound first: a busy one is a ValueError before anything is printed or the database is opened."""
+    """Serve the web table (the `hegemon serve` command). The arguments given (not None) win over their
+    environment variables; every other setting comes from the environment (`settings.Settings`: a bad value is
+    a SettingsError naming its variable). `trusted_proxies`: addresses or networks whose X-Forwarded-For is
+    believed; `log_level`, `log_format`: see `ops.configure_logging`; `public_url`: the address the links handed
+    out start with. The port is bound first: a busy one is a ValueError before anything is printed or the
+    database is opened."""
     import uvicorn
 
     url = db or default_db_url()
-    limits = Limits.from_env()
-    proxies = parse_proxies(trusted_proxies) if trusted_proxies else proxies_from_env()
-    token = token_from_env()
-    level = (log_level or os.environ.get("HEGEMON_LOG_LEVEL") or "info").lower()
-    fmt = (log_format or os.environ.get("HEGEMON_LOG_FORMAT") or "text").lower()
-    if level not in LOG_LEVELS or fmt not in LOG_FORMATS:
-        raise ValueError(f"log level {level!r} / format {fmt!r}: choose a level of {', '.join(LOG_LEVELS)} "
-                         f"and a format of {', '.join(LOG_FORMATS)}")  # fmt: skip
-    thinkers = Thinkers(
-        search_workers if search_workers is not None else int(os.environ.get("HEGEMON_SEARCH_WORKERS") or SEARCH_WORKERS),
-        search_budget if search_budget is not None else float(os.environ.get("HEGEMON_SEARCH_BUDGET") or SEARCH_BUDGET),
-    )
+    settings = Settings.from_env(
+        serve={"log_level": log_level, "log_format": log_format, "search_workers": search_workers,
+               "search_budget": search_budget, "public_url": public_url,
+               "trusted_proxies": ",".join(trusted_proxies) if trusted_proxies else None},
+        expiry={"finished_after": expire_finished, "idle_after": expire_idle},
+    )  # fmt: skip
+    serve, limits = settings.serve, settings.network
+    proxies = parse_proxies(serve.trusted_proxies)
+    level, fmt = serve.log_level, serve.log_format
+    thinkers = Thinkers(serve.search_workers, serve.search_budget)
     sock = listen(host, port)  # a busy port fails here, before the banner and the database
     # Bots that search think in worker threads (and PostgreSQL commits in a writer thread): a short switch
     # interval hands the GIL back to the event loop at once instead of after up to 5 ms of their work.
     sys.setswitchinterval(0.0002)
     configure_logging(level, fmt)
-    public = public_url if public_url is not None else os.environ.get("HEGEMON_PUBLIC_URL")
     try:
         app = create_app(url, bot_delay, trusted_proxies=proxies, ws_send_timeout=limits.ws_send_timeout,
-                         thinkers=thinkers, expiry=Expiry.from_env(expire_finished, expire_idle),
-                         metrics_token=token, reads=ReadLimits.from_env(),
-                         odds_limits=OddsLimits.from_env(), public_url=public,
-                         table_limits=TableLimits.from_env(), ws_limits=ws.WsLimits.from_env())  # fmt: skip
+                         thinkers=thinkers, expiry=settings.expiry, metrics_token=serve.metrics_token,
+                         reads=settings.reads, odds_limits=settings.odds, public_url=serve.public_url,
+                         table_limits=settings.tables, ws_limits=settings.ws)  # fmt: skip
     except BaseException:
         sock.close()
         raise

@@ -41,6 +41,7 @@ from hegemon.core.roles import BoardRole
 from hegemon.games import get_game
 from hegemon.server.guard import TokenBucket
 from hegemon.server.protocol import MAX_NAME, CreateTable, SeatSpec, ServerError
+from hegemon.server.settings import TableLimits
 from hegemon.server.storage import CONFLICT, MemoryStorage, Storage, StoredTable
 
 log = logging.getLogger("hegemon.server")
@@ -85,51 +86,6 @@ UNDO_ASK_EVERY = 2.0
 
 LIST_LIMIT = 200
 """Tables the lobby list shows (the newest), and summaries of ended tables kept for it once they left memory."""
-
-
-@dataclass(frozen=True)
-class TableLimits:
-    """How many tables a server keeps going, and how long what nobody uses stays in memory. Each setting has its
-    environment variable (`from_env`); 0 turns a limit off.
-
-    - `max_tables` live tables (not finished, not stopped) in all (HEGEMON_MAX_TABLES): a new one beyond it is
-      refused with 503 `unavailable`, detail `server_full`;
-    - `max_tables_per_client` live tables made from one client address (HEGEMON_MAX_TABLES_PER_CLIENT): beyond
-      it 429 `bad_request`, detail `too_many_tables` (the client may stop or delete one of its tables);
-    - `pause_after`: a table nobody watches (no websocket open, no request about it) for this many seconds
-      pauses: its bots stop thinking and its turn timer stops, so it stores nothing more, until someone connects
-      or asks for it (HEGEMON_PAUSE_AFTER). A paused table is idle: it expires like an abandoned one;
-    - `keep_ended`: an ended table (finished or stopped) leaves memory this many seconds after its end or its
-      last watcher, whichever is later (HEGEMON_KEEP_ENDED); it is read back from the database when asked for;
-    - `cached_ended`: ended tables kept in memory at most (HEGEMON_CACHED_ENDED); the least recently watched
-      leave first."""
-
-    max_tables: int = 2000
-    max_tables_per_client: int = 20
-    pause_after: float = 60.0
-    keep_ended: float = 60.0
-    cached_ended: int = 50
-
-    @classmethod
-    def from_env(cls) -> TableLimits:
-        names = {"max_tables": "HEGEMON_MAX_TABLES", "max_tables_per_client": "HEGEMON_MAX_TABLES_PER_CLIENT",
-                 "pause_after": "HEGEMON_PAUSE_AFTER", "keep_ended": "HEGEMON_KEEP_ENDED",
-                 "cached_ended": "HEGEMON_CACHED_ENDED"}  # fmt: skip
-        values: dict[str, Any] = {}
-        for f, env in names.items():
-            raw = os.environ.get(env)
-            if raw is None or raw.strip() == "":
-                continue
-            whole = f in ("max_tables", "max_tables_per_client", "cached_ended")
-            try:
-                v = float(raw)
-            except ValueError:
-                v = float("nan")
-            if not 0 <= v <= 10**7 or (whole and v != int(v)):
-                kind = "a whole number" if whole else "a number of seconds"
-                raise ValueError(f"{env}={raw!r}: give {kind} between 0 and 10000000 (0: no limit)")
-            values[f] = int(v) if whole else v
-        return cls(**values)
 
 
 class TooManyTables(ServerError):
