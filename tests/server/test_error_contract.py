@@ -48,3 +48,25 @@ def test_a_code_outside_the_list_is_refused() -> None:
     except AssertionError:
         return
     raise AssertionError("an unknown code was accepted")
+
+
+def test_every_route_documents_its_typed_errors_and_503() -> None:
+    s = schema()
+    assert "HTTPValidationError" not in str(s)  # validation failures are 400 bad_request, never FastAPI's 422
+    seen = 0
+    for path, ops in s["paths"].items():
+        for method, op in ops.items():
+            where = f"{method.upper()} {path}"
+            errors = {st: r for st, r in op["responses"].items() if not st.startswith("2")}
+            for st, r in errors.items():  # each error answer is the typed body, its codes named
+                assert r["content"]["application/json"]["schema"]["$ref"].endswith("/ErrorBody"), (where, st)
+                assert "`" in r["description"], (where, st)
+            if path.startswith("/api/tables"):  # the database and the read/write budgets stand behind each
+                assert {"429", "503"} <= set(errors), where
+                assert "`unavailable`" in errors["503"]["description"], where
+            if "{" in path:
+                assert "404" in errors, where
+            if op.get("parameters") or op.get("requestBody"):
+                assert "400" in errors, where
+            seen += 1
+    assert seen >= 14

@@ -15,8 +15,10 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
+import orjson
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.utils import get_openapi
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import make_url
@@ -85,6 +87,27 @@ READS_BURST = 60.0
 other reads spend the client's `ReadLimits` budget)."""
 ERRORS = error_responses()
 """Every typed error a table route may answer (its body, its codes by HTTP status): `protocol.ERRORS`."""
+
+
+def only_typed_errors(schema: dict[str, Any]) -> dict[str, Any]:
+    """The OpenAPI document as the server answers: every error is an ErrorBody in JSON (also on a route whose own
+    answer is text), and no FastAPI stock 422 `HTTPValidationError`: a request that fails validation is answered
+    400 `bad_request` (detail `invalid`), never that, so no route says it may be."""
+    body = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}
+    for ops in schema.get("paths", {}).values():
+        for op in ops.values():
+            for status, r in op.get("responses", {}).items():
+                if not status.startswith("2") and "/ErrorBody" in str(r.get("content", "")):
+                    r["content"] = body  # an error is JSON whatever the route's own answer is (a record: NDJSON)
+            r422 = op.get("responses", {}).get("422", {})
+            if "HTTPValidationError" in str(r422.get("content", "")):
+                del op["responses"]["422"]
+                op["responses"].setdefault("400", {"description": error_responses(400)[400]["description"], "content": body})
+    comps = schema.get("components", {}).get("schemas", {})
+    for name in ("HTTPValidationError", "ValidationError"):
+        if name in comps and f"/{name}\"" not in orjson.dumps(schema["paths"]).decode():
+            del comps[name]
+    return schema
 
 
 def _swagger_ui() -> Path | None:
@@ -462,7 +485,7 @@ def create_app(  # noqa: C901 (issue 29: the server split along its seams takes 
         await durable(mgr)
         return Response(status_code=204)
 
-    @app.get("/api/tables", response_model=list[TableSummary], responses={429: ERRORS[429]}, tags=["tables"])
+    @app.get("/api/tables", response_model=list[TableSummary], responses=error_responses(429, 503), tags=["tables"])
     async def list_tables(request: Request) -> list[dict[str, Any]]:
         """Open and running tables, newest first (finished ones too, for their replays); not the lessons (one
         person's "Learn to play" tables)."""
@@ -620,6 +643,14 @@ def create_app(  # noqa: C901 (issue 29: the server split along its seams takes 
 
     sockets_router = ws.router(mgr, ws_send_timeout, have, on_refuse=metrics.refuse, limits=sockets, messages=messages)
     app.state.spectators = sockets_router.spectators  # type: ignore[attr-defined]  # set on the router by ws.py
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = only_typed_errors(
+                get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
+            )
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]  # FastAPI's documented way to shape the document
     app.include_router(sockets_router)
     app.include_router(ops_router(metrics, readiness, read_limit, metrics_token))
     app.include_router(glossary.router())

@@ -271,7 +271,7 @@ class ErrorBody(BaseModel):
     version: int | None = None
 
 
-RATE_LIMITED = "bad_request: too many requests (detail rate_limit)"
+RATE_LIMITED = "`bad_request`: too many requests (detail `rate_limit`, with Retry-After)"
 
 
 def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
