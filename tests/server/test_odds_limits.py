@@ -24,7 +24,8 @@ from hegemon.server.app import create_app
 from hegemon.server.odds import Odds, TooMany
 from hegemon.server.protocol import ServerError
 from hegemon.server.settings import OddsLimits, ReadLimits
-from hegemon.server.tables import Table, TableManager
+from hegemon.server.table import Table
+from hegemon.server.tables import TableManager
 from tests.helpers import run_async
 from tests.server.conftest import new_table, play_random
 

@@ -28,7 +28,8 @@ from hegemon.core.play import derive_seed
 from hegemon.server.protocol import ServerError
 from hegemon.server.settings import SEARCH_BUDGET, SEARCH_WORKERS
 from hegemon.server.storage import CONFLICT
-from hegemon.server.tables import Table, TableManager
+from hegemon.server.table import Table
+from hegemon.server.tables import TableManager
 
 FAST_BOTS = ("random", "beginner", "greedy")
 """Bots cheap enough to think in a thread of the server process; others think in a worker process."""

@@ -42,7 +42,8 @@ from hegemon.server.protocol import (
     parse_client_json,
 )
 from hegemon.server.settings import SEND_TIMEOUT, WsLimits
-from hegemon.server.tables import Connection, Table, TableManager
+from hegemon.server.table import Connection, Table
+from hegemon.server.tables import TableManager
 
 log = logging.getLogger("hegemon.server")
 
