@@ -17,8 +17,8 @@ from typing import Any
 from hegemon.ai.games import spqrisiko as spqr_ai
 from hegemon.games import get_game
 from hegemon.games.polis.board import DEFAULT_BOARD as POLIS_BOARD
+from hegemon.server.boards import check_board
 from hegemon.server.protocol import ServerError
-from hegemon.server.tables import check_board
 
 
 def best_ms(repeat: int, fn: Callable[[], object]) -> float:

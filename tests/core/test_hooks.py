@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 from hegemon.core.actions import Action
+from hegemon.core.errors import Refusal
 from hegemon.core.game import chance_sampler, refusal_explainer, views
 from hegemon.core.play import sample_chance, why_illegal
 from hegemon.games import get_game
@@ -35,7 +36,7 @@ def test_hooks_are_used_where_a_class_has_them_and_fallbacks_elsewhere() -> None
     for _ in range(2):  # dealt
         pig.apply(pig.chance_outcomes()[0][0])
     assert refusal_explainer(pig) is pig and chance_sampler(pig) is None
-    assert why_illegal(pig, Hold()) == ("hold", "roll at least once before holding")
+    assert why_illegal(pig, Hold()) == Refusal("hold", "pig_hold_first", "roll at least once before holding")
     pig.apply(Roll())
     assert sample_chance(pig, random.Random(1)) in {a for a, _ in pig.chance_outcomes()}
     fast = Sampling(PigOptions())
@@ -44,7 +45,8 @@ def test_hooks_are_used_where_a_class_has_them_and_fallbacks_elsewhere() -> None
     assert chance_sampler(pig) is None  # the answer is kept per class, not per first caller
     plain = Plain()
     assert refusal_explainer(plain) is None  # type: ignore[arg-type]  # a state without the hook, on purpose
-    assert why_illegal(plain, Hold()) == ("", "legal now: nothing")  # type: ignore[arg-type]  # a state without the hook, on purpose
+    fallback = why_illegal(plain, Hold())  # type: ignore[arg-type]  # a state without the hook, on purpose
+    assert fallback == Refusal("", "legal_now", "legal now: nothing", {"kinds": []})
 
 
 def test_views_at_once_where_a_game_offers_them() -> None:

@@ -11,8 +11,8 @@ import { WEB } from "./helpers.mjs";
 
 const JS = path.join(WEB, "js");
 const modules = readdirSync(JS, { recursive: true }).filter((f) => f.endsWith(".js")).map((f) => f.split(path.sep).join("/")).sort();
-// the pages: web/*.html, and the API docs page that server/app.py writes
-const pages = [...readdirSync(WEB).filter((f) => f.endsWith(".html")).map((f) => path.join(WEB, f)), path.join(WEB, "..", "server", "app.py")];
+// the pages: web/*.html, and the API docs page that server/pages.py writes
+const pages = [...readdirSync(WEB).filter((f) => f.endsWith(".html")).map((f) => path.join(WEB, f)), path.join(WEB, "..", "server", "pages.py")];
 const entries = new Set(pages.flatMap((f) => [...readFileSync(f, "utf8").matchAll(/<script[^>]*\ssrc="\/static\/js\/([^"]+)"/g)].map((m) => m[1])));
 
 test("the page entry points are the scripts of the pages", () => {

@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any, ClassVar
 
 from hegemon.core.actions import Action, ActionCodec
+from hegemon.core.errors import Refusal
 from hegemon.core.game import CHANCE, TERMINAL, Game, Outcome, PlayerId, Termination
 from hegemon.core.gamebase import BaseGame
 from hegemon.core.roles import BotRole, EncoderRole, LabRole, Roles, TextRole
@@ -119,15 +120,18 @@ class PigState:
             return [(Deal(len(self.bonus), b), 1 / 3) for b in BONUSES]
         return [(Face(v), 1 / 6) for v in range(1, 7)]
 
-    def explain_illegal(self, action: Action) -> tuple[str, str]:
-        """(rule, reason) for an action that is not legal now."""
+    def explain_illegal(self, action: Action) -> Refusal:
+        """Why an action that is not legal now is refused: rule, reason id, its arguments, the reason in English."""
         if self.ended is not None:
-            return "end", "the game is over"
+            return Refusal("end", "over", "the game is over")
         if isinstance(action, Hold) and self.rolls == 0:
-            return "hold", "roll at least once before holding"
+            return Refusal("hold", "pig_hold_first", "roll at least once before holding")
         if isinstance(action, Roll) and self.rolls >= MAX_ROLLS:
-            return "roll", f"at most {MAX_ROLLS} rolls a turn: hold now"
-        return "turn", f"it is the {self.phase_name()} step, not a {action.kind}"
+            return Refusal("roll", "pig_max_rolls", f"at most {MAX_ROLLS} rolls a turn: hold now", {"n": MAX_ROLLS})
+        phase = self.phase_name()
+        return Refusal(
+            "turn", "pig_step", f"it is the {phase} step, not a {action.kind}", {"phase": phase, "kind": action.kind}
+        )
 
     def _next_turn(self) -> None:
         self.turn_total = self.rolls = 0

@@ -10,7 +10,8 @@ import pytest
 
 from hegemon.core.game import TERMINAL
 from hegemon.server.protocol import CreateTable
-from hegemon.server.tables import Table, TableManager
+from hegemon.server.table import Table
+from hegemon.server.tables import TableManager
 
 
 def humans(n: int) -> list[dict[str, Any]]:

@@ -13,7 +13,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from hegemon.server.app import create_app
-from hegemon.server.tables import TableLimits, TableManager
+from hegemon.server.settings import TableLimits
+from hegemon.server.tables import TableManager
 
 
 @pytest.fixture
@@ -96,6 +97,9 @@ def test_rest_actions_and_typed_errors(client: TestClient) -> None:
         if code == "illegal_action":  # why, with the rule named, and what is legal instead
             err = r.json()
             assert err["rule"] == "R 2" and "[R 2]" in err["message"] and err["legal_actions"] == mine["view"]["legal_actions"]
+            # the reason as data, passed through from the engine unchanged: its id, its arguments, its English
+            assert (err["detail"], err["args"]) == ("no_province", {"place": "atlantis"}), err
+            assert err["reason"] == "there is no province 'atlantis'"
     r = client.post("/api/tables/nope/actions", json={"token": tok, "version": v, "action": action})
     assert (r.status_code, r.json()["code"]) == (404, "unknown_table")
     r = client.post(f"/api/tables/{tid}/actions", content=b"{" + b" " * 400_000 + b"}", headers={"content-type": "application/json"})

@@ -23,8 +23,9 @@ from hegemon.ai import make_bot
 from hegemon.core.play import derive_seed
 from hegemon.server.app import create_app
 from hegemon.server.guard import client_address, parse_proxies
+from hegemon.server.names import clean_name
 from hegemon.server.protocol import CreateTable
-from hegemon.server.tables import TableManager, clean_name
+from hegemon.server.tables import TableManager
 
 DEEP = "[" * 2000
 SURROGATE_KEY = '{"version": 0, "action": {"\\ud800": 1}}'

@@ -17,7 +17,7 @@ from schemathesis.specs.openapi.checks import response_schema_conformance, statu
 from hegemon.core.record import state_digest
 from hegemon.server.app import create_app
 from hegemon.server.protocol import CreateTable
-from hegemon.server.ws import WsLimits
+from hegemon.server.settings import WsLimits
 
 APP = create_app(None, 0.0, ws_limits=WsLimits(messages=1e9, burst=1e9))  # every message answered (one address)
 _M = APP.state.manager

@@ -18,9 +18,9 @@ from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 
 from hegemon.core.record import state_digest
-from hegemon.server.app import ReadLimits, create_app
+from hegemon.server.app import create_app
 from hegemon.server.protocol import ERROR_CODES, CreateTable
-from hegemon.server.ws import WsLimits
+from hegemon.server.settings import ReadLimits, WsLimits
 
 # no rate limit here: the fuzzers must reach the handlers, not the 429
 APP = create_app(None, 0.0, guard={"writes": (1e9, 1e9), "creates": (1e9, 1e9)}, reads=ReadLimits(1e9, 1e9),

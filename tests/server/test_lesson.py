@@ -12,7 +12,8 @@ from fastapi.testclient import TestClient
 from hegemon.ai.random_bot import RandomBot
 from hegemon.server.app import create_app
 from hegemon.server.protocol import CreateTable
-from hegemon.server.tables import TUTORIAL_SALT, Table, TableManager
+from hegemon.server.table import TUTORIAL_SALT, Table
+from hegemon.server.tables import TableManager
 
 
 def lesson(m: TableManager, **kw: Any) -> Table:

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from hegemon.server.app import Expiry, create_app
+from hegemon.server.app import create_app
+from hegemon.server.settings import Expiry
 from hegemon.server.storage import SqlStorage
 from hegemon.server.tables import TableManager
 from tests.server.conftest import new_table
@@ -77,7 +78,7 @@ def test_expiry_settings_from_options_and_environment(monkeypatch: pytest.Monkey
     monkeypatch.setenv("HEGEMON_EXPIRE_IDLE", "0")
     e = Expiry.from_env()
     assert e.finished_after == 3600 and e.idle_after is None
-    assert Expiry.from_env(finished=10).finished_after == 10
+    assert Expiry.from_env(finished_after=10).finished_after == 10
     monkeypatch.setenv("HEGEMON_EXPIRE_IDLE", "soon")
     with pytest.raises(ValueError, match="HEGEMON_EXPIRE_IDLE"):
         Expiry.from_env()

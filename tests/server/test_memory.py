@@ -24,8 +24,9 @@ from hegemon.server.app import create_app, durable_storage
 from hegemon.server.bots import BotRunner
 from hegemon.server.guard import parse_proxies
 from hegemon.server.protocol import CreateTable
+from hegemon.server.settings import TableLimits
 from hegemon.server.storage import SqlStorage
-from hegemon.server.tables import TableLimits, TableManager, TooManyTables
+from hegemon.server.tables import TableManager, TooManyTables
 from tests.server.conftest import new_table, play_random
 
 BOTS = {"game": "spqrisiko", "seed": 5, "seats": [{"bot": "random"}] * 3, "options": {"vp_target": 1000}}

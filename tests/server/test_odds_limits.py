@@ -20,10 +20,12 @@ import pytest
 from fastapi.testclient import TestClient
 
 from hegemon.games.spqrisiko import odds as O
-from hegemon.server.app import ReadLimits, create_app
-from hegemon.server.odds import Odds, OddsLimits, TooMany
+from hegemon.server.app import create_app
+from hegemon.server.odds import Odds, TooMany
 from hegemon.server.protocol import ServerError
-from hegemon.server.tables import Table, TableManager
+from hegemon.server.settings import OddsLimits, ReadLimits
+from hegemon.server.table import Table
+from hegemon.server.tables import TableManager
 from tests.helpers import run_async
 from tests.server.conftest import new_table, play_random
 

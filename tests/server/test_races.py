@@ -31,7 +31,8 @@ from hegemon.server.storage import (
     secrets_t,
     tables_t,
 )
-from hegemon.server.tables import Table, TableManager
+from hegemon.server.table import Table
+from hegemon.server.tables import TableManager
 from tests.server.test_storage import in_thread
 
 

@@ -10,8 +10,10 @@ import random
 import pytest
 from fastapi.testclient import TestClient
 
-from hegemon.server.app import READS_BURST, create_app
-from hegemon.server.tables import MAX_REPLAY_LOG, REPLAY_EVERY, REPLAY_LOG, Table, TableManager
+from hegemon.server.app import create_app
+from hegemon.server.service import READS_BURST
+from hegemon.server.table import MAX_REPLAY_LOG, REPLAY_EVERY, REPLAY_LOG, Table
+from hegemon.server.tables import TableManager
 from tests.server.conftest import new_table, play_random
 
 
@@ -57,9 +59,9 @@ def test_the_record_line_is_encoded_once_and_equals_the_plain_record() -> None:
 
 
 def test_replay_reads_are_rate_limited_per_client(monkeypatch: pytest.MonkeyPatch) -> None:
-    import hegemon.server.app as app_module
+    import hegemon.server.service as service_module
 
-    monkeypatch.setattr(app_module, "READS_PER_SECOND", 1.0)  # a slow (loaded) machine must not refill the burst
+    monkeypatch.setattr(service_module, "READS_PER_SECOND", 1.0)  # a slow (loaded) machine must not refill the burst
     with TestClient(create_app(None, 0.0)) as c:
         res = c.post("/api/tables", json={"game": "polis", "seed": 1}).json()
         codes = [c.get(f"/api/tables/{res['id']}/replay", params={"step": 0}).status_code for _ in range(int(READS_BURST) + 20)]

@@ -1,7 +1,8 @@
-"""Refusals in the player's language: every sentence the engines' explain.py can return has a template in the
-client's reasons.js (so it is translated, not shown in English to an Italian player), real refusals from real
-positions come out in Italian with their numbers and names, and the dictionaries' plurals are right
-("1 dado", "2 dadi"). The client's modules run under Node, as they are shipped."""
+"""Refusals as data: every reason an engine can give (explain.py's `_r(rule, id, text, **args)`) has a text in
+both of the client's dictionaries (`why.<id>`) with exactly its arguments as placeholders; real refusals from real
+positions, sent as the server sends them (reason id as `detail`, `args`), come out in Italian with their numbers
+and names through the client's reasons.js (no sentence parsed); the dictionaries' plurals are right ("1 dado",
+"2 dadi"). The client's modules run under Node, as they are shipped."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from hegemon.core.errors import IllegalActionError
+from hegemon.core.errors import IllegalActionError, Refusal
 from hegemon.core.game import CHANCE, TERMINAL
 from hegemon.core.play import play, sample_chance
 from hegemon.games import get_game
@@ -25,59 +26,53 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "hegemon"
 WEB = SRC / "web"
 HARNESS = Path(__file__).with_name("reasons_harness.mjs")
 NODE = shutil.which("node")
+DICTS = {lang: json.loads((WEB / "i18n" / f"{lang}.json").read_text()) for lang in ("en", "it")}
 
 
-def run(lang: str, game: str = "", texts: list[str] | None = None, calls: list[Any] | None = None) -> dict[str, Any]:
+def run(lang: str, game: str = "", errors: list[dict[str, Any]] | None = None, calls: list[Any] | None = None) -> dict[str, Any]:
     assert NODE, "node is needed to run the client's modules"
-    arg = json.dumps({"web": WEB.as_uri() + "/", "lang": lang, "game": game, "texts": texts or [], "calls": calls or []})
+    arg = json.dumps({"web": WEB.as_uri() + "/", "lang": lang, "game": game, "errors": errors or [], "calls": calls or []})
     out = subprocess.run([NODE, str(HARNESS), arg], capture_output=True, text=True, timeout=60, check=True)
     result: dict[str, Any] = json.loads(out.stdout)
     return result
 
 
-def sentences(game: str) -> set[str]:
-    """Every reason explain.py returns, its variable parts as {}: literal strings and f-strings returned alone or
-    as the second item of a (rule, reason) pair."""
-
-    def norm(node: ast.AST) -> str | None:
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            return node.value
-        if isinstance(node, ast.JoinedStr):
-            return "".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values)
-        return None
-
+def reasons_in_source(game: str) -> dict[str, set[str]]:
+    """id -> argument names of every `_r(rule, "id", text, **args)` call in the game's explain.py."""
     tree = ast.parse((SRC / "games" / game / "explain.py").read_text())
-    out = set()
+    out: dict[str, set[str]] = {}
     for node in ast.walk(tree):
-        if isinstance(node, ast.Return) and node.value is not None:
-            v = node.value
-            if isinstance(v, ast.Tuple) and len(v.elts) == 2:
-                v = v.elts[1]
-            text = norm(v)
-            if text and not re.match(r"^(R \d|§)", text):
-                out.add(text)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "_r":
+            rid = node.args[1]
+            assert isinstance(rid, ast.Constant) and isinstance(rid.value, str), ast.dump(node)[:200]
+            names = {k.arg for k in node.keywords if k.arg}
+            assert out.setdefault(rid.value, names) == names, f"{rid.value}: two sets of arguments"
     return out
 
 
-WHOSE = {"yours", "neutral", "free", "player {}'s"}  # the parts of a sentence, translated on their own
+def placeholders(text: str) -> set[str]:
+    return set(re.findall(r"\{(\w+)(?:\}|, plural,)", text))
 
 
 @pytest.mark.parametrize("game", ["spqrisiko", "polis"])
-def test_every_engine_reason_has_a_template(game: str) -> None:
-    templates = run("en")["templates"]
-    known = {re.sub(r"\{\w+\}", "{}", tpl) for tpl in templates.values()}
-    found = sentences(game)
+def test_every_engine_reason_has_a_text_in_both_languages_with_its_arguments(game: str) -> None:
+    found = reasons_in_source(game)
     assert len(found) > 15
-    missing = sorted(found - known - WHOSE)
-    assert not missing, missing
+    found["legal_now"] = {"kinds"}  # core.play's reason for a game that cannot say
+    for lang, d in DICTS.items():
+        missing = sorted(rid for rid in found if f"why.{rid}" not in d)
+        assert not missing, (lang, missing)
+        wrong = {rid: (placeholders(d[f"why.{rid}"]), names) for rid, names in found.items()
+                 if placeholders(d[f"why.{rid}"]) != names}  # fmt: skip
+        assert not wrong, (lang, wrong)
 
 
-def refusals(game: str) -> list[str]:
+def refusals(game: str) -> list[Refusal]:
     """Real refusals from real positions: a move of each legal kind with wrong names or numbers, and moves of
     kinds that belong to other phases."""
     g = get_game(game)
     st = g.new_game({"random_deal": True} if game == "spqrisiko" else {}, seed=3)
-    out: list[str] = []
+    out: list[Refusal] = []
     steps = 0
     rng = random.Random(5)
     while len(out) < 12 and steps < 80 and st.current_player() != TERMINAL:
@@ -95,8 +90,8 @@ def refusals(game: str) -> list[str]:
             try:
                 play(st, g.decode_action(raw))
             except IllegalActionError as e:
-                if e.reason and e.reason not in out:
-                    out.append(e.reason)
+                if e.refusal and e.refusal.text not in {r.text for r in out}:
+                    out.append(e.refusal)
             except Exception:
                 continue
         legal = st.legal_actions()
@@ -105,22 +100,31 @@ def refusals(game: str) -> list[str]:
     return out
 
 
+def wire(r: Refusal) -> dict[str, Any]:
+    """The refusal as the server sends it (`ServerError.to_json` of an illegal_action)."""
+    return json.loads(json.dumps({"code": "illegal_action", "detail": r.id, "args": dict(r.args), "reason": r.text}))
+
+
 @pytest.mark.parametrize("game", ["spqrisiko", "polis"])
 def test_real_refusals_come_out_in_italian(game: str) -> None:
-    texts = refusals(game)
-    assert len(texts) >= 3, texts
-    it = run("it", game, texts)
-    assert all(it["matched"]), dict(zip(texts, it["matched"], strict=True))
-    for en, said in zip(texts, it["reasons"], strict=True):
-        assert said != en, en
+    found = refusals(game)
+    assert len(found) >= 3, found
+    en = run("en", game, [wire(r) for r in found])["reasons"]
+    it = run("it", game, [wire(r) for r in found])["reasons"]
+    for r, said_en, said in zip(found, en, it, strict=True):
+        assert f"why.{r.id}" in DICTS["it"], r
+        assert said != r.text, r
         assert not re.search(r"\b(you may|the|is not|cannot|belongs to)\b", said), said
-        for num in re.findall(r"\b\d+\b", en):  # every number of the reason survives
-            assert num in said or str(int(num) + 1) in said, (en, said)
+        assert "{" not in said and "{" not in said_en, (said, said_en)  # every placeholder filled
+        for num in re.findall(r"\b\d+\b", r.text):  # every number of the reason survives
+            assert num in said or str(int(num) + 1) in said, (r, said)
+        for name in (v for k, v in r.args.items() if k in ("place", "source", "target", "sea", "territory")):
+            assert str(name) in said, (r, said)
 
 
-def test_a_reason_nobody_wrote_a_template_for_is_shown_as_it_came() -> None:
-    out = run("it", "spqrisiko", ["a brand new reason"])
-    assert out["reasons"] == ["a brand new reason"] and out["matched"] == [None]
+def test_a_reason_nobody_wrote_a_text_for_is_shown_in_the_engines_english() -> None:
+    out = run("it", "spqrisiko", [{"detail": "a_brand_new_reason", "args": {"n": 1}, "reason": "a brand new reason"}])
+    assert out["reasons"] == ["a brand new reason"]
 
 
 def test_plurals_and_grammar_in_both_languages() -> None:
@@ -146,9 +150,8 @@ def test_plurals_and_grammar_in_both_languages() -> None:
     assert en[9] == "Italia has 1 legionary: the last one never attacks"
 
 
-
-def test_the_most_specific_template_wins() -> None:
-    text = "a collection outside your home region costs 1 prestige and you have none"
-    out = run("it", "polis", [text])
-    assert out["matched"] == ["p_collect_prestige"]
-    assert out["reasons"] == ["una riscossione fuori dalla tua regione costa 1 prestigio e non ne hai"]
+def test_the_client_parses_no_sentence() -> None:
+    """reasons.js says a refusal from its id and arguments only: it keeps no English templates and builds no
+    regular expression from one (what it did before refusals travelled as data)."""
+    src = (WEB / "js" / "reasons.js").read_text()
+    assert "RegExp" not in src and "TEMPLATES" not in src and ".match(" not in src

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from hegemon.server.app import create_app, public_base
-from hegemon.server.tables import clean_name
+from hegemon.server.names import clean_name
 
 
 @pytest.fixture

@@ -19,7 +19,8 @@ from hegemon.core.record import state_digest
 from hegemon.server.app import create_app
 from hegemon.server.protocol import CreateTable, ServerError
 from hegemon.server.storage import SqlStorage, actions_t, chat_t
-from hegemon.server.tables import CHAT_BURST, CHAT_HISTORY, CHAT_MAX, Table, TableManager
+from hegemon.server.table import Table
+from hegemon.server.tables import CHAT_BURST, CHAT_HISTORY, CHAT_MAX, TableManager
 from tests.server.conftest import humans
 
 

@@ -363,7 +363,7 @@ def test_bot_pace_is_slow_after_a_person_and_quick_inside_a_bot_turn(manager: Ta
     t = manager.create(CreateTable(game="spqrisiko", seed=3, seats=[{"human": True}, {"bot": "random"},
                                                                     {"bot": "random"}]))  # fmt: skip
     manager.claim(t, 0)
-    from hegemon.server.tables import LogEntry
+    from hegemon.server.table import LogEntry
 
     def with_last(actor: int) -> None:
         t.log.append(LogEntry(t.log[0].action, actor, ""))

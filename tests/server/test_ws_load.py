@@ -23,7 +23,8 @@ from fastapi import FastAPI
 
 from hegemon.server.app import create_app
 from hegemon.server.guard import firm_websocket_protocol, parse_proxies
-from hegemon.server.ws import FLOOD_CLOSE, FULL_CLOSE, WsLimits
+from hegemon.server.settings import WsLimits
+from hegemon.server.ws import FLOOD_CLOSE, FULL_CLOSE
 from tests.helpers import run_async
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, cast, runtime_checkable
 
 from hegemon.core.actions import Action
+from hegemon.core.errors import Refusal
 from hegemon.core.options import Options
 from hegemon.core.roles import Roles
 
@@ -97,9 +98,10 @@ class State(Protocol):
 
 @runtime_checkable
 class ExplainsRefusals(Protocol):
-    """A state that says why an action is not legal now: (the rule's tag, the reason in words)."""
+    """A state that says why an action is not legal now: the rule's tag, the reason's id, its arguments and the
+    reason in English (`core.errors.Refusal`)."""
 
-    def explain_illegal(self, action: Action) -> tuple[str, str]: ...
+    def explain_illegal(self, action: Action) -> Refusal: ...
 
 
 @runtime_checkable

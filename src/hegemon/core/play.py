@@ -7,7 +7,7 @@ import random
 from collections.abc import Callable
 
 from hegemon.core.actions import Action
-from hegemon.core.errors import IllegalActionError
+from hegemon.core.errors import IllegalActionError, Refusal
 from hegemon.core.game import CHANCE, TERMINAL, State, chance_sampler, refusal_explainer
 
 
@@ -25,27 +25,25 @@ def play(state: State, action: Action) -> None:
                 player=player,
             )
     elif action not in state.legal_actions():
-        rule, reason = why_illegal(state, action)
-        where = f"[{rule}] " if rule else ""
+        why = why_illegal(state, action)
+        where = f"[{why.rule}] " if why.rule else ""
         raise IllegalActionError(
-            f"{action} is not legal for player {player} in phase {state.phase_name()}: {where}{reason}",
+            f"{action} is not legal for player {player} in phase {state.phase_name()}: {where}{why.text}",
             phase=state.phase_name(),
             player=player,
-            rule=rule,
-            reason=reason,
+            refusal=why,
         )
     state.apply(action)
 
 
-def why_illegal(state: State, action: Action) -> tuple[str, str]:
-    """(rule, reason) for an action that is not legal now: the game's own `explain_illegal` when it has one,
-    else what kinds of action are legal instead."""
+def why_illegal(state: State, action: Action) -> Refusal:
+    """Why an action that is not legal now is refused: the game's own `explain_illegal` when it has one, else
+    what kinds of action are legal instead (reason id `legal_now`)."""
     explainer = refusal_explainer(state)
     if explainer is not None:
-        rule, reason = explainer.explain_illegal(action)
-        return str(rule), str(reason)
+        return explainer.explain_illegal(action)
     kinds = sorted({a.kind for a in state.legal_actions()})
-    return "", "legal now: " + (", ".join(kinds) or "nothing")
+    return Refusal("", "legal_now", "legal now: " + (", ".join(kinds) or "nothing"), {"kinds": kinds})
 
 
 def sample_chance(state: State, rng: random.Random) -> Action:

@@ -26,15 +26,13 @@ from hegemon.core.errors import HegemonError
 from hegemon.core.game import State
 from hegemon.core.play import derive_seed
 from hegemon.server.protocol import ServerError
+from hegemon.server.settings import SEARCH_BUDGET, SEARCH_WORKERS
 from hegemon.server.storage import CONFLICT
-from hegemon.server.tables import Table, TableManager
+from hegemon.server.table import Table
+from hegemon.server.tables import TableManager
 
 FAST_BOTS = ("random", "beginner", "greedy")
 """Bots cheap enough to think in a thread of the server process; others think in a worker process."""
-SEARCH_WORKERS = max(1, (os.cpu_count() or 2) - 1)
-"""Default cap on searches running at once, over every table (HEGEMON_SEARCH_WORKERS)."""
-SEARCH_BUDGET = 5.0
-"""Default cap on one search bot decision, in seconds (HEGEMON_SEARCH_BUDGET)."""
 
 log = logging.getLogger("hegemon.server.bots")
 

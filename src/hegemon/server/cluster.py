@@ -30,7 +30,8 @@ from typing import Any
 from sqlalchemy import make_url
 
 from hegemon.server.storage import CHANNEL, SqlStorage
-from hegemon.server.tables import Table, TableManager
+from hegemon.server.table import Table
+from hegemon.server.tables import TableManager
 
 log = logging.getLogger("hegemon.server.cluster")
 

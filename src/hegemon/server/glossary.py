@@ -9,7 +9,7 @@ from typing import Any
 from fastapi import APIRouter
 
 from hegemon.games import game_names, get_game
-from hegemon.server.protocol import ErrorBody, ServerError
+from hegemon.server.protocol import ServerError, error_responses
 
 
 def glossary(game: str) -> dict[str, Any]:
@@ -42,7 +42,7 @@ def router() -> APIRouter:
     @r.get(
         "/api/games/{game}/glossary",
         tags=["games"],
-        responses={404: {"model": ErrorBody, "description": "unknown_table: no such game"}},
+        responses=error_responses(404),
     )
     async def get_glossary(game: str) -> dict[str, Any]:
         """What each card, event, project, combat card and power centre of the game does, with its numbers."""

@@ -26,7 +26,6 @@ import os
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -35,6 +34,7 @@ import orjson
 from hegemon.core.errors import HegemonError
 from hegemon.games import game_odds_modules, get_game
 from hegemon.server.protocol import ServerError
+from hegemon.server.settings import OddsLimits
 
 log = logging.getLogger("hegemon.server.odds")
 
@@ -51,48 +51,6 @@ class TooMany(ServerError):
     def __init__(self, retry_after: float | None = None) -> None:
         super().__init__("bad_request", "too many requests: slow down", detail="rate_limit")
         self.retry_after = retry_after
-
-
-@dataclass(frozen=True)
-class OddsLimits:
-    """How the web table computes odds (see the module text), each settable by an environment variable."""
-
-    workers: int = 1
-    """Worker processes computing odds (HEGEMON_ODDS_WORKERS)."""
-    timeout: float = 5.0
-    """Seconds one computation may take in its worker, else it is killed and answered 503 (HEGEMON_ODDS_TIMEOUT).
-    The largest takes about 0.3 s of a free core: this only ends a worker that gets next to no CPU."""
-    queue: int = 8
-    """Computations that may wait for a worker, over the whole server; more are answered 503 (HEGEMON_ODDS_QUEUE)."""
-    per_client: int = 2
-    """Computations one client address may have under way at once; more are answered 429 (HEGEMON_ODDS_PER_CLIENT)."""
-    cache: int = 2048
-    """Answers kept, the newest (HEGEMON_ODDS_CACHE)."""
-
-    @classmethod
-    def from_env(cls) -> OddsLimits:
-        names = {
-            "workers": "HEGEMON_ODDS_WORKERS",
-            "timeout": "HEGEMON_ODDS_TIMEOUT",
-            "queue": "HEGEMON_ODDS_QUEUE",
-            "per_client": "HEGEMON_ODDS_PER_CLIENT",
-            "cache": "HEGEMON_ODDS_CACHE",
-        }
-        values: dict[str, Any] = {}
-        for f, env in names.items():
-            raw = os.environ.get(env)
-            if raw is None or raw.strip() == "":
-                continue
-            try:
-                v = float(raw)
-            except ValueError:
-                raise ValueError(f"{env}={raw!r} is not a number") from None
-            lo = 0 if f in ("queue", "cache") else 1 if f != "timeout" else 0.01
-            if not lo <= v <= (3600 if f == "timeout" else 100_000) or (f != "timeout" and v != int(v)):
-                kind = "a number of seconds" if f == "timeout" else "a whole number"
-                raise ValueError(f"{env}={raw!r}: give {kind} of at least {lo}")
-            values[f] = v if f == "timeout" else int(v)
-        return cls(**values)
 
 
 def position_job(game: str, state: Any, q: dict[str, str]) -> Job:

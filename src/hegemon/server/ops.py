@@ -37,6 +37,7 @@ from prometheus_client.registry import Collector
 from sqlalchemy import text
 
 from hegemon.server.protocol import ERROR_CODES
+from hegemon.server.settings import LOG_FORMATS, LOG_LEVELS
 from hegemon.server.storage import SqlStorage
 
 if TYPE_CHECKING:
@@ -64,8 +65,6 @@ REFUSAL_KINDS = (*ERROR_CODES, "rate_limit", "too_large", "too_many_sockets", "n
 """The `kind` label of hegemon_refusals_total: an error code, or one of the front door's own refusals."""
 METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 TABLE_STATUSES = ("waiting", "playing", "finished", "stopped")
-LOG_LEVELS = ("debug", "info", "warning", "error")
-LOG_FORMATS = ("text", "json")
 FORWARDING_HEADERS = (b"x-forwarded-for", b"forwarded", b"x-real-ip")
 
 

@@ -3,7 +3,7 @@ codes, and the limits on what a client may send."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 import orjson
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema
@@ -15,22 +15,23 @@ ErrorCode = Literal[
     "illegal_action", "not_your_turn", "stale_version", "game_over", "unknown_table", "bad_request", "unauthorized",
     "unavailable",
 ]  # fmt: skip
-ERROR_CODES: tuple[str, ...] = (
-    "illegal_action", "not_your_turn", "stale_version", "game_over", "unknown_table", "bad_request", "unauthorized",
-    "unavailable",
-)  # fmt: skip
-"""`unavailable`: the database is not taking writes now (nothing was changed; try again shortly)."""
+"""The closed set of error codes: written here once; everything else (ERROR_CODES, HTTP_STATUS, the OpenAPI
+document's responses and description) is derived from it and ERRORS."""
+ERROR_CODES: tuple[ErrorCode, ...] = get_args(ErrorCode)
 
-HTTP_STATUS = {
-    "illegal_action": 422,
-    "not_your_turn": 409,
-    "stale_version": 409,
-    "game_over": 409,
-    "unknown_table": 404,
-    "bad_request": 400,
-    "unauthorized": 403,
-    "unavailable": 503,
-}
+ERRORS: dict[ErrorCode, tuple[int, str]] = {
+    "illegal_action": (422, "the rules refuse the action now (the rule, the reason's id and arguments, the legal actions)"),
+    "not_your_turn": (409, "it is not this seat's turn, or the table is waiting for its players"),
+    "stale_version": (409, "the action was made on an older position (the table's version comes with it)"),
+    "game_over": (409, "the game is over"),
+    "unknown_table": (404, "no such table (or game)"),
+    "bad_request": (400, "malformed, too large, out of bounds or too many requests (HTTP 429, detail rate_limit)"),
+    "unauthorized": (403, "the token does not hold that seat, or is not the creator's"),
+    "unavailable": (503, "the database is not taking writes, or the odds are busy: nothing was changed, try again"),
+}  # fmt: skip
+"""Each code's HTTP status and meaning (the OpenAPI document lists them)."""
+
+HTTP_STATUS: dict[str, int] = {code: status for code, (status, _) in ERRORS.items()}
 
 MAX_MESSAGE_BYTES = 4096
 """Largest websocket message or action body a client may send (an action is well under 1 KB)."""
@@ -251,10 +252,12 @@ class Joined(BaseModel):
 
 
 class ErrorBody(BaseModel):
-    """A refusal. `illegal_action` also carries the phase, the rule the action breaks (e.g. "R 13.6", "§4.3";
-    empty when the game cannot name one) and the legal actions of the seat; `stale_version` the table's
-    version. `detail` names the case within the code (e.g. "turn_of", "rate_limit", "board") and `args` its
-    variable parts, so a client can say it in its own language; `message` says it in English."""
+    """A refusal. `detail` names the case within the code (e.g. "turn_of", "rate_limit", "board") and `args` its
+    variable parts, so a client can say it in its own language; `message` says it in English. `illegal_action`
+    also carries the phase, the rule the action breaks (e.g. "R 13.6", "§4.3"; empty when the game cannot name
+    one), the reason as data (`detail` the game's reason id, e.g. "last_legionary", `args` its arguments, `reason`
+    the same in English: `hegemon.core.errors.Refusal`) and the legal actions of the seat; `stale_version` the
+    table's version."""
 
     type: Literal["error"] = "error"
     code: ErrorCode
@@ -263,8 +266,23 @@ class ErrorBody(BaseModel):
     args: dict[str, Any] | None = None
     phase: str | None = None
     rule: str | None = None
+    reason: str | None = None
     legal_actions: list[dict[str, Any]] | None = None
     version: int | None = None
+
+
+RATE_LIMITED = "`bad_request`: too many requests (detail `rate_limit`, with Retry-After)"
+
+
+def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI `responses` of a route: for each HTTP status of `statuses` (default: every status of ERRORS,
+    and 429) the error body and the codes it carries, with their meanings."""
+    by_status: dict[int, list[str]] = {}
+    for code, (status, meaning) in ERRORS.items():
+        by_status.setdefault(status, []).append(f"`{code}`: {meaning}")
+    by_status[429] = [RATE_LIMITED]
+    wanted = statuses or tuple(sorted(by_status))
+    return {st: {"model": ErrorBody, "description": "; ".join(by_status[st])} for st in wanted}
 
 
 class GameInfo(BaseModel):

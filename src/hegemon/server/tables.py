@@ -7,129 +7,93 @@ Tests use it directly with `MemoryStorage`.
 Chance nodes and decisions with a single legal action are played by the server at once (nobody waits on a
 phase without a choice). Chance is drawn with `random.Random(derive_seed(seed, salt, "chance", version))`, so a
 restarted server continues exactly where it stopped; the generator state and the per-table secret salt never
-leave the server, so not even whoever chose the seed can foresee a draw."""
+leave the server, so not even whoever chose the seed can foresee a draw.
+
+One table in memory is `table.py` (`Table`, `Seat`, `Connection`, the log); players' names are `names.py`;
+shipped and uploaded boards `boards.py`."""
 
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import os
-import random
-import re
 import secrets
 import time
-import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-import icu  # PyICU: the Unicode properties and the UTS #39 confusable skeletons of players' names
 
 from hegemon.ai import bot_names, make_bot
 from hegemon.ai.base import Bot
 from hegemon.ai.levels import LEVELS
 from hegemon.core import boardfile
 from hegemon.core.actions import Action
-from hegemon.core.errors import ConfigError, HegemonError, IllegalActionError, RulesDataError
-from hegemon.core.game import CHANCE, TERMINAL, Game, State, views
-from hegemon.core.play import derive_seed, play, sample_chance
+from hegemon.core.errors import HegemonError, IllegalActionError, RulesDataError
+from hegemon.core.game import CHANCE, TERMINAL, State, views
+from hegemon.core.play import derive_seed, sample_chance
 from hegemon.core.record import GameRecord, canonical_json, state_digest
-from hegemon.core.roles import BoardRole
 from hegemon.games import get_game
+from hegemon.server.boards import (
+    BOARD_NAME,
+    UploadedBoard,
+    board_label,
+    board_module,
+    check_board,
+    shipped_board,
+)
 from hegemon.server.guard import TokenBucket
-from hegemon.server.protocol import MAX_NAME, CreateTable, SeatSpec, ServerError
+from hegemon.server.names import clean_name, unique_name
+from hegemon.server.protocol import CreateTable, SeatSpec, ServerError
+from hegemon.server.settings import TableLimits
 from hegemon.server.storage import CONFLICT, MemoryStorage, Storage, StoredTable
+from hegemon.server.table import (
+    MAX_REPLAY_LOG,
+    REPLAY_EVERY,
+    REPLAY_LOG,
+    TUTORIAL_SALT,
+    Connection,
+    LogEntry,
+    Seat,
+    Table,
+    derive_rng,
+    play_with_news,
+)
 
 log = logging.getLogger("hegemon.server")
-REPLAY_EVERY = 100
-"""A clone of the state is kept every REPLAY_EVERY actions as the game is played, so any past position (a replay
-step, the last stored version) costs at most REPLAY_EVERY - 1 applied actions."""
-REPLAY_LOG = 300
-"""Log lines a replay step carries by default (the ones just before it); at most MAX_REPLAY_LOG."""
-MAX_REPLAY_LOG = 1000
-_INVISIBLE_CATEGORIES = ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")
-"""Controls (C0 and C1), format characters (bidi overrides and isolates, zero-width spaces and joiners, the
-BOM, tag characters…), lone surrogates, private-use and unassigned code points, line and paragraph separators."""
-_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
-"""Letters and symbols that draw as nothing (Hangul fillers, the blank Braille pattern)."""
-_MAX_MARKS = 2
-"""Combining marks kept after one base character (more only pile up over the neighbouring text)."""
-_ICU: Any = icu  # a compiled module without type information
-_IGNORABLE = _ICU.UnicodeSet("[:Default_Ignorable_Code_Point:]")
-_IGNORABLE.freeze()  # read-only from here on: safe to share between threads
-"""Code points that draw as nothing (Unicode's Default_Ignorable_Code_Point): among them marks the categories
-above miss, e.g. U+034F COMBINING GRAPHEME JOINER, the variation selectors, U+17B4 KHMER VOWEL INHERENT AQ."""
-_SPOOF = _ICU.SpoofChecker()
-"""ICU's UTS #39 implementation: `name_key` asks it for confusable skeletons."""
 
 
 CHAT_MAX = 300
 """Characters a chat line may have (after clean-up); a longer one is refused (bad_request `chat_too_long`)."""
+
+
 CHAT_HISTORY = 100
 """Chat lines kept per table (in memory and in the database): the oldest go first."""
+
+
 CHAT_BURST = 5
+
+
 CHAT_RATE = 0.5
 """Chat lines a seat may send: CHAT_BURST at once, then CHAT_RATE a second (one every 2 s); past that
 bad_request `chat_rate` (the line is not kept)."""
+
+
 UNDO_MODES = ("off", "agree", "always")
 """A table's undo setting, chosen at its creation: no undo; an undo when every other seated person agrees (bots
 agree); an undo whenever it is allowed."""
+
+
 UNDO_NOTE = "undo"
 """The note of a stored undo row."""
+
+
 UNDO_ASK_EVERY = 2.0
 """Seconds between two undo requests of one seat (each costs a replay of the position before the action)."""
 
 
 LIST_LIMIT = 200
 """Tables the lobby list shows (the newest), and summaries of ended tables kept for it once they left memory."""
-
-
-@dataclass(frozen=True)
-class TableLimits:
-    """How many tables a server keeps going, and how long what nobody uses stays in memory. Each setting has its
-    environment variable (`from_env`); 0 turns a limit off.
-
-    - `max_tables` live tables (not finished, not stopped) in all (HEGEMON_MAX_TABLES): a new one beyond it is
-      refused with 503 `unavailable`, detail `server_full`;
-    - `max_tables_per_client` live tables made from one client address (HEGEMON_MAX_TABLES_PER_CLIENT): beyond
-      it 429 `bad_request`, detail `too_many_tables` (the client may stop or delete one of its tables);
-    - `pause_after`: a table nobody watches (no websocket open, no request about it) for this many seconds
-      pauses: its bots stop thinking and its turn timer stops, so it stores nothing more, until someone connects
-      or asks for it (HEGEMON_PAUSE_AFTER). A paused table is idle: it expires like an abandoned one;
-    - `keep_ended`: an ended table (finished or stopped) leaves memory this many seconds after its end or its
-      last watcher, whichever is later (HEGEMON_KEEP_ENDED); it is read back from the database when asked for;
-    - `cached_ended`: ended tables kept in memory at most (HEGEMON_CACHED_ENDED); the least recently watched
-      leave first."""
-
-    max_tables: int = 2000
-    max_tables_per_client: int = 20
-    pause_after: float = 60.0
-    keep_ended: float = 60.0
-    cached_ended: int = 50
-
-    @classmethod
-    def from_env(cls) -> TableLimits:
-        names = {"max_tables": "HEGEMON_MAX_TABLES", "max_tables_per_client": "HEGEMON_MAX_TABLES_PER_CLIENT",
-                 "pause_after": "HEGEMON_PAUSE_AFTER", "keep_ended": "HEGEMON_KEEP_ENDED",
-                 "cached_ended": "HEGEMON_CACHED_ENDED"}  # fmt: skip
-        values: dict[str, Any] = {}
-        for f, env in names.items():
-            raw = os.environ.get(env)
-            if raw is None or raw.strip() == "":
-                continue
-            whole = f in ("max_tables", "max_tables_per_client", "cached_ended")
-            try:
-                v = float(raw)
-            except ValueError:
-                v = float("nan")
-            if not 0 <= v <= 10**7 or (whole and v != int(v)):
-                kind = "a whole number" if whole else "a number of seconds"
-                raise ValueError(f"{env}={raw!r}: give {kind} between 0 and 10000000 (0: no limit)")
-            values[f] = int(v) if whole else v
-        return cls(**values)
 
 
 class TooManyTables(ServerError):
@@ -153,6 +117,8 @@ class TooManyTables(ServerError):
 
 SERVER_BLOCKED_BOTS = ("external",)
 """Bot kinds a web client may not seat: `external:URL` would make the server call any address."""
+
+
 STRENGTHS = tuple(LEVELS)
 """The search levels a table offers (`mcts:NAME`; `ai/levels.py`), weakest first."""
 
@@ -171,35 +137,6 @@ def web_bots() -> list[str]:
     return out
 
 
-def clean_name(name: str | None, fallback: str, limit: int = MAX_NAME) -> str:
-    """A display name that draws as what it says: NFKC-normalised (full-width and other compatibility forms
-    become plain letters), without control characters, bidi overrides, zero-width, Default_Ignorable or other
-    invisible characters, with runs of spaces made one space and at most two combining marks per letter; at
-    most MAX_NAME characters (HTML escaping is the client's job). An empty result gives `fallback`."""
-    if not name:
-        return fallback
-    out: list[str] = []
-    marks = 0
-    for ch in unicodedata.normalize("NFKC", name[: 4 * limit]):
-        cat = unicodedata.category(ch)
-        if cat in _INVISIBLE_CATEGORIES or ch in _BLANK_LETTERS or _IGNORABLE.contains(ch):
-            continue
-        if cat.startswith("Z") or ch.isspace():
-            if out and out[-1] != " ":
-                out.append(" ")
-            marks = 0
-            continue
-        if cat.startswith("M"):
-            if not out or out[-1] == " " or marks >= _MAX_MARKS:
-                continue
-            marks += 1
-        else:
-            marks = 0
-        out.append(ch)
-    text = "".join(out).strip()[:limit].strip()
-    return text or fallback
-
-
 def clean_text(text: str, limit: int) -> str:
     """A chat line cleaned like a name (`clean_name`: NFKC, no invisible or control characters, one space for
     any run of blanks), without a length cut: the caller refuses what is longer than `limit`. Only the first
@@ -207,271 +144,40 @@ def clean_text(text: str, limit: int) -> str:
     return clean_name(text[: 4 * limit + 1], "", limit=4 * limit + 1)
 
 
-def name_key(name: str) -> str:
-    """What a name looks like, for telling names apart: its UTS #39 confusable skeleton (ICU's), regardless of
-    case: Latin "Ada", Cyrillic "Аda" and "ADA" have the same key."""
-    return str(_SPOOF.getSkeleton(0, name.casefold())).casefold()
+def _public_line(x: dict[str, Any]) -> dict[str, Any]:
+    return {"id": x.get("id"), "seat": x["seat"], "name": x["name"], "text": x["text"], "at": x["at"]}
 
 
-def unique_name(name: str, others: list[str]) -> str:
-    """`name`, with " (2)", " (3)"… added if another seat (a bot's too) already shows a name that looks the same
-    (`name_key`: ignoring case and confusable letters), so that no newcomer can take the look of a seat."""
-    taken = {name_key(o) for o in others}
-    if name_key(name) not in taken:
-        return name
-    for k in range(2, 100):
-        suffix = f" ({k})"
-        cand = name[: MAX_NAME - len(suffix)] + suffix
-        if name_key(cand) not in taken:
-            return cand
-    return name
-
-
-_BOARD_NAME = re.compile(r"[0-9a-f]{24}\.toml")
-
-
-def board_module(game: str) -> BoardRole:
-    """The boards role of a game (`board_from_text`, `register_board`, `forget_board`)."""
-    boards = get_game(game).roles.boards()
-    if boards is None:
-        raise ConfigError("game", f"{game} has no board files")
-    return boards
-
-
-def shipped_board(game: Game, name: Any, upload: bool) -> str | None:
-    """The board option of a new table whose request names a board (`options.board`): None for the game's default
-    board (or none named), else the name of another board that ships with the game (`Game.shipped_boards`).
-    Anything else, a path above all, is refused (bad_request `board_unknown`, naming the boards there are), and
-    so is a shipped board other than the default together with an uploaded file (`board_both`)."""
-    if name is None:
+def _public_request(req: dict[str, Any] | None) -> dict[str, Any] | None:
+    if req is None:
         return None
-    boards = game.shipped_boards()
-    if not isinstance(name, str) or name not in boards:
-        shown = (name if isinstance(name, str) else json.dumps(name, default=str))[:40]
-        raise ServerError(
-            "bad_request",
-            f"option 'board': {shown!r} is not a board of {game.title} ({', '.join(boards)}); a corrected board "
-            "file is sent as board_data",
-            detail="board_unknown",
-            args={"name": shown, "boards": ", ".join(boards)},
-        )
-    if name == boards[0]:
-        return None
-    if upload:
-        raise ServerError(
-            "bad_request", f"option 'board': {name!r} ships with the game; send either it or a board file (board_data)",
-            detail="board_both", args={"name": name},
-        )  # fmt: skip
-    return name
+    return {"seat": req["seat"], "version": req["upto"], "agreed": list(req["agreed"])}
 
 
-def board_label(game: Game, options: Any) -> str:
-    """Which board a table plays on, for its summary: the name of a shipped board ("default" for the game's own),
-    or "uploaded" for a corrected board file."""
-    name = game.board_name(options)
-    boards = game.shipped_boards()
-    if name is None:
-        return boards[0]
-    return name if name in boards else "uploaded"
+_NOT_PRIVATE = frozenset(("legal_actions", "action_effects", "score_preview", "blocked", "you", "player", "side",
+                          "seat"))  # fmt: skip
+"""What a seat's view adds that is not hidden from anyone: who it is, what it may do now, the previews of those
+actions and of its score, and why what it may look for is not possible now (`blocked`), all computed from what
+every player sees. What remains of the difference
+between a seat's view and a spectator's is hidden information (the hands of cards)."""
 
 
-@dataclass(frozen=True)
-class UploadedBoard:
-    """A board upload that passed validation, not yet stored: its game, content-hash name, bytes and Board."""
+def _private(view: dict[str, Any], public: dict[str, Any]) -> Any:
+    """What a seat's view shows that the spectator's does not (deeply: the parts that differ), without what only
+    says whose view it is or what it may do now."""
+    def diff(a: Any, b: Any) -> Any:
+        if isinstance(a, dict) and isinstance(b, dict):
+            out = {k: d for k, v in a.items() if k not in _NOT_PRIVATE and (d := diff(v, b.get(k, _MISSING))) is not None}
+            return out or None
+        if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+            items = [diff(x, y) for x, y in zip(a, b, strict=True)]
+            return items if any(x is not None for x in items) else None
+        return None if a == b else a
 
-    game: str
-    name: str
-    data: bytes
-    board: Any
-
-
-def check_board(game: str, text: str) -> UploadedBoard:
-    """Validate an uploaded board's text for `game` within the bounds of `hegemon.core.boardfile`; nothing is
-    stored. Bounded and linear, but tens of milliseconds for a large file: the web app runs it in a thread.
-    Refusals are ServerError bad_request naming the entry ("board: cards.legionary: ...")."""
-    try:
-        data = text.encode("utf-8")
-    except UnicodeEncodeError:
-        raise ServerError("bad_request", "board_data: not valid Unicode text", detail="board_unicode") from None
-    try:
-        game = get_game(game).name
-        boardfile.decode(data, "board")
-        board = board_module(game).board_from_text(text, "board")
-    except HegemonError as e:  # RulesDataError naming the entry; ConfigError for an unknown game
-        raise ServerError("bad_request", str(e), detail="board", args={"msg": str(e)[:300]}) from None
-    return UploadedBoard(game, boardfile.board_name(data), data, board)
+    return diff(view, public)
 
 
-@dataclass
-class Seat:
-    index: int
-    kind: str  # "human" | "bot"
-    bot: str | None
-    token: str
-    name: str
-    claimed: bool
-    connected: int = 0
-    open: bool = False
-    """Open to anyone: joined from the lobby (`TableManager.join`), with a token minted for the joiner alone.
-    Otherwise a person's seat is private: taken only through its link (the token given at creation), and
-    taking it mints a new token for the taker alone (`TableManager.take`): the link's creator keeps nothing."""
-
-    def to_json(self) -> dict[str, Any]:
-        """Stored form (with the token: only the database sees it)."""
-        return {
-            "kind": self.kind, "bot": self.bot, "token": self.token, "name": self.name, "claimed": self.claimed,
-            "open": self.open,
-        }  # fmt: skip
-
-    def public(self) -> dict[str, Any]:
-        return {
-            "seat": self.index,
-            "kind": self.kind,
-            "bot": self.bot,
-            "name": self.name,
-            "claimed": self.claimed,
-            "connected": self.connected,
-            "open": self.open,
-        }
-
-
-@dataclass(slots=True)
-class LogEntry:
-    action: Action
-    actor: int  # the player who chose it, or CHANCE
-    note: str  # "" | "auto" (the only legal action) | "timer" (a bot played a timed-out turn)
-    changes: list[dict[str, Any]] | None = None
-    """What the action changed on the table, in public facts only (the game's `news` module): conquests, losses,
-    scoring… Every seat and spectator may see it."""
-
-
-def play_with_news(game: Game, state: State, action: Action, chance: bool) -> list[dict[str, Any]] | None:
-    """Play `action` on `state` (a chance outcome as drawn, a decision with the engine's checked `play`) and
-    return what it changed, in public facts (None for a game without a `news` module)."""
-    news = game.roles.news()
-    before = news.facts(state) if news is not None else None
-    if chance:
-        state.apply(action)
-    else:
-        play(state, action)
-    return news.news(state, before, action) if news is not None else None
-
-
-class Connection:
-    """One open connection (a seat or a spectator). `wake` is called whenever there is something to send."""
-
-    def __init__(self, table: Table, seat: int | None, wake: Callable[[], None], token: str | None = None) -> None:
-        self.table = table
-        self.seat = seat
-        self.token = token
-        """The seat's token this connection holds: once it no longer holds the seat (another took the seat with
-        it first, elsewhere), the connection is closed (`TableManager.holds`)."""
-        self.wake = wake
-        self.log_sent = 0
-        self.version_sent = -1
-        self.seats_sent = -1
-        self.errors: list[dict[str, Any]] = []
-        self.people = 1
-        """The websockets this connection stands for (the one connection of a table's spectators: all of them)."""
-
-
-@dataclass(eq=False)
-class Table:
-    id: str
-    game: Game
-    options: Any
-    seed: int
-    seats: list[Seat]
-    created: float
-    turn_timer: int | None
-    state: State
-    log: list[LogEntry] = field(default_factory=list)
-    finished: bool = False
-    stopped: bool = False  # stopped by its creator: no more moves
-    creator: str = ""  # the creator token: may stop or delete the table (only its creator ever sees it)
-    last_active: float = field(default_factory=time.time)  # wall clock of the last move or (dis)connection
-    watched: float = field(default_factory=time.time)  # wall clock of the last connection or request about it
-    owner: str = ""  # the client address that made it, for TableLimits (kept in memory only)
-    ended: float | None = None  # wall clock of the end (finished or stopped), for expiry
-    salt: str = ""
-    durable: int = 0  # the version whose actions are all committed: connections are never sent more
-    connections: set[Connection] = field(default_factory=set)
-    bots: dict[int, Bot] = field(default_factory=dict)
-    timer_player: int | None = None
-    deadline: float | None = None
-    timed_out: int | None = None
-    seats_version: int = 0  # the stored seats' version (several processes: a seat update names it)
-    seats_pending: int = 0  # seat updates of this process not yet committed
-    seats_epoch: int = 0  # counts changes of the seats (taken, connected): connections send them too
-    stored_seats: list[dict[str, Any]] = field(default_factory=list)
-    """The seats as last committed, with `stored_seats_version` and `stored_stopped`: a refused write goes back to
-    them (seats and status as stored), never keeps a claim the database did not take."""
-    stored_seats_version: int = 0
-    stored_stopped: bool = False
-    behind: bool = False
-    """Another process changed the table first (a write of this process was refused as a conflict): it takes no
-    move, seat or bot decision until it has caught up from the database (`TableManager.catch_up`)."""
-    on_change: Callable[[Table], None] | None = None
-    replay_checkpoints: dict[int, State] = field(default_factory=dict)
-    stored: bool = True  # its creation is committed (a table not yet stored is not listed)
-    _durable_state: tuple[int, State] | None = None
-    _record_parts: dict[Any, list[str]] = field(default_factory=dict)  # per viewer: each action's record JSON
-    _view_cache: dict[Any, dict[str, Any]] = field(default_factory=dict)
-    _view_version: int = -1
-    undo: str = "off"  # the undo setting (UNDO_MODES)
-    undos: int = 0
-    """Undos done so far (stored undo rows): the state says it, and an action made before the last one is stale."""
-    offset: int = 0
-    """Stored action rows beyond the log: the rows undos took back and the undo rows themselves. The next row's
-    index is `version + offset` (rows in the database only ever grow; the log is the game as it stands)."""
-    undo_request: dict[str, Any] | None = None
-    """A pending undo request ("agree" tables): {"seat", "upto", "first", "agreed": [seats]}; any move cancels it."""
-    undoing: bool = False  # an undo waits for its commit: the table takes no move meanwhile
-    undo_asked: dict[int, float] = field(default_factory=dict)
-    chat: list[dict[str, Any]] = field(default_factory=list)
-    """The newest CHAT_HISTORY chat lines, oldest first (seated players only ever see them)."""
-    chat_buckets: dict[int, TokenBucket] = field(default_factory=dict)
-
-    @property
-    def rows(self) -> int:
-        """The number of stored action rows (the index of the next one)."""
-        return self.version + self.offset
-
-    @property
-    def version(self) -> int:
-        return len(self.log)
-
-    @property
-    def name(self) -> str:
-        return self.game.name
-
-    @property
-    def status(self) -> str:
-        if self.stopped:
-            return "stopped"
-        if self.finished:
-            return "finished"
-        if any(s.kind == "human" and not s.claimed for s in self.seats):
-            return "waiting"
-        return "playing"
-
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """`state.view(seat)`, cached for the current version (many spectators cost one view). On a miss, the
-        views of every connected seat are made together (the game computes their public part once)."""
-        if self._view_version != self.version:
-            self._view_cache.clear()
-            self._view_version = self.version
-        v = self._view_cache.get(seat)
-        if v is None:
-            wanted = {seat} | {c.seat for c in self.connections if c.seat not in self._view_cache}
-            for p, pv in views(self.state, wanted).items():
-                pv.setdefault("legal_actions", [])
-                self._view_cache[p] = pv
-            v = self._view_cache[seat]
-        return v
-
-    def seconds_left(self, now: float) -> float | None:
-        return None if self.deadline is None else max(0.0, self.deadline - now)
+_MISSING = object()
 
 
 class TableManager:
@@ -583,9 +289,7 @@ class TableManager:
                 t.bots.clear()
                 t.undoing = False
                 t.undo_request = None
-                t._view_version = -1
-                t._durable_state = None
-                t._record_parts.clear()
+                t.drop_caches()
                 for k in [k for k in t.replay_checkpoints if k > t.durable]:
                     del t.replay_checkpoints[k]
                 t.timer_player = None
@@ -778,7 +482,7 @@ class TableManager:
         if ref is None or ref in get_game(game).shipped_boards():  # a shipped board, by its name
             return options, None
         name = Path(str(ref)).name
-        if not _BOARD_NAME.fullmatch(name):
+        if not BOARD_NAME.fullmatch(name):
             raise RulesDataError(str(ref), "file", "not the name of an uploaded board")
         mod = board_module(game)
         board = mod.registered_board(name)
@@ -905,9 +609,7 @@ class TableManager:
         table.finished = state.current_player() == TERMINAL
         table.durable = min(table.durable, table.version)
         table.bots.clear()
-        table._view_version = -1
-        table._durable_state = None
-        table._record_parts.clear()
+        table.drop_caches()
         table.timer_player = None
         for c in table.connections:
             c.log_sent = 0  # the whole log again (shorter than what the client holds)
@@ -1105,9 +807,11 @@ class TableManager:
             self._apply(table, action, seat, note)
         except IllegalActionError as e:
             legal = table.view(seat)["legal_actions"]
+            why = e.refusal
             raise ServerError(
-                "illegal_action", str(e), phase=e.phase, rule=e.rule, reason=e.reason, legal_actions=legal
-            ) from None
+                "illegal_action", str(e), detail=why.id if why else None, args=dict(why.args) if why else None,
+                phase=e.phase, rule=e.rule, reason=e.reason, legal_actions=legal,
+            ) from None  # fmt: skip
         self._advance(table)
         self._changed(table)
         return table.version
@@ -1682,9 +1386,9 @@ class TableManager:
         the database refuses writes)."""
         if t.durable >= t.version:
             return t.view(seat)
-        cached = t._durable_state
+        cached = t.durable_state
         if cached is None or cached[0] != t.durable:
-            cached = t._durable_state = (t.durable, self.state_at(t, t.durable))
+            cached = t.durable_state = (t.durable, self.state_at(t, t.durable))
         v = cached[1].view(seat)
         v.setdefault("legal_actions", [])
         return v
@@ -1750,8 +1454,8 @@ class TableManager:
         n = min(t.durable, t.version)
         finished = t.finished and n == t.version
         key = "full" if finished else seat
-        parts = t._record_parts.setdefault(key, [])
-        notes = t._record_parts.setdefault("notes", [])
+        parts = t.record_parts.setdefault(key, [])
+        notes = t.record_parts.setdefault("notes", [])
         end = min(n, len(parts) + chunk)
         for i in range(len(parts), end):
             a = t.log[i].action if finished else t.log[i].action.visible_to(seat)
@@ -1780,8 +1484,8 @@ class TableManager:
             shell.outcome = out.to_json() if out is not None else None
             shell.digest = state_digest(t.state)
         line = shell.to_line()
-        parts = t._record_parts["full" if finished else seat][:n]
-        notes = t._record_parts["notes"][:n]
+        parts = t.record_parts["full" if finished else seat][:n]
+        notes = t.record_parts["notes"][:n]
         assert line.startswith('{"actions":[]')
         line = '{"actions":[' + ",".join(parts) + "]" + line[len('{"actions":[]') :]
         meta = line.index('"meta":{')
@@ -1800,51 +1504,3 @@ class TableManager:
         start = max(0, upto - max(0, min(log_lines, MAX_REPLAY_LOG)))
         log = self.log_json(t, seat, start, upto)
         return {"step": upto, "steps": steps, "view": view, "log": log, "log_start": start}
-
-
-def _public_line(x: dict[str, Any]) -> dict[str, Any]:
-    return {"id": x.get("id"), "seat": x["seat"], "name": x["name"], "text": x["text"], "at": x["at"]}
-
-
-def _public_request(req: dict[str, Any] | None) -> dict[str, Any] | None:
-    if req is None:
-        return None
-    return {"seat": req["seat"], "version": req["upto"], "agreed": list(req["agreed"])}
-
-
-_NOT_PRIVATE = frozenset(("legal_actions", "action_effects", "score_preview", "blocked", "you", "player", "side",
-                          "seat"))  # fmt: skip
-"""What a seat's view adds that is not hidden from anyone: who it is, what it may do now, the previews of those
-actions and of its score, and why what it may look for is not possible now (`blocked`), all computed from what
-every player sees. What remains of the difference
-between a seat's view and a spectator's is hidden information (the hands of cards)."""
-
-
-def _private(view: dict[str, Any], public: dict[str, Any]) -> Any:
-    """What a seat's view shows that the spectator's does not (deeply: the parts that differ), without what only
-    says whose view it is or what it may do now."""
-    def diff(a: Any, b: Any) -> Any:
-        if isinstance(a, dict) and isinstance(b, dict):
-            out = {k: d for k, v in a.items() if k not in _NOT_PRIVATE and (d := diff(v, b.get(k, _MISSING))) is not None}
-            return out or None
-        if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-            items = [diff(x, y) for x, y in zip(a, b, strict=True)]
-            return items if any(x is not None for x in items) else None
-        return None if a == b else a
-
-    return diff(view, public)
-
-
-_MISSING = object()
-
-
-TUTORIAL_SALT = "tutorial"
-"""The public salt of a lesson table (`CreateTable.tutorial`): the same seed plays the same story."""
-
-
-def derive_rng(seed: int, salt: str, version: int, undos: int = 0) -> random.Random:
-    """The generator of the chance node at `version` of a table with `seed` and its secret `salt` (and `undos`
-    undos done before it: 0 keeps the derivation every table had before undo existed)."""
-    if undos:
-        return random.Random(derive_seed(seed, salt, "chance", version, "undo", undos))
-    return random.Random(derive_seed(seed, salt, "chance", version))

@@ -24,10 +24,8 @@ import asyncio
 import contextlib
 import json
 import logging
-import os
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -43,7 +41,9 @@ from hegemon.server.protocol import (
     ServerError,
     parse_client_json,
 )
-from hegemon.server.tables import Connection, Table, TableManager
+from hegemon.server.settings import SEND_TIMEOUT, WsLimits
+from hegemon.server.table import Connection, Table
+from hegemon.server.tables import TableManager
 
 log = logging.getLogger("hegemon.server")
 
@@ -106,57 +106,12 @@ def handle_message(manager: TableManager, table_id: str, token: str | None, text
     manager.submit(table_id, token, msg["version"], msg["action"], msg.get("undos"))
 
 
-SEND_TIMEOUT = 20.0
-"""Seconds one message may take to go out before the connection is dropped (HEGEMON_WS_SEND_TIMEOUT)."""
 FLOOD_CLOSE = 4029
 """Close code of a connection that kept sending past its address's message budget."""
 FULL_CLOSE = 4503
 """Close code of a spectator refused because the table (or the server) has as many spectators as it takes."""
 CHUNK = 64
 """Spectators woken (and sent to) per turn of the event loop."""
-
-
-@dataclass(frozen=True)
-class WsLimits:
-    """What websockets may cost. `messages` refused messages a second per client address across all its
-    websockets, after a burst of `burst` (HEGEMON_WS_MESSAGES, HEGEMON_WS_BURST; accepted moves are not counted); a connection that sends `kick_after` more past that budget
-    (forgiven at a tenth of that a second) is closed with code 4029 and its address may open no websocket for
-    `cooloff` seconds (HEGEMON_WS_KICK_AFTER, HEGEMON_WS_COOLOFF). At most `spectators_per_table` spectators on a
-    table and `spectators` on the whole server (HEGEMON_SPECTATORS_PER_TABLE, HEGEMON_SPECTATORS); a table's
-    spectators are sent at most one update every `spectator_interval` seconds (HEGEMON_SPECTATOR_INTERVAL; more
-    if a round of sending takes long: spectators take at most about a quarter of the event loop)."""
-
-    messages: float = 50.0
-    burst: float = 200.0
-    kick_after: int = 50
-    cooloff: float = 10.0
-    spectators_per_table: int = 3000
-    spectators: int = 10_000
-    spectator_interval: float = 0.25
-
-    @classmethod
-    def from_env(cls) -> WsLimits:
-        names = {
-            "messages": "HEGEMON_WS_MESSAGES", "burst": "HEGEMON_WS_BURST", "kick_after": "HEGEMON_WS_KICK_AFTER",
-            "cooloff": "HEGEMON_WS_COOLOFF", "spectators_per_table": "HEGEMON_SPECTATORS_PER_TABLE",
-            "spectators": "HEGEMON_SPECTATORS", "spectator_interval": "HEGEMON_SPECTATOR_INTERVAL",
-        }  # fmt: skip
-        values: dict[str, Any] = {}
-        for f, env in names.items():
-            raw = os.environ.get(env)
-            if raw is None or raw.strip() == "":
-                continue
-            whole = f in ("kick_after", "spectators_per_table", "spectators")
-            try:
-                v = int(raw) if whole else float(raw)
-            except ValueError:
-                raise ValueError(f"{env}={raw!r} is not a {'whole ' if whole else ''}number") from None
-            low = 0 if f in ("cooloff", "spectator_interval") else 1
-            high = 3600 if f in ("cooloff", "spectator_interval") else 1_000_000
-            if not low <= v <= high:
-                raise ValueError(f"{env}={raw!r}: give a number between {low} and {high}")
-            values[f] = v
-        return cls(**values)
 
 
 class Watcher:

@@ -339,8 +339,8 @@ def check_phase_refusals(game: Game, raw: Mapping[str, Any]) -> None:
 
 def check_refusals(game: Game, raw: Mapping[str, Any], *, least: int = 20, every: int = 5) -> None:
     """Actions seen anywhere in a seeded game, tried every `every` decisions where they are not legal: `play`
-    refuses each with the rule it breaks (the state's `explain_illegal`) and a reason, and changes nothing;
-    more than `least` are tried."""
+    refuses each with the rule it breaks (the state's `explain_illegal`) and a reason (an id, its arguments and
+    the English text), and changes nothing; more than `least` are tried."""
     state = game.new_game(game.parse_options(raw), 5)
     rng = random.Random(5)
     seen: list[Action] = []
@@ -359,6 +359,10 @@ def check_refusals(game: Game, raw: Mapping[str, Any], *, least: int = 20, every
                     continue
                 e = _refused(state, a, where)
                 _check(e.rule, f"{where}: refusing {a} names no rule: {e}")
+                _check(
+                    e.refusal is not None and bool(e.refusal.id) and e.refusal.text == e.reason,
+                    f"{where}: refusing {a} gives no reason id: {e}",
+                )
                 reason = str(e).split(f"[{e.rule}] ", 1)[-1]
                 _check(len(reason) > 8, f"{where}: refusing {a} gives no reason: {e}")
                 refusals += 1

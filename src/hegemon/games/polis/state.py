@@ -11,6 +11,7 @@ from typing import Any
 from mypy_extensions import mypyc_attr
 
 from hegemon.core.actions import Action
+from hegemon.core.errors import Refusal
 from hegemon.core.game import CHANCE, TERMINAL, Outcome
 from hegemon.games.polis import actions as A
 from hegemon.games.polis import scoring
@@ -341,8 +342,8 @@ class PolisState:
         out["pend"] = None if p is None or isinstance(p, Removal) or single else p.to_json()
         return out
 
-    def explain_illegal(self, action: Action) -> tuple[str, str]:
-        """(rule, reason) for an action that is not legal now: the rule it breaks, named."""
+    def explain_illegal(self, action: Action) -> Refusal:
+        """Why an action that is not legal now is refused: the rule it breaks, the reason as data."""
         from hegemon.games.polis.explain import explain
 
         return explain(self, action)

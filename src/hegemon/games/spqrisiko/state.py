@@ -16,6 +16,7 @@ from typing import Any
 from mypy_extensions import mypyc_attr
 
 from hegemon.core.actions import Action
+from hegemon.core.errors import Refusal
 from hegemon.core.game import CHANCE, TERMINAL, Outcome, PlayerId
 from hegemon.core.play import weighted_choice
 from hegemon.games.spqrisiko import actions as A
@@ -324,8 +325,8 @@ class SpqrState:
 
         return view(self, player)
 
-    def explain_illegal(self, action: Action) -> tuple[str, str]:
-        """(rule, reason) for an action that is not legal now: the rule it breaks, named."""
+    def explain_illegal(self, action: Action) -> Refusal:
+        """Why an action that is not legal now is refused: the rule it breaks, the reason as data."""
         from hegemon.games.spqrisiko.explain import explain
 
         return explain(self, action)

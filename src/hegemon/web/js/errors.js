@@ -2,7 +2,7 @@
 // not_your_turn, stale_version, game_over, unknown_table, bad_request, unauthorized, unavailable) and, for the
 // cases a player can meet, a `detail` naming the case and `args` with its variable parts: the text is
 // err.<detail> of the dictionaries. A refusal without a known detail says its code in the player's language,
-// with the server's English message after it. (Rule refusals — illegal_action with a reason — are reasons.js.)
+// with the server's English message after it. (Rule refusals — illegal_action with a reason id — are reasons.js.)
 import { has, t } from "./i18n.js";
 
 /** The text of an error object {code, message, detail, args}; `seatName(i)` names a seat (the table's). */

@@ -203,7 +203,7 @@ function showError(e) {
   clear(box);
   box.hidden = false;
   // a refused move: the engine's reason in the player's language, with its rule tag (a link to the rules)
-  const text = e.reason ? `${t("table.notallowed", { reason: reasonText(msg ? msg.game : "", e.reason) })}${e.rule ? ` [${e.rule}]` : ""}`
+  const text = e.reason ? `${t("table.notallowed", { reason: reasonText(msg ? msg.game : "", e) })}${e.rule ? ` [${e.rule}]` : ""}`
     : errorText(e, seatName);
   box.append(h("p", { id: "errortext" }, rules ? rules.link(text) : text));
   if (e.legal_actions && e.legal_actions.length && board) {
