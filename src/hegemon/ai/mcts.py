@@ -212,10 +212,10 @@ class MctsBot:
         self.last_simulated = simulated
         return root
 
-    def _iterate(self, root: Node, d: Any, know: BotRole) -> int:  # noqa: C901 (issue 29: to split, then drop this)
+    def _iterate(self, root: Node, d: Any, know: BotRole) -> int:
+        """One iteration on the determinization `d`: down the tree (a new node at most), the leaf's finish, and
+        the evaluation backed up the path; the number of actions applied."""
         rng = self.rng
-        c = self._c
-        pw = self._pw
         bias = self._bias
         node = root
         path = [root]
@@ -262,25 +262,7 @@ class MctsBot:
                     ch.avail += 1
             widen = at_root or not self._widen or len(children) < 1 + math.isqrt(node.n + 1)
             if untried and widen:
-                if at_root:
-                    a = max(untried, key=lambda x: bias[x])
-                elif self._inner:
-                    if node.prior is None:
-                        node.prior = self._one_ply(d, p, know, 1)
-                    pr = node.prior
-                    a = max(untried, key=lambda x: pr.get(x, -1.0))
-                else:
-                    auto = know.auto_action(d, p)
-                    first = self._first
-                    order = self._order.get(p)
-                    if auto in untried:
-                        a = auto
-                    elif order is not None:  # the game's plans first, then the best by one ply at the start
-                        a = max(untried, key=lambda x: (first is not None and first(x), order.get(x, -1.0)))
-                    else:
-                        pool = [x for x in untried if first(x)] if first is not None else untried
-                        pool = pool or untried
-                        a = pool[int(rng.random() * len(pool))]
+                a = self._to_expand(node, untried, at_root, d, p, know)
                 child = children[a] = Node(len(node.w))
                 child.avail = 1
                 d.apply(a)
@@ -293,21 +275,7 @@ class MctsBot:
             tried = [a for a in legal if a in children]
             if not tried:
                 break
-            # values are normalised to [0, 1] among the siblings: evaluation differences between moves are
-            # small in absolute terms, and exploration must be relative to them (as in MuZero's min-max Q)
-            qs = [children[a].w[p] / children[a].n for a in tried]
-            lo = min(qs)
-            span = max(qs) - lo
-            scale = 1.0 / span if span > 1e-12 else 0.0
-            best_a = tried[0]
-            best_v = -math.inf
-            for a, q in zip(tried, qs, strict=True):
-                ch = children[a]
-                v = (q - lo) * scale + c * math.sqrt(math.log(ch.avail) / ch.n)
-                if at_root:
-                    v += pw * bias[a] / (1 + ch.n)
-                if v > best_v:
-                    best_v, best_a = v, a
+            best_a = self._select(children, tried, p, at_root)
             node = children[best_a]
             d.apply(best_a)
             last = best_a
@@ -316,21 +284,7 @@ class MctsBot:
                 steps += self._stratified_chance(d, node.n)
             path.append(node)
             depth += 1
-        if self._horizon:
-            steps += self._finish_turn(d, know, last, mover)
-            if self._greedy_finish or self._playout:
-                p = d.current_player()
-                if changes >= self._turns:  # stopped where the horizon's last turn ended: only the playout's turns
-                    left = self._playout
-                    mover = p
-                else:  # the tree stopped inside a turn of the horizon: finish it (and the horizon's others) first
-                    left = self._turns - changes + self._playout
-                if left > 0:
-                    steps += self._greedy_turns(d, know, last, mover, left)
-        elif self._auto:
-            steps += self._settle_defaults(d, last)
-        else:
-            settle(d, know, rng)
+        steps += self._finish_leaf(d, know, last, mover, changes)
         for _ in range(self.rollout):
             p = d.current_player()
             if p == TERMINAL:
@@ -347,6 +301,71 @@ class MctsBot:
             w = nd.w
             for k, v in enumerate(value):
                 w[k] += v
+        return steps
+
+    def _to_expand(self, node: Node, untried: list[Action], at_root: bool, d: Any, p: int, know: BotRole) -> Action:
+        """Which untried action becomes the new node: at the root the best by the one-ply bias; below it the
+        inner prior, or the game's default, its plans and the one-ply order at the start, or one at random."""
+        if at_root:
+            bias = self._bias
+            return max(untried, key=lambda x: bias[x])
+        if self._inner:
+            if node.prior is None:
+                node.prior = self._one_ply(d, p, know, 1)
+            pr = node.prior
+            return max(untried, key=lambda x: pr.get(x, -1.0))
+        auto = know.auto_action(d, p)
+        first = self._first
+        order = self._order.get(p)
+        if auto in untried:
+            return auto
+        if order is not None:  # the game's plans first, then the best by one ply at the start
+            return max(untried, key=lambda x: (first is not None and first(x), order.get(x, -1.0)))
+        pool = [x for x in untried if first(x)] if first is not None else untried
+        pool = pool or untried
+        return pool[int(self.rng.random() * len(pool))]
+
+    def _select(self, children: dict[Action, Node], tried: list[Action], p: int, at_root: bool) -> Action:
+        """The child to follow: UCB1 on the siblings' values, normalised to [0, 1] among them (evaluation
+        differences between moves are small in absolute terms, and exploration must be relative to them, as in
+        MuZero's min-max Q), plus the one-ply bias fading with visits at the root."""
+        c = self._c
+        pw = self._pw
+        bias = self._bias
+        qs = [children[a].w[p] / children[a].n for a in tried]
+        lo = min(qs)
+        span = max(qs) - lo
+        scale = 1.0 / span if span > 1e-12 else 0.0
+        best_a = tried[0]
+        best_v = -math.inf
+        for a, q in zip(tried, qs, strict=True):
+            ch = children[a]
+            v = (q - lo) * scale + c * math.sqrt(math.log(ch.avail) / ch.n)
+            if at_root:
+                v += pw * bias[a] / (1 + ch.n)
+            if v > best_v:
+                best_v, best_a = v, a
+        return best_a
+
+    def _finish_leaf(self, d: Any, know: BotRole, last: Action | None, mover: int, changes: int) -> int:
+        """Bring the leaf to where it is valued: the horizon's turns finished (and the playout's), or the
+        defaults settled; the number of actions applied."""
+        steps = 0
+        if self._horizon:
+            steps += self._finish_turn(d, know, last, mover)
+            if self._greedy_finish or self._playout:
+                p = d.current_player()
+                if changes >= self._turns:  # stopped where the horizon's last turn ended: only the playout's turns
+                    left = self._playout
+                    mover = p
+                else:  # the tree stopped inside a turn of the horizon: finish it (and the horizon's others) first
+                    left = self._turns - changes + self._playout
+                if left > 0:
+                    steps += self._greedy_turns(d, know, last, mover, left)
+        elif self._auto:
+            steps += self._settle_defaults(d, last)
+        else:
+            settle(d, know, self.rng)
         return steps
 
     def _greedy_turns(self, d: Any, know: BotRole, last: Action | None, mover: PlayerId, turns: int, limit: int = 400) -> int:
