@@ -85,7 +85,8 @@ class HegemonEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hints:
         if seed is None:
             seed = random.randrange(2**62)
         if options and isinstance(options, dict):
-            known = {k: v for k, v in options.items() if k in self.raw_options or hasattr(self.options, k)}
+            fields = self.options.to_json()  # every option of the game, by name
+            known = {k: v for k, v in options.items() if k in self.raw_options or k in fields}
             if known:
                 self.options = self.game.parse_options({**self.raw_options, **known})
         self._rng = random.Random(derive_seed("chance", seed))
