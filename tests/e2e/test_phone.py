@@ -90,8 +90,8 @@ def visible_map(page: Page) -> float:
 
 def test_since_your_turn_on_a_phone_leaves_the_map_in_view_and_folds(browser: Browser, server: Server) -> None:
     """After the bots' round: the panel scrolls in its own box, the sheet pulled up to its full height still
-    leaves the map ≥ 200 px (it left 13 px), and the panel folded by its title stays folded after a reload until
-    newer turns come."""
+    leaves the map ≥ 200 px (it left 13 px); the panel folds by its title, and once read it starts folded when
+    the same turns are opened again."""
     tid, token = new_table(server, {"game": "spqrisiko", "players": 4, "seed": 41,
                                     "seats": [{"human": True, "name": "Ada"}] + [{"bot": "random"}] * 3})  # fmt: skip
     play_until(server, tid, token, spqr_choose, lambda d: d["view"]["round"] >= 2)
@@ -104,16 +104,20 @@ def test_since_your_turn_on_a_phone_leaves_the_map_in_view_and_folds(browser: Br
     assert visible_map(page) >= 200, visible_map(page)
     assert page.evaluate("() => document.getElementById('sincelist').getBoundingClientRect().height") <= 0.4 * 844
     page.screenshot(path=str(DOCS / "phone-since-en.png"))
-    # folded by its title, remembered across a reload
+    # folded and unfolded by its title
     fold = page.locator("#sincefold")
     expect(fold).to_have_attribute("aria-expanded", "true")
     fold.tap()
     expect(page.locator("#sincelist")).to_be_hidden()
     expect(fold).to_have_attribute("aria-expanded", "false")
+    fold.tap()
+    expect(page.locator("#sincelist")).to_be_visible()
+    # read once: the same turns opened again start folded (the map in view), a tap shows them
     page.reload()
     page.wait_for_selector("#since li.turn", state="attached")
     expect(page.locator("#sincefold")).to_have_attribute("aria-expanded", "false")
     expect(page.locator("#sincelist")).to_be_hidden()
+    assert visible_map(page) >= 250
     page.locator("#sincefold").tap()
     expect(page.locator("#sincelist")).to_be_visible()
     assert not page.errors  # type: ignore[attr-defined]  # set by open_follow

@@ -9,7 +9,8 @@ import { die, showDice } from "./happen.js";
 
 const BIG = new Set(["conquest", "polis", "vp", "eliminated", "proxenos", "round"]);
 const MOST_SEGMENTS = 12; // older turns are in the log
-const FOLD_KEY = "hegemon.sincefolded"; // the panel the player folded (table, first and last line): folded until newer turns
+const SEEN_KEY = "hegemon.sinceseen"; // the turns last shown (table, first and last line): on a phone, folded when shown again
+const folds = new Map(); // this page's fold of each set of turns (the player's own taps)
 const SCAN = 1500; // log lines looked at, at most (a spectator's latest turns; a seat's turns since its move)
 
 /** The log lines since `seat` last chose a move itself (forced and timed-out moves do not count), cut into turns:
@@ -76,10 +77,16 @@ export function renderSince(box, { log, seat, board, seatName, seatColour, view,
   clear(box);
   box.hidden = !segments.length; // nothing since this seat's last move: no panel
   if (!segments.length) return;
-  // folded by its title (the map stays in view on a phone); folded it stays so until newer turns come
+  // folded by its title; on a phone (where it shares the sheet with the controls under the map) also once it was
+  // read: the same turns opened again later start folded, newer turns unfold it
   const lastSeg = segments[segments.length - 1];
   const readKey = `${location.pathname}|${segments[0].entries[0].i}|${lastSeg.entries[lastSeg.entries.length - 1].i}`;
-  const folded = localStorage.getItem(FOLD_KEY) === readKey;
+  if (!folds.has(readKey)) {
+    const phone = typeof matchMedia !== "undefined" && matchMedia("(max-width: 820px)").matches;
+    folds.set(readKey, phone && localStorage.getItem(SEEN_KEY) === readKey);
+    localStorage.setItem(SEEN_KEY, readKey);
+  }
+  const folded = folds.get(readKey);
   const ol = h("ol", { class: "since", id: "sincelist", hidden: folded });
   const more = earlier ? h("p", { class: "hint", id: "sinceearlier", hidden: folded }, t("since.earlier", { n: earlier })) : null;
   const fold = h("button", { type: "button", class: "fold", id: "sincefold", "aria-controls": "sincelist", "aria-expanded": String(!folded),
@@ -91,8 +98,7 @@ export function renderSince(box, { log, seat, board, seatName, seatColour, view,
     if (more) more.hidden = now;
     fold.setAttribute("aria-expanded", String(!now));
     fold.title = t(now ? "since.unfold" : "since.fold");
-    if (now) localStorage.setItem(FOLD_KEY, readKey);
-    else localStorage.removeItem(FOLD_KEY);
+    folds.set(readKey, now);
     if (!now) fitList(ol);
   });
   box.append(h("h2", { id: "sincetitle" }, fold));
