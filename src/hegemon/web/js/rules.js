@@ -2,7 +2,7 @@
 // (<game>.<lang>.md), drawn here with DOM calls (never as HTML). Used by the rules page (/rules/<game>) and by
 // the drawer that opens beside the board at the table. Headings carry the rule tags they explain
 // ("## Land attacks {R 13 R 13.6}"): each tag becomes an anchor, so a refusal's "[R 13.6]" links to it.
-import { api, boardName, clear, h } from "./common.js";
+import { api, boardName, clear, h, s as svg } from "./common.js";
 import { has, lang, setLang, t } from "./i18n.js";
 
 export const GAMES = ["spqrisiko", "polis"];
@@ -303,7 +303,11 @@ export function tableRules(game, tableId) {
     return opts;
   };
   const open = async (tag) => openRulesDrawer(game, tableId, await options(), tag);
-  const b = h("button", { type: "button", class: "rulesbtn", id: "rulesbtn", "aria-controls": "rulesdrawer" }, t("rules.button"));
+  // an open book and the word; a phone shows the book only (the word stays the button's name, read aloud)
+  const label = h("span", { class: "hdrlabel" }, t("rules.button"));
+  const book = svg("svg", { class: "icon", viewBox: "0 0 16 16", width: 16, height: 16, "aria-hidden": "true" },
+    svg("path", { fill: "currentColor", d: "M1 3c2.2-.9 4.4-.9 6.5.3V14c-2.1-1.1-4.3-1.1-6.5-.3zM15 3c-2.2-.9-4.4-.9-6.5.3V14c2.1-1.1 4.3-1.1 6.5-.3z" }));
+  const b = h("button", { type: "button", class: "rulesbtn", id: "rulesbtn", "aria-controls": "rulesdrawer" }, book, label);
   b.addEventListener("click", () => { if (drawer && !drawer.hidden) closeRulesDrawer(); else open(null); });
   const slot = document.getElementById("langslot");
   if (slot) slot.before(b);
@@ -311,7 +315,7 @@ export function tableRules(game, tableId) {
     open,
     link: (text) => linkTags(text, game, tableId, (tag) => open(tag)),
     relabel: () => {
-      b.textContent = t("rules.button");
+      label.textContent = t("rules.button");
       if (drawer && !drawer.hidden) open(null);
     },
   };

@@ -9,6 +9,8 @@ import { die, showDice } from "./happen.js";
 
 const BIG = new Set(["conquest", "polis", "vp", "eliminated", "proxenos", "round"]);
 const MOST_SEGMENTS = 12; // older turns are in the log
+const SEEN_KEY = "hegemon.sinceseen"; // the turns last shown (table, first and last line): on a phone, folded when shown again
+const folds = new Map(); // this page's fold of each set of turns (the player's own taps)
 const SCAN = 1500; // log lines looked at, at most (a spectator's latest turns; a seat's turns since its move)
 
 /** The log lines since `seat` last chose a move itself (forced and timed-out moves do not count), cut into turns:
@@ -75,12 +77,57 @@ export function renderSince(box, { log, seat, board, seatName, seatColour, view,
   clear(box);
   box.hidden = !segments.length; // nothing since this seat's last move: no panel
   if (!segments.length) return;
-  box.append(h("h2", { id: "sincetitle" }, t(seat === null || seat === undefined ? "since.titlewatch" : "since.title")));
-  const ol = h("ol", { class: "since", id: "sincelist" });
+  // folded by its title; on a phone (where it shares the sheet with the controls under the map) also once it was
+  // read: the same turns opened again later start folded, newer turns unfold it
+  const lastSeg = segments[segments.length - 1];
+  const readKey = `${location.pathname}|${segments[0].entries[0].i}|${lastSeg.entries[lastSeg.entries.length - 1].i}`;
+  if (!folds.has(readKey)) {
+    const phone = typeof matchMedia !== "undefined" && matchMedia("(max-width: 820px)").matches;
+    folds.set(readKey, phone && localStorage.getItem(SEEN_KEY) === readKey);
+    localStorage.setItem(SEEN_KEY, readKey);
+  }
+  const folded = folds.get(readKey);
+  const ol = h("ol", { class: "since", id: "sincelist", hidden: folded });
+  const more = earlier ? h("p", { class: "hint", id: "sinceearlier", hidden: folded }, t("since.earlier", { n: earlier })) : null;
+  const fold = h("button", { type: "button", class: "fold", id: "sincefold", "aria-controls": "sincelist", "aria-expanded": String(!folded),
+    title: t(folded ? "since.unfold" : "since.fold") }, t(seat === null || seat === undefined ? "since.titlewatch" : "since.title"),
+  h("span", { class: "chev", "aria-hidden": "true" }));
+  fold.addEventListener("click", () => {
+    const now = !ol.hidden;
+    ol.hidden = now;
+    if (more) more.hidden = now;
+    fold.setAttribute("aria-expanded", String(!now));
+    fold.title = t(now ? "since.unfold" : "since.fold");
+    folds.set(readKey, now);
+    if (!now) fitList(ol);
+  });
+  box.append(h("h2", { id: "sincetitle" }, fold));
   const news = turnNews(segments);
   segments.forEach((seg, k) => ol.append(segmentItem(seg, news[k], { seat, board, seatName, seatColour, view, open })));
   box.append(ol);
-  if (earlier) box.append(h("p", { class: "hint" }, t("since.earlier", { n: earlier })));
+  if (more) box.append(more);
+  if (!folded) fitList(ol);
+}
+
+/** The list scrolls in a box of bounded height: it never ends on a turn's heading with nothing of the turn under
+ * it, or a line of it (the box is cut before that turn instead; the rest is a scroll away). */
+export function fitList(ol) {
+  ol.style.maxHeight = "";
+  const limit = ol.clientHeight;
+  if (!limit || ol.scrollHeight <= limit + 1) return;
+  const top0 = ol.getBoundingClientRect().top - ol.scrollTop;
+  for (const li of ol.children) {
+    const top = li.getBoundingClientRect().top - top0;
+    if (top >= limit) break;
+    const under = li.children[1]; // what the turn changed (or "no change"), under its heading
+    const r = under ? under.getBoundingClientRect() : null;
+    // the heading shown with less than two lines of its turn under it
+    if (r && r.bottom - top0 > limit && r.top - top0 > limit - 40 && top > 0) {
+      ol.style.maxHeight = `${Math.floor(top)}px`;
+      break;
+    }
+  }
+  ol.classList.add("scrolls");
 }
 
 /** Each turn's changes. VP are scored as a turn begins (on the last line of the turn before): they are said in

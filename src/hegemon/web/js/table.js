@@ -10,7 +10,7 @@ import { tableRules } from "./rules.js";
 import { confirmMove, showDice, toast } from "./happen.js";
 import { initTooltips } from "./tooltips.js";
 import { maybeTutorial, relabelTutorial } from "./tutorial.js";
-import { renderSince } from "./since.js";
+import { fitList, renderSince } from "./since.js";
 import { initSocial } from "./social.js";
 
 initLang(); // the table page's entry point (table.html): the page's language first
@@ -532,6 +532,8 @@ function renderOver(root) {
 }
 
 const sinceOpen = new Set(); // the turns of the "since your turn" panel whose moves are unfolded
+// a new window size (a phone turned): the turns' box is cut again where no heading is left alone at its foot
+window.addEventListener("resize", () => { const ol = el("sincelist"); if (ol && !ol.hidden) fitList(ol); });
 
 /** What the others did since this seat's last move, turn by turn and in words (since.js). */
 function renderSincePanel() {

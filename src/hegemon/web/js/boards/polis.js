@@ -343,8 +343,19 @@ export async function createBoard(root, ctx) {
     let box = document.getElementById("mine");
     const v = msg.view;
     const me = msg.seat !== null && msg.seat !== undefined && v.sides ? v.sides[msg.seat] : null;
-    if (!me) { if (box) box.remove(); return; }
-    if (!box) box = h("section", { id: "mine", class: "card mine" });
+    if (!me) { if (box) box.remove(); sideEl.style.removeProperty("--stuck"); return; }
+    if (!box) {
+      box = h("section", { id: "mine", class: "card mine" });
+      // what stays stuck at the top of the panel (the sheet's handle, this card): a control scrolled or focused
+      // into view stops below it (#side's scroll-padding-top), never under it
+      if (typeof ResizeObserver !== "undefined") {
+        new ResizeObserver(() => {
+          if (!box.isConnected) return;
+          const top = parseFloat(getComputedStyle(box).top) || 0;
+          sideEl.style.setProperty("--stuck", `${Math.ceil(top + box.offsetHeight + 6)}px`);
+        }).observe(box);
+      }
+    }
     const handle = document.getElementById("sheethandle");
     const first = handle && handle.parentElement === sideEl ? handle.nextElementSibling : sideEl.firstElementChild;
     if (first !== box) sideEl.insertBefore(box, first);
