@@ -253,3 +253,60 @@ def test_every_websocket_of_a_flooding_address_is_closed_with_it() -> None:
         codes, waited = run_async(main())
         assert codes == [FLOOD_CLOSE] * 5
         assert waited < 5, waited
+
+
+def test_a_cooled_off_address_is_refused_before_any_websocket_machinery() -> None:
+    """`hegemon serve`'s HTTP protocol refuses a banned address's handshake itself (a plain 403): the application
+    (its middleware, its websocket route) never sees it, so reconnection storms cost an HTTP parse each."""
+    from hegemon.server.guard import timed_http_protocol
+
+    seen: list[str] = []
+    refused: list[str] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "lifespan":
+            while (await receive())["type"] != "lifespan.shutdown":
+                await send({"type": "lifespan.startup.complete"})
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+        seen.append(scope["type"])
+        if scope["type"] == "websocket":
+            await receive()
+            await send({"type": "websocket.accept"})
+            await send({"type": "websocket.close", "code": 1000})
+
+    def refuse(scope: dict[str, Any]) -> bool:
+        banned = dict(scope["headers"]).get(b"x-forwarded-for") == b"10.66.6.8"
+        if banned:
+            refused.append(scope["type"])
+        return banned
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(app, http=timed_http_protocol(30, refuse), ws=firm_websocket_protocol(), log_level="warning")
+    server = uvicorn.Server(config)
+    th = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    th.start()
+    deadline = time.time() + 30
+    while not server.started:
+        assert time.time() < deadline and th.is_alive(), "the server did not start"
+        time.sleep(0.05)
+    try:
+        async def main() -> int:
+            with pytest.raises(websockets.InvalidStatus) as e:
+                async with websockets.connect(f"ws://127.0.0.1:{port}/ws/x", additional_headers={"X-Forwarded-For": "10.66.6.8"}):
+                    pass
+            async with websockets.connect(f"ws://127.0.0.1:{port}/ws/x", additional_headers={"X-Forwarded-For": "10.1.1.1"}) as w:
+                with contextlib.suppress(websockets.ConnectionClosed):
+                    await w.recv()
+            return e.value.response.status_code
+
+        status = run_async(main())
+    finally:
+        server.should_exit = True
+        th.join(15)
+        sock.close()
+    assert status == 403
+    assert refused == ["http"]  # (the HTTP request that asked for the upgrade)
+    assert seen == ["websocket"]  # only the other address's handshake reached the application

@@ -22,6 +22,7 @@ from hegemon.server.guard import (
     Guard,
     MessageBudget,
     Network,
+    client_address,
     firm_websocket_protocol,
     parse_proxies,
     proxies_from_env,
@@ -117,13 +118,17 @@ def create_app(
     app.state.budget = srv.budget
     app.state.odds = srv.odds
     app.state.service = srv
-    app.add_middleware(
-        Guard,
-        trusted_proxies=trusted_proxies if trusted_proxies is not None else proxies_from_env(),
-        on_refuse=metrics.refuse,
-        messages=messages,
-        **(guard or {}),
-    )
+    proxies = trusted_proxies if trusted_proxies is not None else proxies_from_env()
+    app.add_middleware(Guard, trusted_proxies=proxies, on_refuse=metrics.refuse, messages=messages, **(guard or {}))
+
+    def refuse_upgrade(scope: dict[str, Any]) -> bool:
+        """A cooled-off flooding address's handshake, refused by the HTTP protocol itself (`hegemon serve`)."""
+        if messages.banned_for(client_address(scope, list(proxies))) is None:
+            return False
+        metrics.refuse("rate_limit")
+        return True
+
+    app.state.refuse_upgrade = refuse_upgrade
     app.add_middleware(Observe, metrics=metrics)  # outermost: sees the Guard's refusals too
     error_handlers(app, metrics)
     app.include_router(games_router())
@@ -261,7 +266,7 @@ def run(
         log_config=None,  # configure_logging's handler, format and levels
         log_level=level,
         access_log=False,  # hegemon.access logs each request, with the client the Guard found
-        http=timed_http_protocol(limits.request_timeout),
+        http=timed_http_protocol(limits.request_timeout, app.state.refuse_upgrade),
         ws=firm_websocket_protocol(),
         timeout_keep_alive=limits.keep_alive,
         ws_max_size=64 * 1024,

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import ipaddress
 import json
 import os
@@ -69,12 +70,18 @@ def proxies_from_env() -> list[Network]:
     return parse_proxies(os.environ.get(TRUSTED_PROXIES_ENV))
 
 
-def _trusted(host: str, proxies: list[Network]) -> bool:
+@functools.lru_cache(maxsize=4096)
+def _ip(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """`host` as an address (None: not one); parsed once per address (every request and handshake asks)."""
     try:
-        addr = ipaddress.ip_address(host)
+        return ipaddress.ip_address(host)
     except ValueError:
-        return False
-    return any(addr in n for n in proxies)
+        return None
+
+
+def _trusted(host: str, proxies: list[Network]) -> bool:
+    addr = _ip(host)
+    return addr is not None and any(addr in n for n in proxies)
 
 
 def client_address(scope: Scope, proxies: list[Network]) -> str:
@@ -379,11 +386,19 @@ async def _error(send: Send, status: int, message: str, detail: str | None = Non
     await send({"type": "http.response.body", "body": body})
 
 
-def timed_http_protocol(request_timeout: float) -> type[Any]:
+REFUSED_UPGRADE = (b"HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: 25\r\n"
+                   b"connection: close\r\n\r\nflooding: try again later")
+
+
+def timed_http_protocol(request_timeout: float, refuse_upgrade: Callable[[dict[str, Any]], bool] | None = None) -> type[Any]:
     """uvicorn's HTTP protocol (httptools) with a request deadline: from the connection (or the first byte of
     a new request on a kept-alive one) to the end of the request's body, at most `request_timeout` seconds,
     else 408 and the connection is closed. uvicorn itself only times out idle kept-alive connections, so a
-    client sending half a request could otherwise hold a connection for ever."""
+    client sending half a request could otherwise hold a connection for ever.
+
+    `refuse_upgrade(scope)`: whether a websocket handshake is refused at once (a cooled-off flooding address):
+    a plain 403 before any websocket machinery or middleware runs, so that an address hammering the server
+    with reconnections costs it an HTTP parse per attempt, not a handshake."""
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
     class TimedHttpToolsProtocol(HttpToolsProtocol):
@@ -407,6 +422,11 @@ def timed_http_protocol(request_timeout: float) -> type[Any]:
 
         def handle_websocket_upgrade(self) -> None:
             self._disarm()
+            if refuse_upgrade is not None and refuse_upgrade(dict(self.scope)):
+                self.connections.discard(self)
+                self.transport.write(REFUSED_UPGRADE)
+                self.transport.close()
+                return
             super().handle_websocket_upgrade()
 
         def _arm(self) -> None:
