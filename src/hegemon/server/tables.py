@@ -10,7 +10,8 @@ restarted server continues exactly where it stopped; the generator state and the
 leave the server, so not even whoever chose the seed can foresee a draw.
 
 One table in memory is `table.py` (`Table`, `Seat`, `Connection`, the log); players' names are `names.py`;
-shipped and uploaded boards `boards.py`; the table chat `chat.py` and undo `undo.py` (mixins of `TableManager`)."""
+shipped and uploaded boards `boards.py`; the table chat `chat.py`, undo `undo.py`, seats `seating.py`
+and the readers of past and stored positions (records, replays, summaries) `records.py` (mixins of `TableManager`)."""
 
 from __future__ import annotations
 
@@ -30,9 +31,8 @@ from hegemon.ai.levels import LEVELS
 from hegemon.core import boardfile
 from hegemon.core.actions import Action
 from hegemon.core.errors import HegemonError, IllegalActionError, RulesDataError
-from hegemon.core.game import CHANCE, TERMINAL, State
+from hegemon.core.game import CHANCE, TERMINAL
 from hegemon.core.play import derive_seed, sample_chance
-from hegemon.core.record import GameRecord, canonical_json, state_digest
 from hegemon.games import get_game
 from hegemon.server.boards import (
     BOARD_NAME,
@@ -48,12 +48,12 @@ from hegemon.server.chat import CHAT_MAX as CHAT_MAX
 from hegemon.server.chat import ChatMixin
 from hegemon.server.names import clean_name, unique_name
 from hegemon.server.protocol import CreateTable, SeatSpec, ServerError
+from hegemon.server.records import RecordsMixin
+from hegemon.server.seating import SeatingMixin
 from hegemon.server.settings import TableLimits
 from hegemon.server.storage import CONFLICT, MemoryStorage, Storage, StoredTable
 from hegemon.server.table import (
-    MAX_REPLAY_LOG,
     REPLAY_EVERY,
-    REPLAY_LOG,
     TUTORIAL_SALT,
     Connection,
     LogEntry,
@@ -113,7 +113,7 @@ def web_bots() -> list[str]:
     return out
 
 
-class TableManager(ChatMixin, UndoMixin):
+class TableManager(ChatMixin, UndoMixin, SeatingMixin, RecordsMixin):
     """Every table of the server, their storage and their connections."""
 
     def __init__(
@@ -619,78 +619,6 @@ class TableManager(ChatMixin, UndoMixin):
             raise ServerError("unknown_table", f"no table {table_id!r}", detail="no_table")
         return t
 
-    def seat_of(self, table: Table, token: str | None) -> int:
-        """The seat holding `token` (compared in constant time), else ServerError unauthorized."""
-        if token:
-            for s in table.seats:
-                if secrets.compare_digest(s.token.encode(), token.encode()):
-                    if s.kind != "human":
-                        break
-                    return s.index
-        raise ServerError("unauthorized", "this token holds no seat at this table", detail="no_seat")
-
-    def join(self, table: Table, name: str | None = None) -> Seat:
-        """Give the first free seat that is open to anyone to a newcomer, with a token minted now for the
-        newcomer alone (stored before it is handed out). Private seats are never given out here: they are
-        taken through their link (`take`)."""
-        self._check_storage()
-        self._check_open(table)
-        self._check_current(table)
-        for s in table.seats:
-            if s.kind == "human" and s.open and not s.claimed:
-                others = [x.name for x in table.seats if x is not s]
-                s.name = unique_name(clean_name(name, s.name), others)
-                s.token = secrets.token_urlsafe(18)
-                self.claim(table, s.index)
-                return s
-        raise ServerError(
-            "bad_request",
-            "no seat open to anyone is free at this table (a private seat is taken through its link)",
-            detail="no_open_seat",
-        )
-
-    def take(self, table: Table, token: str | None, name: str | None = None) -> Seat:
-        """The holder of a private seat's link takes the seat, under `name` (the seat's name is kept when
-        none is given, and once the seat is taken)."""
-        seat = self.seat_of(table, token)
-        s = table.seats[seat]
-        if not s.claimed:
-            self._check_storage()
-            self._check_open(table)
-            self._check_current(table)
-            others = [x.name for x in table.seats if x is not s]
-            s.name = unique_name(clean_name(name, s.name), others)
-            self._claim_private(table, s)
-        return s
-
-    def _claim_private(self, table: Table, s: Seat) -> None:
-        """Claim a private seat for whoever holds its link, under a token minted now: the link's token (which the
-        table's creator was given too) no longer holds the seat, so only the taker can read its hand or play it.
-        The new token is stored with the claim, before anyone is given it."""
-        s.token = secrets.token_urlsafe(18)
-        self.claim(table, s.index)
-
-    def claim(self, table: Table, seat: int) -> None:
-        s = table.seats[seat]
-        if not s.claimed and not table.behind:  # behind: the seat is claimed again once caught up (`catch_up`)
-            s.claimed = True
-            table.seats_epoch += 1
-            sent, expect = [x.to_json() for x in table.seats], table.seats_version
-            self.storage.update_table(table.id, seats=sent, status=table.status, seats_version=expect)
-            table.seats_version += 1
-            table.seats_pending += 1
-
-            def stored() -> None:
-                table.seats_pending -= 1
-                table.stored_seats, table.stored_seats_version = sent, expect + 1
-
-            def refused(_reason: str) -> None:  # the table went back to its stored seats (`_rollback`)
-                table.seats_pending -= 1
-
-            self.storage.after_commit(stored, table.id, refused)
-            self._advance(table)
-            self._changed(table)
-
     # ------------------------------------------------------------------ acting
 
     def submit(self, table_id: str, token: str | None, version: Any, raw: Any, undos: Any = None) -> int:
@@ -1090,147 +1018,3 @@ class TableManager(ChatMixin, UndoMixin):
             "undos": t.undos,
             "undo_request": public_request(t.undo_request),
         }
-
-    # ------------------------------------------------------------------ past and stored positions
-
-    def state_at(self, t: Table, upto: int) -> State:
-        """The position after `upto` actions (the live state itself at the current version: do not change it).
-        Starts from the nearest checkpoint: at most REPLAY_EVERY - 1 actions are applied."""
-        upto = max(0, min(upto, t.version))
-        if upto == t.version:
-            return t.state
-        cps = t.replay_checkpoints
-        base = upto - upto % REPLAY_EVERY
-        while base > 0 and base not in cps:  # checkpoints are made as the game is played: this is rare
-            base -= REPLAY_EVERY
-        state = cps[base].clone() if base in cps else t.game.new_game(t.options, t.seed)
-        for i in range(base, upto):
-            state.apply(t.log[i].action)
-            if (i + 1) % REPLAY_EVERY == 0 and (i + 1) not in cps:
-                cps[i + 1] = state.clone()
-        return state
-
-    def stored_view(self, t: Table, seat: int | None) -> dict[str, Any]:
-        """The view of the last stored (durable) version: what REST shows. Nobody sees a position the database
-        does not hold yet; usually it is the current one (the gap lasts one turn of the event loop, or as long as
-        the database refuses writes)."""
-        if t.durable >= t.version:
-            return t.view(seat)
-        cached = t.durable_state
-        if cached is None or cached[0] != t.durable:
-            cached = t.durable_state = (t.durable, self.state_at(t, t.durable))
-        v = cached[1].view(seat)
-        v.setdefault("legal_actions", [])
-        return v
-
-    def stored_status(self, t: Table) -> str:
-        if t.finished and not t.stopped and t.durable < t.version:
-            return "playing"
-        return t.status
-
-    def summary(self, t: Table) -> dict[str, Any]:
-        view = self.stored_view(t, None)
-        return {
-            "id": t.id,
-            "game": t.name,
-            "title": get_game(t.name).title,
-            "status": self.stored_status(t),
-            "version": min(t.durable, t.version),
-            "created": t.created,
-            "seats": [s.public() for s in t.seats],
-            "open_seats": sum(1 for s in t.seats if s.kind == "human" and not s.claimed),
-            "joinable": sum(1 for s in t.seats if s.kind == "human" and s.open and not s.claimed),
-            "round": view.get("round"),
-            "turn_timer": t.turn_timer,
-            "board": board_label(t.game, t.options),
-        }
-
-    def detail(self, t: Table, seat: int | None = None) -> dict[str, Any]:
-        view = self.stored_view(t, seat)
-        return self.summary(t) | {
-            "you": seat, "options": t.options.to_json(), "outcome": view.get("outcome"), "view": view,
-        }  # fmt: skip
-
-    def record(self, t: Table, seat: int | None) -> GameRecord:
-        """The game record of the stored version; while the game runs each action as `seat` saw it and no
-        outcome or digest."""
-        n = min(t.durable, t.version)
-        finished = t.finished and n == t.version
-        if finished:
-            actions = [e.action.to_json() for e in t.log]
-            out = t.state.outcome()
-            outcome = out.to_json() if out is not None else None
-            digest: str | None = state_digest(t.state)
-        else:
-            actions = [e.action.visible_to(seat).to_json() for e in t.log[:n]]
-            outcome = None
-            digest = None
-        return GameRecord(
-            game=t.name,
-            version=t.game.version,
-            options=t.options.to_json(),
-            seed=t.seed if finished else 0,
-            actions=actions,
-            seats=[s.name for s in t.seats],
-            outcome=outcome,
-            digest=digest,
-            meta={"table": t.id, "complete": finished, "viewer": seat, "notes": [e.note for e in t.log[:n]]},
-        )
-
-    def record_prepare(self, t: Table, seat: int | None, chunk: int = 500) -> bool:
-        """Encode up to `chunk` more actions of the record `seat` may read (kept per viewer, so a record is
-        encoded once however often it is read); True once every stored action is encoded. The web server calls it
-        between turns of the event loop, so a long game never holds the loop."""
-        n = min(t.durable, t.version)
-        finished = t.finished and n == t.version
-        key = "full" if finished else seat
-        parts = t.record_parts.setdefault(key, [])
-        notes = t.record_parts.setdefault("notes", [])
-        end = min(n, len(parts) + chunk)
-        for i in range(len(parts), end):
-            a = t.log[i].action if finished else t.log[i].action.visible_to(seat)
-            parts.append(canonical_json(a.to_json()))
-        for i in range(len(notes), min(n, len(notes) + chunk)):
-            notes.append(canonical_json(t.log[i].note))
-        return len(parts) >= n and len(notes) >= n
-
-    def record_line(self, t: Table, seat: int | None) -> str:
-        """The record as one JSON line, byte for byte `record(t, seat).to_line()`, from the parts that
-        `record_prepare` encoded (it encodes whatever is missing)."""
-        while not self.record_prepare(t, seat, 1 << 30):
-            pass
-        n = min(t.durable, t.version)
-        finished = t.finished and n == t.version
-        rec = self.record(t, seat) if n == 0 else None
-        if rec is not None:
-            return rec.to_line()
-        shell = GameRecord(
-            game=t.name, version=t.game.version, options=t.options.to_json(), seed=t.seed if finished else 0,
-            actions=[], seats=[s.name for s in t.seats], outcome=None, digest=None,
-            meta={"table": t.id, "complete": finished, "viewer": seat, "notes": []},
-        )  # fmt: skip
-        if finished:
-            out = t.state.outcome()
-            shell.outcome = out.to_json() if out is not None else None
-            shell.digest = state_digest(t.state)
-        line = shell.to_line()
-        parts = t.record_parts["full" if finished else seat][:n]
-        notes = t.record_parts["notes"][:n]
-        assert line.startswith('{"actions":[]')
-        line = '{"actions":[' + ",".join(parts) + "]" + line[len('{"actions":[]') :]
-        meta = line.index('"meta":{')
-        at = line.index('"notes":[]', meta)
-        return line[:at] + '"notes":[' + ",".join(notes) + "]" + line[at + len('"notes":[]') :]
-
-    def replay_view(
-        self, t: Table, upto: int, seat: int | None, log_lines: int = REPLAY_LOG
-    ) -> dict[str, Any]:
-        """The position after `upto` actions as `seat` saw it, with the `log_lines` log lines just before it
-        (`log_start`: the index of the first). Only stored versions are shown."""
-        steps = min(t.durable, t.version)
-        upto = max(0, min(upto, steps))
-        view = self.state_at(t, upto).view(seat)
-        view["legal_actions"] = []
-        start = max(0, upto - max(0, min(log_lines, MAX_REPLAY_LOG)))
-        log = self.log_json(t, seat, start, upto)
-        return {"step": upto, "steps": steps, "view": view, "log": log, "log_start": start}
