@@ -10,7 +10,8 @@ restarted server continues exactly where it stopped; the generator state and the
 leave the server, so not even whoever chose the seed can foresee a draw.
 
 One table in memory is `table.py` (`Table`, `Seat`, `Connection`, the log); players' names are `names.py`;
-shipped and uploaded boards `boards.py`."""
+shipped and uploaded boards `boards.py`; the table chat `chat.py`, undo `undo.py`, seats `seating.py`
+and the readers of past and stored positions (records, replays, summaries) `records.py` (mixins of `TableManager`)."""
 
 from __future__ import annotations
 
@@ -30,9 +31,8 @@ from hegemon.ai.levels import LEVELS
 from hegemon.core import boardfile
 from hegemon.core.actions import Action
 from hegemon.core.errors import HegemonError, IllegalActionError, RulesDataError
-from hegemon.core.game import CHANCE, TERMINAL, State, views
+from hegemon.core.game import CHANCE, TERMINAL
 from hegemon.core.play import derive_seed, sample_chance
-from hegemon.core.record import GameRecord, canonical_json, state_digest
 from hegemon.games import get_game
 from hegemon.server.boards import (
     BOARD_NAME,
@@ -42,15 +42,18 @@ from hegemon.server.boards import (
     check_board,
     shipped_board,
 )
-from hegemon.server.guard import TokenBucket
+from hegemon.server.chat import CHAT_BURST as CHAT_BURST
+from hegemon.server.chat import CHAT_HISTORY as CHAT_HISTORY
+from hegemon.server.chat import CHAT_MAX as CHAT_MAX
+from hegemon.server.chat import ChatMixin
 from hegemon.server.names import clean_name, unique_name
 from hegemon.server.protocol import CreateTable, SeatSpec, ServerError
+from hegemon.server.records import RecordsMixin
+from hegemon.server.seating import SeatingMixin
 from hegemon.server.settings import TableLimits
 from hegemon.server.storage import CONFLICT, MemoryStorage, Storage, StoredTable
 from hegemon.server.table import (
-    MAX_REPLAY_LOG,
     REPLAY_EVERY,
-    REPLAY_LOG,
     TUTORIAL_SALT,
     Connection,
     LogEntry,
@@ -59,37 +62,10 @@ from hegemon.server.table import (
     derive_rng,
     play_with_news,
 )
+from hegemon.server.undo import UNDO_ASK_EVERY as UNDO_ASK_EVERY
+from hegemon.server.undo import UNDO_MODES, UNDO_NOTE, UndoMixin, public_request
 
 log = logging.getLogger("hegemon.server")
-
-
-CHAT_MAX = 300
-"""Characters a chat line may have (after clean-up); a longer one is refused (bad_request `chat_too_long`)."""
-
-
-CHAT_HISTORY = 100
-"""Chat lines kept per table (in memory and in the database): the oldest go first."""
-
-
-CHAT_BURST = 5
-
-
-CHAT_RATE = 0.5
-"""Chat lines a seat may send: CHAT_BURST at once, then CHAT_RATE a second (one every 2 s); past that
-bad_request `chat_rate` (the line is not kept)."""
-
-
-UNDO_MODES = ("off", "agree", "always")
-"""A table's undo setting, chosen at its creation: no undo; an undo when every other seated person agrees (bots
-agree); an undo whenever it is allowed."""
-
-
-UNDO_NOTE = "undo"
-"""The note of a stored undo row."""
-
-
-UNDO_ASK_EVERY = 2.0
-"""Seconds between two undo requests of one seat (each costs a replay of the position before the action)."""
 
 
 LIST_LIMIT = 200
@@ -137,50 +113,7 @@ def web_bots() -> list[str]:
     return out
 
 
-def clean_text(text: str, limit: int) -> str:
-    """A chat line cleaned like a name (`clean_name`: NFKC, no invisible or control characters, one space for
-    any run of blanks), without a length cut: the caller refuses what is longer than `limit`. Only the first
-    4 × `limit` characters are read (a longer line is refused anyway)."""
-    return clean_name(text[: 4 * limit + 1], "", limit=4 * limit + 1)
-
-
-def _public_line(x: dict[str, Any]) -> dict[str, Any]:
-    return {"id": x.get("id"), "seat": x["seat"], "name": x["name"], "text": x["text"], "at": x["at"]}
-
-
-def _public_request(req: dict[str, Any] | None) -> dict[str, Any] | None:
-    if req is None:
-        return None
-    return {"seat": req["seat"], "version": req["upto"], "agreed": list(req["agreed"])}
-
-
-_NOT_PRIVATE = frozenset(("legal_actions", "action_effects", "score_preview", "blocked", "you", "player", "side",
-                          "seat"))  # fmt: skip
-"""What a seat's view adds that is not hidden from anyone: who it is, what it may do now, the previews of those
-actions and of its score, and why what it may look for is not possible now (`blocked`), all computed from what
-every player sees. What remains of the difference
-between a seat's view and a spectator's is hidden information (the hands of cards)."""
-
-
-def _private(view: dict[str, Any], public: dict[str, Any]) -> Any:
-    """What a seat's view shows that the spectator's does not (deeply: the parts that differ), without what only
-    says whose view it is or what it may do now."""
-    def diff(a: Any, b: Any) -> Any:
-        if isinstance(a, dict) and isinstance(b, dict):
-            out = {k: d for k, v in a.items() if k not in _NOT_PRIVATE and (d := diff(v, b.get(k, _MISSING))) is not None}
-            return out or None
-        if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-            items = [diff(x, y) for x, y in zip(a, b, strict=True)]
-            return items if any(x is not None for x in items) else None
-        return None if a == b else a
-
-    return diff(view, public)
-
-
-_MISSING = object()
-
-
-class TableManager:
+class TableManager(ChatMixin, UndoMixin, SeatingMixin, RecordsMixin):
     """Every table of the server, their storage and their connections."""
 
     def __init__(
@@ -686,78 +619,6 @@ class TableManager:
             raise ServerError("unknown_table", f"no table {table_id!r}", detail="no_table")
         return t
 
-    def seat_of(self, table: Table, token: str | None) -> int:
-        """The seat holding `token` (compared in constant time), else ServerError unauthorized."""
-        if token:
-            for s in table.seats:
-                if secrets.compare_digest(s.token.encode(), token.encode()):
-                    if s.kind != "human":
-                        break
-                    return s.index
-        raise ServerError("unauthorized", "this token holds no seat at this table", detail="no_seat")
-
-    def join(self, table: Table, name: str | None = None) -> Seat:
-        """Give the first free seat that is open to anyone to a newcomer, with a token minted now for the
-        newcomer alone (stored before it is handed out). Private seats are never given out here: they are
-        taken through their link (`take`)."""
-        self._check_storage()
-        self._check_open(table)
-        self._check_current(table)
-        for s in table.seats:
-            if s.kind == "human" and s.open and not s.claimed:
-                others = [x.name for x in table.seats if x is not s]
-                s.name = unique_name(clean_name(name, s.name), others)
-                s.token = secrets.token_urlsafe(18)
-                self.claim(table, s.index)
-                return s
-        raise ServerError(
-            "bad_request",
-            "no seat open to anyone is free at this table (a private seat is taken through its link)",
-            detail="no_open_seat",
-        )
-
-    def take(self, table: Table, token: str | None, name: str | None = None) -> Seat:
-        """The holder of a private seat's link takes the seat, under `name` (the seat's name is kept when
-        none is given, and once the seat is taken)."""
-        seat = self.seat_of(table, token)
-        s = table.seats[seat]
-        if not s.claimed:
-            self._check_storage()
-            self._check_open(table)
-            self._check_current(table)
-            others = [x.name for x in table.seats if x is not s]
-            s.name = unique_name(clean_name(name, s.name), others)
-            self._claim_private(table, s)
-        return s
-
-    def _claim_private(self, table: Table, s: Seat) -> None:
-        """Claim a private seat for whoever holds its link, under a token minted now: the link's token (which the
-        table's creator was given too) no longer holds the seat, so only the taker can read its hand or play it.
-        The new token is stored with the claim, before anyone is given it."""
-        s.token = secrets.token_urlsafe(18)
-        self.claim(table, s.index)
-
-    def claim(self, table: Table, seat: int) -> None:
-        s = table.seats[seat]
-        if not s.claimed and not table.behind:  # behind: the seat is claimed again once caught up (`catch_up`)
-            s.claimed = True
-            table.seats_epoch += 1
-            sent, expect = [x.to_json() for x in table.seats], table.seats_version
-            self.storage.update_table(table.id, seats=sent, status=table.status, seats_version=expect)
-            table.seats_version += 1
-            table.seats_pending += 1
-
-            def stored() -> None:
-                table.seats_pending -= 1
-                table.stored_seats, table.stored_seats_version = sent, expect + 1
-
-            def refused(_reason: str) -> None:  # the table went back to its stored seats (`_rollback`)
-                table.seats_pending -= 1
-
-            self.storage.after_commit(stored, table.id, refused)
-            self._advance(table)
-            self._changed(table)
-
     # ------------------------------------------------------------------ acting
 
     def submit(self, table_id: str, token: str | None, version: Any, raw: Any, undos: Any = None) -> int:
@@ -883,209 +744,6 @@ class TableManager:
         cur = table.state.current_player()
         for c in sorted(table.connections, key=lambda c: 0 if c.seat == cur else (1 if c.seat is not None else 2)):
             c.wake()
-
-    # ------------------------------------------------------------------ the table chat
-
-    def seated(self, c: Connection) -> bool:
-        """Whether a connection is a seated player's (a person holding a claimed seat): only they read and write
-        the chat. Spectators never see it."""
-        return c.seat is not None and c.table.seats[c.seat].kind == "human" and self.holds(c)
-
-    def _tell_seated(self, table: Table, msg: dict[str, Any]) -> None:
-        for c in table.connections:
-            if self.seated(c) and len(c.errors) < 200:
-                c.errors.append(dict(msg))
-                c.wake()
-
-    def chat_history(self, c: Connection) -> dict[str, Any] | None:
-        """The chat a seated connection is sent when it connects (None for a spectator)."""
-        if not self.seated(c):
-            return None
-        return {"type": "chat", "lines": [_public_line(x) for x in c.table.chat], "history": True}
-
-    def chat(self, table: Table, seat: int, text: Any) -> dict[str, Any]:
-        """A seated player's chat line: cleaned (`clean_text`), at most CHAT_MAX characters, at most CHAT_BURST
-        at once and CHAT_RATE a second per seat; stored (the newest CHAT_HISTORY lines per table) before the
-        table's seated players are sent it. Typed refusals (bad_request `chat_empty`, `chat_too_long`,
-        `chat_rate`; unauthorized `not_seated`), nothing kept."""
-        s = table.seats[seat]
-        if s.kind != "human" or not s.claimed:
-            raise ServerError("unauthorized", "only a seated player may chat at this table", detail="not_seated")
-        if not isinstance(text, str):
-            raise ServerError("bad_request", "a chat line is text", detail="chat_empty")
-        line = clean_text(text, CHAT_MAX)
-        if not line:
-            raise ServerError("bad_request", "an empty chat line", detail="chat_empty")
-        if len(line) > CHAT_MAX:
-            raise ServerError(
-                "bad_request", f"a chat line has at most {CHAT_MAX} characters, not {len(line)}",
-                detail="chat_too_long", args={"max": CHAT_MAX, "n": len(line)},
-            )  # fmt: skip
-        self._check_storage()
-        now = self.clock()
-        bucket = table.chat_buckets.get(seat)
-        if bucket is None:
-            bucket = table.chat_buckets[seat] = TokenBucket(CHAT_RATE, CHAT_BURST, now)
-        if not bucket.allow(now):
-            raise ServerError(
-                "bad_request", f"too many chat lines: at most {CHAT_BURST} at once, then one every "
-                f"{1 / CHAT_RATE:g} s", detail="chat_rate", args={"burst": CHAT_BURST, "every": 1 / CHAT_RATE},
-            )  # fmt: skip
-        entry = {"id": None, "seat": seat, "name": s.name, "text": line, "at": time.time()}
-        table.chat.append(entry)
-        del table.chat[:-CHAT_HISTORY]
-        self.storage.append_chat(table.id, entry, CHAT_HISTORY)
-        self.touch(table)
-
-        def sent() -> None:
-            self._tell_seated(table, {"type": "chat", "lines": [_public_line(entry)]})
-
-        def lost(_reason: str) -> None:
-            if entry in table.chat:
-                table.chat.remove(entry)
-
-        self.storage.after_commit(sent, table.id, lost)
-        return entry
-
-    def _merge_chat(self, table: Table, lines: list[dict[str, Any]]) -> None:
-        """Chat lines another process stored: those not known here are kept and sent to the seated players."""
-        known = {x["id"] for x in table.chat if x.get("id") is not None}
-        new = [dict(x) for x in lines if x["id"] not in known]
-        if not new:
-            return
-        table.chat.extend(new)
-        table.chat.sort(key=lambda x: (x.get("id") is None, x.get("id") or 0))
-        del table.chat[:-CHAT_HISTORY]
-        self._tell_seated(table, {"type": "chat", "lines": [_public_line(x) for x in new]})
-
-    # ------------------------------------------------------------------ undo
-
-    def undo_span(self, table: Table, seat: int) -> int:
-        """The first log index an undo by `seat` would take back (everything from it on), or a typed refusal
-        (bad_request): `undo_off`, `undo_nothing`, `undo_not_yours` (the last action is someone else's),
-        `undo_chance` (a die was rolled or a card drawn since), `undo_hidden` (the action revealed something
-        hidden), or the table's own refusals (over, stopped, catching up, database down).
-
-        The span is `seat`'s last decision and the forced moves the server played after it (one legal action:
-        deterministic). It is undoable when no chance outcome is in it (chance draws are log entries of their
-        own, so "no chance entry" means the chance stream was not drawn from) and nothing hidden changed: every
-        action of it reads the same to every viewer (`visible_to`), and each seat's private part of its view
-        (what it sees that a spectator does not: a hand of cards) is the same before and after."""
-        if table.undo == "off":
-            raise ServerError("bad_request", "undo is off at this table", detail="undo_off")
-        self._check_open(table)
-        self._check_current(table)
-        if table.durable != table.version:
-            raise ServerError("stale_version", "the last move is still being stored; try again", detail="stale",
-                              version=table.version)  # fmt: skip
-        i = table.version
-        while i > 0:
-            e = table.log[i - 1]
-            if e.actor == CHANCE:
-                raise ServerError("bad_request", "a die was rolled or a card drawn since that action: it stays",
-                                  detail="undo_chance")  # fmt: skip
-            if e.note != "auto":
-                break
-            i -= 1
-        if i == 0:
-            raise ServerError("bad_request", "there is no action of yours to take back", detail="undo_nothing")
-        last = table.log[i - 1]
-        if last.actor != seat or last.note not in ("", "auto"):
-            raise ServerError("bad_request", "the last action is not yours: only your own last action can be taken "
-                              "back", detail="undo_not_yours")  # fmt: skip
-        first = i - 1
-        viewers: list[int | None] = [*range(len(table.seats)), None]
-        for e in table.log[first:]:
-            if any(e.action.visible_to(v) != e.action for v in viewers):
-                raise ServerError("bad_request", "that action revealed something hidden: it stays",
-                                  detail="undo_hidden")  # fmt: skip
-        before = views(self.state_at(table, first), viewers)
-        after = views(table.state, viewers)
-        for p in range(len(table.seats)):
-            if _private(before[p], before[None]) != _private(after[p], after[None]):
-                raise ServerError("bad_request", "that action revealed something hidden: it stays",
-                                  detail="undo_hidden")  # fmt: skip
-        return first
-
-    def _ask_limit(self, table: Table, seat: int) -> None:
-        now = self.clock()
-        if now - table.undo_asked.get(seat, -1e9) < UNDO_ASK_EVERY:
-            raise ServerError("bad_request", f"one undo request every {UNDO_ASK_EVERY:g} s", detail="undo_rate",
-                              args={"every": UNDO_ASK_EVERY})  # fmt: skip
-        table.undo_asked[seat] = now
-
-    def request_undo(self, table: Table, seat: int) -> str:
-        """`seat` asks to take back its last action: done now ("done") on an "always" table or when no other seated
-        person must agree, else a request the others answer ("asked"; bots agree: an undo never takes back a
-        draw, so it tells nobody anything). Refusals: see `undo_span`."""
-        self._check_storage()
-        self._ask_limit(table, seat)
-        first = self.undo_span(table, seat)
-        others = [s.index for s in table.seats if s.kind == "human" and s.index != seat]
-        if table.undo == "always" or not others:
-            self._undo(table, seat, first)
-            return "done"
-        table.undo_request = {"seat": seat, "upto": table.version, "first": first, "agreed": [seat]}
-        self._tell_seated(table, {"type": "undo_request", "request": _public_request(table.undo_request)})
-        self._notify_all(table)
-        return "asked"
-
-    def answer_undo(self, table: Table, seat: int, accept: Any) -> str:
-        """Another seated player's answer to the pending undo request: refused ("refused": the request ends),
-        or agreed (the undo is done once everyone agreed: "done", else "waiting")."""
-        req = table.undo_request
-        if req is None or req["upto"] != table.version:
-            raise ServerError("bad_request", "there is no undo request to answer", detail="undo_no_request")
-        if not isinstance(accept, bool):
-            raise ServerError("bad_request", "accept is true or false", detail="message_form")
-        if seat == req["seat"]:
-            if not accept:  # the asker withdraws
-                table.undo_request = None
-                self._tell_seated(table, {"type": "undo_request", "request": None, "why": "withdrawn"})
-                self._notify_all(table)
-                return "refused"
-            return "waiting"
-        if not accept:
-            table.undo_request = None
-            self._tell_seated(table, {"type": "undo_request", "request": None, "why": "refused", "by": seat})
-            self._notify_all(table)
-            return "refused"
-        if seat not in req["agreed"]:
-            req["agreed"].append(seat)
-        people = {s.index for s in table.seats if s.kind == "human"}
-        if not people <= set(req["agreed"]):
-            self._tell_seated(table, {"type": "undo_request", "request": _public_request(req)})
-            return "waiting"
-        self._check_storage()
-        first = self.undo_span(table, req["seat"])
-        self._undo(table, req["seat"], first)
-        return "done"
-
-    def _undo(self, table: Table, seat: int, first: int) -> None:
-        """Store the undo (a row of its own, note "undo": the database's versions only grow), and take the log
-        back once it is committed. Meanwhile the table takes no move (`undoing`); if the row is refused (another
-        process stored a move first) nothing was taken back and the table catches up."""
-        table.undoing = True
-        table.undo_request = None
-        self.storage.append_action(table.id, table.rows, {"undo": first}, seat, UNDO_NOTE)
-
-        def stored() -> None:
-            table.undoing = False
-            self._take_back(table, first)
-            self._tell_seated(table, {"type": "undo_request", "request": None, "why": "done", "by": seat})
-            for c in table.connections:  # spectators too: the log they hold is longer than the table's
-                c.errors.append({"type": "undone", "seat": seat, "version": table.version})
-            self._update_timer(table)
-            self._changed(table)
-
-        def refused(_reason: str) -> None:
-            table.undoing = False
-
-        self.storage.after_commit(stored, table.id, refused)
-
-    def _notify_all(self, table: Table) -> None:
-        table.seats_epoch += 1  # the state (its undo_request) is sent again to every connection
-        self._notify(table)
 
     # ------------------------------------------------------------------ the creator's rights, expiry
 
@@ -1358,149 +1016,5 @@ class TableManager:
             "board": board_label(t.game, t.options),
             "undo": t.undo,
             "undos": t.undos,
-            "undo_request": _public_request(t.undo_request),
+            "undo_request": public_request(t.undo_request),
         }
-
-    # ------------------------------------------------------------------ past and stored positions
-
-    def state_at(self, t: Table, upto: int) -> State:
-        """The position after `upto` actions (the live state itself at the current version: do not change it).
-        Starts from the nearest checkpoint: at most REPLAY_EVERY - 1 actions are applied."""
-        upto = max(0, min(upto, t.version))
-        if upto == t.version:
-            return t.state
-        cps = t.replay_checkpoints
-        base = upto - upto % REPLAY_EVERY
-        while base > 0 and base not in cps:  # checkpoints are made as the game is played: this is rare
-            base -= REPLAY_EVERY
-        state = cps[base].clone() if base in cps else t.game.new_game(t.options, t.seed)
-        for i in range(base, upto):
-            state.apply(t.log[i].action)
-            if (i + 1) % REPLAY_EVERY == 0 and (i + 1) not in cps:
-                cps[i + 1] = state.clone()
-        return state
-
-    def stored_view(self, t: Table, seat: int | None) -> dict[str, Any]:
-        """The view of the last stored (durable) version: what REST shows. Nobody sees a position the database
-        does not hold yet; usually it is the current one (the gap lasts one turn of the event loop, or as long as
-        the database refuses writes)."""
-        if t.durable >= t.version:
-            return t.view(seat)
-        cached = t.durable_state
-        if cached is None or cached[0] != t.durable:
-            cached = t.durable_state = (t.durable, self.state_at(t, t.durable))
-        v = cached[1].view(seat)
-        v.setdefault("legal_actions", [])
-        return v
-
-    def stored_status(self, t: Table) -> str:
-        if t.finished and not t.stopped and t.durable < t.version:
-            return "playing"
-        return t.status
-
-    def summary(self, t: Table) -> dict[str, Any]:
-        view = self.stored_view(t, None)
-        return {
-            "id": t.id,
-            "game": t.name,
-            "title": get_game(t.name).title,
-            "status": self.stored_status(t),
-            "version": min(t.durable, t.version),
-            "created": t.created,
-            "seats": [s.public() for s in t.seats],
-            "open_seats": sum(1 for s in t.seats if s.kind == "human" and not s.claimed),
-            "joinable": sum(1 for s in t.seats if s.kind == "human" and s.open and not s.claimed),
-            "round": view.get("round"),
-            "turn_timer": t.turn_timer,
-            "board": board_label(t.game, t.options),
-        }
-
-    def detail(self, t: Table, seat: int | None = None) -> dict[str, Any]:
-        view = self.stored_view(t, seat)
-        return self.summary(t) | {
-            "you": seat, "options": t.options.to_json(), "outcome": view.get("outcome"), "view": view,
-        }  # fmt: skip
-
-    def record(self, t: Table, seat: int | None) -> GameRecord:
-        """The game record of the stored version; while the game runs each action as `seat` saw it and no
-        outcome or digest."""
-        n = min(t.durable, t.version)
-        finished = t.finished and n == t.version
-        if finished:
-            actions = [e.action.to_json() for e in t.log]
-            out = t.state.outcome()
-            outcome = out.to_json() if out is not None else None
-            digest: str | None = state_digest(t.state)
-        else:
-            actions = [e.action.visible_to(seat).to_json() for e in t.log[:n]]
-            outcome = None
-            digest = None
-        return GameRecord(
-            game=t.name,
-            version=t.game.version,
-            options=t.options.to_json(),
-            seed=t.seed if finished else 0,
-            actions=actions,
-            seats=[s.name for s in t.seats],
-            outcome=outcome,
-            digest=digest,
-            meta={"table": t.id, "complete": finished, "viewer": seat, "notes": [e.note for e in t.log[:n]]},
-        )
-
-    def record_prepare(self, t: Table, seat: int | None, chunk: int = 500) -> bool:
-        """Encode up to `chunk` more actions of the record `seat` may read (kept per viewer, so a record is
-        encoded once however often it is read); True once every stored action is encoded. The web server calls it
-        between turns of the event loop, so a long game never holds the loop."""
-        n = min(t.durable, t.version)
-        finished = t.finished and n == t.version
-        key = "full" if finished else seat
-        parts = t.record_parts.setdefault(key, [])
-        notes = t.record_parts.setdefault("notes", [])
-        end = min(n, len(parts) + chunk)
-        for i in range(len(parts), end):
-            a = t.log[i].action if finished else t.log[i].action.visible_to(seat)
-            parts.append(canonical_json(a.to_json()))
-        for i in range(len(notes), min(n, len(notes) + chunk)):
-            notes.append(canonical_json(t.log[i].note))
-        return len(parts) >= n and len(notes) >= n
-
-    def record_line(self, t: Table, seat: int | None) -> str:
-        """The record as one JSON line, byte for byte `record(t, seat).to_line()`, from the parts that
-        `record_prepare` encoded (it encodes whatever is missing)."""
-        while not self.record_prepare(t, seat, 1 << 30):
-            pass
-        n = min(t.durable, t.version)
-        finished = t.finished and n == t.version
-        rec = self.record(t, seat) if n == 0 else None
-        if rec is not None:
-            return rec.to_line()
-        shell = GameRecord(
-            game=t.name, version=t.game.version, options=t.options.to_json(), seed=t.seed if finished else 0,
-            actions=[], seats=[s.name for s in t.seats], outcome=None, digest=None,
-            meta={"table": t.id, "complete": finished, "viewer": seat, "notes": []},
-        )  # fmt: skip
-        if finished:
-            out = t.state.outcome()
-            shell.outcome = out.to_json() if out is not None else None
-            shell.digest = state_digest(t.state)
-        line = shell.to_line()
-        parts = t.record_parts["full" if finished else seat][:n]
-        notes = t.record_parts["notes"][:n]
-        assert line.startswith('{"actions":[]')
-        line = '{"actions":[' + ",".join(parts) + "]" + line[len('{"actions":[]') :]
-        meta = line.index('"meta":{')
-        at = line.index('"notes":[]', meta)
-        return line[:at] + '"notes":[' + ",".join(notes) + "]" + line[at + len('"notes":[]') :]
-
-    def replay_view(
-        self, t: Table, upto: int, seat: int | None, log_lines: int = REPLAY_LOG
-    ) -> dict[str, Any]:
-        """The position after `upto` actions as `seat` saw it, with the `log_lines` log lines just before it
-        (`log_start`: the index of the first). Only stored versions are shown."""
-        steps = min(t.durable, t.version)
-        upto = max(0, min(upto, steps))
-        view = self.state_at(t, upto).view(seat)
-        view["legal_actions"] = []
-        start = max(0, upto - max(0, min(log_lines, MAX_REPLAY_LOG)))
-        log = self.log_json(t, seat, start, upto)
-        return {"step": upto, "steps": steps, "view": view, "log": log, "log_start": start}
