@@ -38,6 +38,7 @@ run: install
 
 lint: install-test
 	$(VENV)/bin/ruff check src tests benchmarks scripts
+	$(VENV)/bin/ruff format --check src tests benchmarks scripts
 	$(VENV)/bin/mypy src
 
 typecheck: install-test

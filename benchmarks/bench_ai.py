@@ -42,8 +42,15 @@ def siege_table(bot: str, games: int, jobs: int, out: Path, board: str | None = 
     """Issue 13: under every siege rule, `bot` against greedy (a lab compare: the same deals under each rule,
     seats rotated): its win rate and the poleis it takes by siege per game (targets: ≥ 65%, ≥ 1). With `bot`
     greedy both seats count as the bot: the sieges per game of both sides together."""
-    sweep = make_sweep("polis", "compare", [bot, "greedy"], games, seed=2026,
-                       options=["siege=" + ",".join(SIEGE_RULES)], board=board)
+    sweep = make_sweep(
+        "polis",
+        "compare",
+        [bot, "greedy"],
+        games,
+        seed=2026,
+        options=["siege=" + ",".join(SIEGE_RULES)],
+        board=board,
+    )
     t0 = time.perf_counter()
     run_sweep(sweep, out / "polis-sieges", jobs=jobs)
     wall = time.perf_counter() - t0
@@ -70,14 +77,25 @@ def siege_table(bot: str, games: int, jobs: int, out: Path, board: str | None = 
                         why = f"{SIDES[j]} {r['meta']['measures']['end_reason']}"
                         lost[why] = lost.get(why, 0) + 1
         rate = stats.rate(credit, n)
-        rows.append({"rule": rule, "bot": bot, "games": n, "win_rate": rate["rate"], "low": rate["low"],
-                     "high": rate["high"], "sieges_per_game": taken[0] / n if n else None,
-                     "greedy_sieges_per_game": taken[1] / n if n else None, "wall_seconds": round(wall, 1),
-                     "as_athens": by_seat[0][0] / by_seat[0][1] if by_seat[0][1] else None,
-                     "as_sparta": by_seat[1][0] / by_seat[1][1] if by_seat[1][1] else None,
-                     "losses": dict(sorted(lost.items())),
-                     "met": bool(n) and rate["rate"] >= SIEGE_TARGETS["win_rate"]
-                     and taken[0] / n >= SIEGE_TARGETS["sieges_per_game"]})
+        rows.append(
+            {
+                "rule": rule,
+                "bot": bot,
+                "games": n,
+                "win_rate": rate["rate"],
+                "low": rate["low"],
+                "high": rate["high"],
+                "sieges_per_game": taken[0] / n if n else None,
+                "greedy_sieges_per_game": taken[1] / n if n else None,
+                "wall_seconds": round(wall, 1),
+                "as_athens": by_seat[0][0] / by_seat[0][1] if by_seat[0][1] else None,
+                "as_sparta": by_seat[1][0] / by_seat[1][1] if by_seat[1][1] else None,
+                "losses": dict(sorted(lost.items())),
+                "met": bool(n)
+                and rate["rate"] >= SIEGE_TARGETS["win_rate"]
+                and taken[0] / n >= SIEGE_TARGETS["sieges_per_game"],
+            }
+        )
     return rows
 
 
@@ -86,8 +104,10 @@ def print_seats(rows: list[dict[str, Any]]) -> None:
     seat's rate says more than the total."""
     print(f"\n{'siege rule':20} {'as Athens':>9} {'as Sparta':>9}  games lost, by the bot's seat and the end")
     for r in rows:
-        print(f"{r['rule']:20} {r['as_athens']:9.1%} {r['as_sparta']:9.1%}  "
-              + ", ".join(f"{k} {v}" for k, v in r["losses"].items()))
+        print(
+            f"{r['rule']:20} {r['as_athens']:9.1%} {r['as_sparta']:9.1%}  "
+            + ", ".join(f"{k} {v}" for k, v in r["losses"].items())
+        )
 
 
 def move_times(bot: str, positions: int) -> list[dict[str, Any]]:
@@ -128,8 +148,17 @@ def move_times(bot: str, positions: int) -> list[dict[str, Any]]:
             searcher.choose(st, st.current_player())
             times.append(time.perf_counter() - t0)
         times.sort()
-        rows.append({"rule": rule, "bot": bot, "positions": len(times), "median": statistics.median(times),
-                     "p90": times[int(0.9 * (len(times) - 1))], "max": times[-1], "mean": statistics.fmean(times)})
+        rows.append(
+            {
+                "rule": rule,
+                "bot": bot,
+                "positions": len(times),
+                "median": statistics.median(times),
+                "p90": times[int(0.9 * (len(times) - 1))],
+                "max": times[-1],
+                "mean": statistics.fmean(times),
+            }
+        )
     return rows
 
 
@@ -174,13 +203,24 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", type=Path, default=Path("/tmp/hegemon-bench-ai"))
     parser.add_argument("--only", choices=["polis", "spqrisiko"], default=None)
-    parser.add_argument("--sieges", type=int, default=0, metavar="GAMES",
-                        help="also play GAMES games per siege rule of --siege-bot against greedy (issue 13)")
+    parser.add_argument(
+        "--sieges",
+        type=int,
+        default=0,
+        metavar="GAMES",
+        help="also play GAMES games per siege rule of --siege-bot against greedy (issue 13)",
+    )
     parser.add_argument("--siege-bot", default="mcts:normal")
-    parser.add_argument("--board", default=None,
-                        help="--sieges on this Polis board data file instead of the default board")
-    parser.add_argument("--move-time", type=int, default=0, metavar="POSITIONS",
-                        help="only time --siege-bot's moves on POSITIONS Polis positions per siege rule")
+    parser.add_argument(
+        "--board", default=None, help="--sieges on this Polis board data file instead of the default board"
+    )
+    parser.add_argument(
+        "--move-time",
+        type=int,
+        default=0,
+        metavar="POSITIONS",
+        help="only time --siege-bot's moves on POSITIONS Polis positions per siege rule",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     bots = [args.mcts, "greedy", "random"]
@@ -192,8 +232,10 @@ def main() -> None:
             return
         print(f"{'siege rule':20} {'bot':12} {'positions':>9} {'median s':>9} {'p90 s':>7} {'max s':>7}")
         for r in timed:
-            print(f"{r['rule']:20} {r['bot']:12} {r['positions']:9d} {r['median']:9.3f} {r['p90']:7.3f} "
-                  f"{r['max']:7.3f}")
+            print(
+                f"{r['rule']:20} {r['bot']:12} {r['positions']:9d} {r['median']:9.3f} {r['p90']:7.3f} "
+                f"{r['max']:7.3f}"
+            )
         return
     if args.sieges:
         sieges = siege_table(args.siege_bot, args.sieges, args.jobs, args.out, args.board)
@@ -206,12 +248,16 @@ def main() -> None:
                     print(f"{r['rule']:20} {r['games']:5d}  {r['sieges_per_game']:.2f}")
                 print_seats(sieges)
                 return
-            print(f"{'siege rule':20} {'bot':12} {'games':>5}  {'win rate vs greedy [95% CI]':28} "
-                  f"{'its sieges/game':>15} {'greedy sieges/game':>18}  met (≥ 65%, ≥ 1)")
+            print(
+                f"{'siege rule':20} {'bot':12} {'games':>5}  {'win rate vs greedy [95% CI]':28} "
+                f"{'its sieges/game':>15} {'greedy sieges/game':>18}  met (≥ 65%, ≥ 1)"
+            )
             for r in sieges:
-                print(f"{r['rule']:20} {r['bot']:12} {r['games']:5d}  {r['win_rate']:.1%} [{r['low']:.1%}, "
-                      f"{r['high']:.1%}]{'':6} {r['sieges_per_game']:15.2f} {r['greedy_sieges_per_game']:18.2f}  "
-                      f"{'yes' if r['met'] else 'NO'}")
+                print(
+                    f"{r['rule']:20} {r['bot']:12} {r['games']:5d}  {r['win_rate']:.1%} [{r['low']:.1%}, "
+                    f"{r['high']:.1%}]{'':6} {r['sieges_per_game']:15.2f} {r['greedy_sieges_per_game']:18.2f}  "
+                    f"{'yes' if r['met'] else 'NO'}"
+                )
             print_seats(sieges)
         if args.only is None:
             return

@@ -44,7 +44,9 @@ def one_sea(n: int) -> str:
 
 def large_valid() -> str:
     """200 provinces (the maximum), 60 sea areas, 1,000 coasts, 500 cards of each symbol."""
-    provs = ",\n".join(f'{{ id = "p{i}", name = "P", kind = "coastal", lat = 0, lon = 0 }}' for i in range(200))
+    provs = ",\n".join(
+        f'{{ id = "p{i}", name = "P", kind = "coastal", lat = 0, lon = 0 }}' for i in range(200)
+    )
     seas = ", ".join(f'{{ id = "s{j}", name = "S", lat = 0, lon = 0 }}' for j in range(60))
     coasts = ", ".join(f'["p{i}", "s{(i + k) % 60}"]' for i in range(200) for k in range(5))
     land = ", ".join(f'["p{i}", "p{i + 1}"]' for i in range(199))
@@ -75,7 +77,10 @@ def main() -> None:
     polis = POLIS_BOARD.read_text(encoding="utf-8")
     big, attack, compact = large_valid(), one_sea(4100), one_sea(2000)
     dotted = "".join(f"k{i}.b.c.d.e.f.g.h = 1\n" for i in range(5000))  # adversarial text for the TOML parser
-    print("board validation (check_board: parse + bounds + game validation; runs in a worker thread), best of", args.repeat)
+    print(
+        "board validation (check_board: parse + bounds + game validation; runs in a worker thread), best of",
+        args.repeat,
+    )
     for label, text, fn in (
         ("shipped S.P.Q.RisiKo! board", spqr, lambda: check_board("spqrisiko", spqr)),
         ("shipped Polis board", polis, lambda: check_board("polis", polis)),

@@ -19,10 +19,18 @@ COMMANDS = (
     ("hegemon --help", ["-m", "hegemon", "--help"]),
     ("hegemon odds spqrisiko 9 10", ["-m", "hegemon", "odds", "spqrisiko", "9", "10"]),
     ("hegemon odds spqrisiko 9 10 --json", ["-m", "hegemon", "odds", "spqrisiko", "9", "10", "--json"]),
-    ("python -m hegemon.cli odds spqrisiko 9 10 (typer path)", ["-m", "hegemon.cli", "odds", "spqrisiko", "9", "10"]),
-    ("hegemon odds spqrisiko --table 30x30 --json", ["-m", "hegemon", "odds", "spqrisiko", "--table", "30x30", "--json"]),
-    ("hegemon odds spqrisiko --table 30x30 --sea --csv",
-     ["-m", "hegemon", "odds", "spqrisiko", "--table", "30x30", "--sea", "--csv"]),
+    (
+        "python -m hegemon.cli odds spqrisiko 9 10 (typer path)",
+        ["-m", "hegemon.cli", "odds", "spqrisiko", "9", "10"],
+    ),
+    (
+        "hegemon odds spqrisiko --table 30x30 --json",
+        ["-m", "hegemon", "odds", "spqrisiko", "--table", "30x30", "--json"],
+    ),
+    (
+        "hegemon odds spqrisiko --table 30x30 --sea --csv",
+        ["-m", "hegemon", "odds", "spqrisiko", "--table", "30x30", "--sea", "--csv"],
+    ),
 )
 
 

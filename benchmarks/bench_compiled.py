@@ -50,8 +50,13 @@ def run(pure: bool, games: int, polis_games: int) -> dict[str, Any]:
     env = {k: v for k, v in os.environ.items() if k != "HEGEMON_PURE"}
     if pure:
         env["HEGEMON_PURE"] = "1"
-    proc = subprocess.run([sys.executable, "-c", WORKER, json.dumps([CASES, games, polis_games])], env=env,
-                          capture_output=True, text=True, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-c", WORKER, json.dumps([CASES, games, polis_games])],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if proc.returncode != 0:
         raise SystemExit(f"the {'pure' if pure else 'compiled'} run failed:\n{proc.stderr}")
     if proc.stderr.strip():
@@ -68,10 +73,14 @@ def main() -> None:
     pure = run(True, args.games, args.polis_games)
     native = run(False, args.games, args.polis_games)
     if not native["compiled"]:
-        print("note: the compiled engine is not built or is stale here: both columns are pure Python "
-              "(build it with `pip install -e .`)")
-    print(f"uniform-random playouts, atomic actions per CPU second, {args.games} S.P.Q.RisiKo! / "
-          f"{args.polis_games} Polis games per case, one process each")
+        print(
+            "note: the compiled engine is not built or is stale here: both columns are pure Python "
+            "(build it with `pip install -e .`)"
+        )
+    print(
+        f"uniform-random playouts, atomic actions per CPU second, {args.games} S.P.Q.RisiKo! / "
+        f"{args.polis_games} Polis games per case, one process each"
+    )
     print(f"{'game':<10} {'options':<28} {'pure':>10} {'compiled':>10} {'ratio':>6}")
     for (name, raw), (pn, pt), (cn, ct) in zip(CASES, pure["rates"], native["rates"], strict=True):
         assert pn == cn, f"{name} {raw}: the two engines played different games ({pn} != {cn} actions)"

@@ -35,7 +35,11 @@ from hegemon.games import get_game
 from hegemon.lab.run import make_sweep, run_sweep
 
 CASES = [
-    ("spqrisiko", "random,random", 5.0),  # ~130 games/s a core: 5x the games, so the pool's start does not dominate
+    (
+        "spqrisiko",
+        "random,random",
+        5.0,
+    ),  # ~130 games/s a core: 5x the games, so the pool's start does not dominate
     ("spqrisiko", "greedy,greedy", 0.1),
     ("polis", "greedy,greedy", 1.0),
     ("polis", "greedy,random", 1.0),
@@ -77,21 +81,35 @@ def throughput(game: str, bots: str, games: int, jobs: int, dask: str | None = N
         parent, children = _self_cpu() - s0, _children_cpu() - c0
     finally:
         shutil.rmtree(out, ignore_errors=True)
-    return {"game": game, "bots": bots, "jobs": jobs, "dask": dask, "games": summary["games"],
-            "seconds": round(wall, 2), "play_seconds": summary["wall_seconds"],
-            "play_games_per_second": summary["games_per_second"],
-            "backend_start": summary["backend_start_seconds"],
-            "games_per_second": round(summary["games"] / wall, 2),
-            "parent_cpu": round(parent, 2), "worker_cpu": round(children, 2)}
+    return {
+        "game": game,
+        "bots": bots,
+        "jobs": jobs,
+        "dask": dask,
+        "games": summary["games"],
+        "seconds": round(wall, 2),
+        "play_seconds": summary["wall_seconds"],
+        "play_games_per_second": summary["games_per_second"],
+        "backend_start": summary["backend_start_seconds"],
+        "games_per_second": round(summary["games"] / wall, 2),
+        "parent_cpu": round(parent, 2),
+        "worker_cpu": round(children, 2),
+    }
 
 
 def scaling(game: str, bots: str, games: int, dask: str | None = None) -> dict[str, Any]:
     one = throughput(game, bots, games, 1, dask)
     two = throughput(game, bots, games, 2, dask)
-    return {"game": game, "bots": bots, "backend": "dask local" if dask else "processes", "games": one["games"],
-            "one": one, "two": two,
-            "play_scaling": round(two["play_games_per_second"] / one["play_games_per_second"], 2),
-            "scaling": round(two["games_per_second"] / one["games_per_second"], 2)}
+    return {
+        "game": game,
+        "bots": bots,
+        "backend": "dask local" if dask else "processes",
+        "games": one["games"],
+        "one": one,
+        "two": two,
+        "play_scaling": round(two["play_games_per_second"] / one["play_games_per_second"], 2),
+        "scaling": round(two["games_per_second"] / one["games_per_second"], 2),
+    }
 
 
 def mcts_rate(game: str, moves: int, iterations: int) -> dict[str, Any]:
@@ -120,9 +138,14 @@ def mcts_rate(game: str, moves: int, iterations: int) -> dict[str, Any]:
         else:
             a = greedy.choose(st, p)
         st.apply(a)
-    return {"game": game, "iterations_per_move": iterations, "moves": done,
-            "iterations_per_second": round(it / spent, 1), "simulated_actions_per_second": round(sims / spent, 1),
-            "seconds_per_move": round(spent / max(1, done), 3)}
+    return {
+        "game": game,
+        "iterations_per_move": iterations,
+        "moves": done,
+        "iterations_per_second": round(it / spent, 1),
+        "simulated_actions_per_second": round(sims / spent, 1),
+        "seconds_per_move": round(spent / max(1, done), 3),
+    }
 
 
 def main() -> None:
@@ -130,10 +153,17 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200, help="games per throughput case (scaled per case)")
     parser.add_argument("--mcts-moves", type=int, default=30)
     parser.add_argument("--no-dask", action="store_true", help="skip the Dask LocalCluster path")
-    parser.add_argument("--search-games", type=int, default=0,
-                        help="games per search-bot case (0: skip; each game costs seconds to minutes)")
-    parser.add_argument("--search-only", default="",
-                        help="search cases to run, as game:bots separated by ';' (default: all of SEARCH_CASES)")
+    parser.add_argument(
+        "--search-games",
+        type=int,
+        default=0,
+        help="games per search-bot case (0: skip; each game costs seconds to minutes)",
+    )
+    parser.add_argument(
+        "--search-only",
+        default="",
+        help="search cases to run, as game:bots separated by ';' (default: all of SEARCH_CASES)",
+    )
     parser.add_argument("--only", choices=["polis", "spqrisiko"], default=None)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -156,31 +186,48 @@ def main() -> None:
             # one process plays in the parent: its CPU per game (the summary and report included, small here)
             r["cpu_seconds_per_game"] = round(r["one"]["parent_cpu"] / max(1, r["one"]["games"]), 3)
             search.append(r)
-    mcts = [mcts_rate(g, args.mcts_moves, 150) for g in ("spqrisiko", "polis") if not args.only or g == args.only]
-    result = {"cpus": os.cpu_count(), "load_average": os.getloadavg(), "throughput": rows, "search": search,
-              "mcts": mcts}
+    mcts = [
+        mcts_rate(g, args.mcts_moves, 150) for g in ("spqrisiko", "polis") if not args.only or g == args.only
+    ]
+    result = {
+        "cpus": os.cpu_count(),
+        "load_average": os.getloadavg(),
+        "throughput": rows,
+        "search": search,
+        "mcts": mcts,
+    }
     if args.json:
         print(json.dumps(result))
         return
     print(f"cpus {result['cpus']}, load average (1, 5, 15 min) at the end {result['load_average']}")
-    print("g/s: games per second of play, from the backend being ready (a Dask LocalCluster's start, shown "
-          "last, is left out) to the last game merged; end-to-end: the whole command, summary and report included")
-    print(f"{'game':10} {'bots':19} {'backend':10} {'games':>5} {'1 job g/s':>10} {'2 jobs g/s':>11} "
-          f"{'play scaling':>12} {'end-to-end':>10} {'parent CPU 1/2':>15} {'worker CPU 2':>12} {'start 1/2':>10}")
+    print(
+        "g/s: games per second of play, from the backend being ready (a Dask LocalCluster's start, shown "
+        "last, is left out) to the last game merged; end-to-end: the whole command, summary and report included"
+    )
+    print(
+        f"{'game':10} {'bots':19} {'backend':10} {'games':>5} {'1 job g/s':>10} {'2 jobs g/s':>11} "
+        f"{'play scaling':>12} {'end-to-end':>10} {'parent CPU 1/2':>15} {'worker CPU 2':>12} {'start 1/2':>10}"
+    )
     for r in rows + search:
         one, two = r["one"], r["two"]
-        print(f"{r['game']:10} {r['bots']:19} {r['backend']:10} {r['games']:5d} {one['play_games_per_second']:10.2f} "
-              f"{two['play_games_per_second']:11.2f} {r['play_scaling']:11.2f}x {r['scaling']:9.2f}x "
-              f"{one['parent_cpu']:7.1f}/{two['parent_cpu']:<7.1f} {two['worker_cpu']:11.1f}s "
-              f"{one['backend_start']:4.1f}/{two['backend_start']:<4.1f}s")
+        print(
+            f"{r['game']:10} {r['bots']:19} {r['backend']:10} {r['games']:5d} {one['play_games_per_second']:10.2f} "
+            f"{two['play_games_per_second']:11.2f} {r['play_scaling']:11.2f}x {r['scaling']:9.2f}x "
+            f"{one['parent_cpu']:7.1f}/{two['parent_cpu']:<7.1f} {two['worker_cpu']:11.1f}s "
+            f"{one['backend_start']:4.1f}/{two['backend_start']:<4.1f}s"
+        )
     for r in search:
-        print(f"search bots {r['game']} {r['bots']}: {r['one']['play_games_per_second']:.3f} games/s on 1 process, "
-              f"{r['two']['play_games_per_second']:.3f} on 2 ({r['play_scaling']:.2f}x); an hour on 2 cores buys about "
-              f"{r['games_per_hour_2_cores']} games ({r['cpu_seconds_per_game']:.2f} CPU-s a game on 1 process)")
+        print(
+            f"search bots {r['game']} {r['bots']}: {r['one']['play_games_per_second']:.3f} games/s on 1 process, "
+            f"{r['two']['play_games_per_second']:.3f} on 2 ({r['play_scaling']:.2f}x); an hour on 2 cores buys about "
+            f"{r['games_per_hour_2_cores']} games ({r['cpu_seconds_per_game']:.2f} CPU-s a game on 1 process)"
+        )
     for m in mcts:
-        print(f"mcts {m['game']:10} {m['iterations_per_second']:8.1f} iterations/s, "
-              f"{m['simulated_actions_per_second']:9.1f} simulated actions/s, {m['seconds_per_move']:.3f} s/move "
-              f"at {m['iterations_per_move']} iterations")
+        print(
+            f"mcts {m['game']:10} {m['iterations_per_second']:8.1f} iterations/s, "
+            f"{m['simulated_actions_per_second']:9.1f} simulated actions/s, {m['seconds_per_move']:.3f} s/move "
+            f"at {m['iterations_per_move']} iterations"
+        )
 
 
 if __name__ == "__main__":

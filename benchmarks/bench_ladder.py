@@ -35,42 +35,66 @@ def fmt_ms(s: float | None) -> str:
 def table(summary: dict[str, Any]) -> str:
     lines = []
     load = summary["load"]
-    lines.append(f"{summary['game']}  options {summary['options'] or 'default'}  {summary['games']} games, seed "
-                 f"{summary['seed']}, {summary['wall_seconds']} s wall; load average {load['before'][0]} -> "
-                 f"{load['after'][0]} on {load['cpus']} CPUs, {load['jobs']} jobs")
-    lines.append(f"Elo relative to {summary['anchor']} (95% interval), seat 0's edge "
-                 + ("-" if summary["seat_elo"] is None else
-                    f"{summary['seat_elo']['elo']:+.0f} [{summary['seat_elo']['low']:+.0f}, "
-                    f"{summary['seat_elo']['high']:+.0f}]"))
-    lines.append(f"{'level':<16} {'Elo':>6} {'95% interval':>15} {'games':>6} {'decisions':>9} "
-                 f"{'median ms':>9} {'p90 ms':>8} {'CPU med':>8} {'CPU p90':>8} {'CPU s/game':>10}")
+    lines.append(
+        f"{summary['game']}  options {summary['options'] or 'default'}  {summary['games']} games, seed "
+        f"{summary['seed']}, {summary['wall_seconds']} s wall; load average {load['before'][0]} -> "
+        f"{load['after'][0]} on {load['cpus']} CPUs, {load['jobs']} jobs"
+    )
+    lines.append(
+        f"Elo relative to {summary['anchor']} (95% interval), seat 0's edge "
+        + (
+            "-"
+            if summary["seat_elo"] is None
+            else f"{summary['seat_elo']['elo']:+.0f} [{summary['seat_elo']['low']:+.0f}, "
+            f"{summary['seat_elo']['high']:+.0f}]"
+        )
+    )
+    lines.append(
+        f"{'level':<16} {'Elo':>6} {'95% interval':>15} {'games':>6} {'decisions':>9} "
+        f"{'median ms':>9} {'p90 ms':>8} {'CPU med':>8} {'CPU p90':>8} {'CPU s/game':>10}"
+    )
     for lv in summary["levels"]:
         iv = "anchor" if lv["level"] == summary["anchor"] else f"[{lv['low']:+.0f}, {lv['high']:+.0f}]"
         cpu = "-" if lv["cpu_per_game_s"] is None else f"{lv['cpu_per_game_s']:.2f}"
-        lines.append(f"{lv['level']:<16} {lv['elo']:>+6.0f} {iv:>15} {lv['games']:>6} {lv['decisions']:>9} "
-                     f"{fmt_ms(lv['decision_median_s']):>9} {fmt_ms(lv['decision_p90_s']):>8} "
-                     f"{fmt_ms(lv['decision_cpu_median_s']):>8} {fmt_ms(lv['decision_cpu_p90_s']):>8} {cpu:>10}")
+        lines.append(
+            f"{lv['level']:<16} {lv['elo']:>+6.0f} {iv:>15} {lv['games']:>6} {lv['decisions']:>9} "
+            f"{fmt_ms(lv['decision_median_s']):>9} {fmt_ms(lv['decision_p90_s']):>8} "
+            f"{fmt_ms(lv['decision_cpu_median_s']):>8} {fmt_ms(lv['decision_cpu_p90_s']):>8} {cpu:>10}"
+        )
     lines.append("")
-    lines.append(f"{'pair':<34} {'games':>6} {'A wins':>7} {'95% interval':>16} {'same game both rotations':>25}")
+    lines.append(
+        f"{'pair':<34} {'games':>6} {'A wins':>7} {'95% interval':>16} {'same game both rotations':>25}"
+    )
     for p in summary["pairs"]:
         r = p["a_rate"]
         same = "-" if p["identical_rotations"] is None else f"{100 * p['identical_rotations']:.0f}%"
-        lines.append(f"{p['a'] + ' vs ' + p['b']:<34} {p['games']:>6} {100 * r['rate']:>6.1f}% "
-                     f"[{100 * r['low']:5.1f}, {100 * r['high']:5.1f}] {same:>25}")
+        lines.append(
+            f"{p['a'] + ' vs ' + p['b']:<34} {p['games']:>6} {100 * r['rate']:>6.1f}% "
+            f"[{100 * r['low']:5.1f}, {100 * r['high']:5.1f}] {same:>25}"
+        )
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--game", default="polis")
-    ap.add_argument("--levels", default="greedy,mcts:40,mcts:160,mcts:640,mcts:2560",
-                    help="comma-separated bot specs, the Elo anchor first")
+    ap.add_argument(
+        "--levels",
+        default="greedy,mcts:40,mcts:160,mcts:640,mcts:2560",
+        help="comma-separated bot specs, the Elo anchor first",
+    )
     ap.add_argument("--games", type=int, default=20, help="games per pair (rounded up to an even number)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=1, help="processes (one game each at a time)")
     ap.add_argument("--option", action="append", default=[], help="a rule option key=value (repeatable)")
-    ap.add_argument("--players", type=int, default=None,
-                    help="players a game (S.P.Q.RisiKo!: 4 unless given; the levels alternate over the seats)")
+    ap.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        help="players a game (S.P.Q.RisiKo!: 4 unless given; the levels alternate over the seats)",
+    )
     ap.add_argument("--json", action="store_true", help="print the summary as JSON instead of the table")
     args = ap.parse_args(argv)
     levels = [s.strip() for s in args.levels.split(",") if s.strip()]
@@ -79,8 +103,16 @@ def main(argv: list[str] | None = None) -> int:
     def progress(done: int, total: int) -> None:
         print(f"\r{done}/{total} games", end="", file=sys.stderr, flush=True)
 
-    summary = run_ladder(args.game, levels, args.games, seed=args.seed, options=args.option, players=players,
-                         jobs=args.jobs, on_progress=None if args.json else progress)
+    summary = run_ladder(
+        args.game,
+        levels,
+        args.games,
+        seed=args.seed,
+        options=args.option,
+        players=players,
+        jobs=args.jobs,
+        on_progress=None if args.json else progress,
+    )
     if not args.json:
         print(file=sys.stderr)
     print(json.dumps(summary, indent=1) if args.json else table(summary))

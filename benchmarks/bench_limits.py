@@ -33,7 +33,18 @@ def free_port() -> int:
 def start(db: Path) -> tuple[subprocess.Popen[bytes], int]:
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("HEGEMON_")}
-    cmd = [sys.executable, "-m", "hegemon.cli", "serve", "--port", str(port), "--db", f"sqlite:///{db}", "--bot-delay", "0.8"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "hegemon.cli",
+        "serve",
+        "--port",
+        str(port),
+        "--db",
+        f"sqlite:///{db}",
+        "--bot-delay",
+        "0.8",
+    ]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     deadline = time.time() + 30
     while time.time() < deadline:
@@ -53,7 +64,11 @@ def forwarded_for_flood(url: str, seconds: float = 6.0) -> None:
     with httpx.Client(base_url=url) as c:
         while time.time() < end:
             i += 1
-            r = c.post("/api/tables", json=body, headers={"x-forwarded-for": f"10.{i // 65536 % 256}.{i // 256 % 256}.{i % 256}"})
+            r = c.post(
+                "/api/tables",
+                json=body,
+                headers={"x-forwarded-for": f"10.{i // 65536 % 256}.{i // 256 % 256}.{i % 256}"},
+            )
             codes[r.status_code] = codes.get(r.status_code, 0) + 1
     print(f"X-Forwarded-For changing on each of {i} requests in {seconds:.0f} s: {codes.get(201, 0)} tables created, "
           f"{codes.get(429, 0)} refused with 429")  # fmt: skip
@@ -61,7 +76,9 @@ def forwarded_for_flood(url: str, seconds: float = 6.0) -> None:
 
 def chunked_upload(port: int, total: int = 200 * 1024 * 1024) -> None:
     sock = socket.create_connection(("127.0.0.1", port))
-    sock.sendall(b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
+    sock.sendall(
+        b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+    )
     size = 64 * 1024
     chunk = b"%x\r\n%s\r\n" % (size, b" " * size)
     sent = 0
@@ -86,7 +103,9 @@ def chunked_upload(port: int, total: int = 200 * 1024 * 1024) -> None:
 
 def held_connections(port: int, n: int, watch: float) -> None:
     url = f"http://127.0.0.1:{port}"
-    tid = httpx.post(f"{url}/api/tables", json={"game": "polis", "seats": [{"bot": "random"}, {"bot": "random"}]}).json()["id"]
+    tid = httpx.post(
+        f"{url}/api/tables", json={"game": "polis", "seats": [{"bot": "random"}, {"bot": "random"}]}
+    ).json()["id"]
     half, wss = [], []
     for _ in range(n):
         s = socket.create_connection(("127.0.0.1", port))
@@ -101,10 +120,15 @@ def held_connections(port: int, n: int, watch: float) -> None:
     wp = {s.getsockname()[1] for s in wss}
     t0 = time.time()
     while True:
-        out = subprocess.run(["ss", "-tnH", "state", "established", f"( sport = :{port} )"], capture_output=True, text=True).stdout
+        out = subprocess.run(
+            ["ss", "-tnH", "state", "established", f"( sport = :{port} )"], capture_output=True, text=True
+        ).stdout
         ports = {int(line.split()[-1].rsplit(":", 1)[1]) for line in out.splitlines() if line.strip()}
         a, b = len(ports & hp), len(ports & wp)
-        print(f"  {time.time() - t0:4.0f} s: held {a}/{n} half-sent requests, {b}/{n} never-reading websockets", flush=True)
+        print(
+            f"  {time.time() - t0:4.0f} s: held {a}/{n} half-sent requests, {b}/{n} never-reading websockets",
+            flush=True,
+        )
         if (a == 0 and b == 0) or time.time() - t0 > watch:
             break
         time.sleep(10)
@@ -116,7 +140,9 @@ def stale_flood(port: int, n: int = 2000) -> None:
     from websockets.sync.client import connect
 
     url = f"http://127.0.0.1:{port}"
-    res = httpx.post(f"{url}/api/tables", json={"game": "polis", "claim": 0, "seats": [{"human": True}, {"human": True}]}).json()
+    res = httpx.post(
+        f"{url}/api/tables", json={"game": "polis", "claim": 0, "seats": [{"human": True}, {"human": True}]}
+    ).json()
     tok = res["seats"][0]["token"]
     answers: dict[str, int] = {}
     t0 = time.perf_counter()
@@ -134,13 +160,17 @@ def stale_flood(port: int, n: int = 2000) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--conns", type=int, default=200, help="half-sent requests and never-reading websockets, each")
+    ap.add_argument(
+        "--conns", type=int, default=200, help="half-sent requests and never-reading websockets, each"
+    )
     ap.add_argument("--watch", type=float, default=80.0, help="seconds to watch them at most")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="hegemon-limits-") as tmp:
         proc, port = start(Path(tmp) / "h.db")
         try:
-            print(f"{args.conns} half-sent requests and {args.conns} never-reading websockets (default limits):")
+            print(
+                f"{args.conns} half-sent requests and {args.conns} never-reading websockets (default limits):"
+            )
             held_connections(port, args.conns, args.watch)
             stale_flood(port)
             chunked_upload(port)

@@ -54,12 +54,19 @@ def main() -> None:
         print(f"  {name:<40} {best_of(repeat, fn, clear) * 1000:8.1f} ms")
     # the web table's cost bound (battle_json): the costliest exact battles within EXACT_WORK, and the largest
     # battles, which it computes in floating point
-    print(f"web table odds (battle_json), best of {repeat} cold runs; exact while a*d*(a+d) <= {dict(odds.EXACT_WORK)}")
+    print(
+        f"web table odds (battle_json), best of {repeat} cold runs; exact while a*d*(a+d) <= {dict(odds.EXACT_WORK)}"
+    )
     for kind in odds.KINDS:
         side = max(x for x in range(1, odds.MAX_UNITS + 1) if odds.exact_work(x, x) <= odds.EXACT_WORK[kind])
         edge = max((x for x in range(1, odds.MAX_UNITS + 1)
                     if odds.exact_work(odds.MAX_UNITS, x) <= odds.EXACT_WORK[kind]), default=0)  # fmt: skip
-        shapes = [(side, side), (odds.MAX_UNITS, edge), (edge, odds.MAX_UNITS), (odds.MAX_UNITS, odds.MAX_UNITS)]
+        shapes = [
+            (side, side),
+            (odds.MAX_UNITS, edge),
+            (edge, odds.MAX_UNITS),
+            (odds.MAX_UNITS, odds.MAX_UNITS),
+        ]
         for a, d in shapes:
             if not (a and d):
                 continue

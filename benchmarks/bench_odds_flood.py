@@ -83,7 +83,12 @@ async def flood(url: str, table: str, ids: dict[str, list[str]], who: int, stop:
         while not stop.is_set():
             if rng.random() < 0.7:
                 src, dst = rng.sample(ids["provinces"], 2)
-                q: dict[str, Any] = {"kind": "land", "source": src, "target": dst, "stop_at": rng.randrange(1, 190)}
+                q: dict[str, Any] = {
+                    "kind": "land",
+                    "source": src,
+                    "target": dst,
+                    "stop_at": rng.randrange(1, 190),
+                }
             else:
                 q = {"kind": "naval", "sea": rng.choice(ids["seas"]), "opponent": rng.randrange(1, 3)}
             t0 = time.perf_counter()
@@ -125,7 +130,9 @@ async def flooded(url: str, moves: int, clients: int, streams: int, seed: int) -
     got = json.loads(out.strip().splitlines()[-1])
     total = sum(got["codes"].values())
     said = ", ".join(f"{k}: {v}" for k, v in sorted(got["codes"].items(), key=lambda kv: -kv[1]))
-    print(f"odds requests during the flood: {total} in {span + 1.5:.1f} s ({total / (span + 1.5):.0f}/s): {said}")
+    print(
+        f"odds requests during the flood: {total} in {span + 1.5:.1f} s ({total / (span + 1.5):.0f}/s): {said}"
+    )
     if len(got["answers"]) > 2:
         q = statistics.quantiles(got["answers"], n=100)
         print(f"an odds answer (200): p50 {q[49] * 1e3:.0f} ms  p99 {q[98] * 1e3:.0f} ms")
@@ -170,7 +177,9 @@ def main() -> None:
         proc, url = start(f"sqlite:///{Path(d) / 'h.db'}?synchronous=full")
         try:
             asyncio.run(latency(url, 50, args.seed + 99))  # warm-up
-            print(f"round trip, quiet:               {quantiles(asyncio.run(latency(url, args.moves, args.seed)))}")
+            print(
+                f"round trip, quiet:               {quantiles(asyncio.run(latency(url, args.moves, args.seed)))}"
+            )
             asyncio.run(flooded(url, args.moves, args.clients, args.streams, args.seed))
             print(f"load average after: {os.getloadavg()[0]:.2f}")
         finally:

@@ -67,7 +67,9 @@ def main() -> None:
         return
     print(f"{'siege':20} {'games':>7} {'games/s':>9} {'actions/s':>10} {'mean length':>12}")
     for r in rows:
-        print(f"{r['siege']:20} {r['games']:>7} {r['games_per_s']:>9} {r['actions_per_s']:>10} {r['mean_length']:>12}")
+        print(
+            f"{r['siege']:20} {r['games']:>7} {r['games_per_s']:>9} {r['actions_per_s']:>10} {r['mean_length']:>12}"
+        )
 
 
 if __name__ == "__main__":

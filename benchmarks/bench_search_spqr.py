@@ -65,8 +65,10 @@ def main() -> None:
         times, chosen = run(args.bot, seed, args.decisions)
         all_times += times
         digest = hashlib.sha256(json.dumps(chosen).encode()).hexdigest()[:12]
-        print(f"seed {seed}: mean {sum(times) / len(times):.3f} s, median {sorted(times)[len(times) // 2]:.3f} s, "
-              f"decisions digest {digest}")
+        print(
+            f"seed {seed}: mean {sum(times) / len(times):.3f} s, median {sorted(times)[len(times) // 2]:.3f} s, "
+            f"decisions digest {digest}"
+        )
     print(f"all: mean {sum(all_times) / len(all_times):.3f} s over {len(all_times)} decisions")
 
 

@@ -81,7 +81,9 @@ def start_server(
     raise RuntimeError("server did not start")
 
 
-async def latency(url: str, moves: int, seed: int, watch_url: str | None = None, pace: float = 0.0) -> list[float]:
+async def latency(
+    url: str, moves: int, seed: int, watch_url: str | None = None, pace: float = 0.0
+) -> list[float]:
     """Round trips in seconds: send on the seat on turn, stop when another seat sees the new version (`pace`
     seconds of pause between moves, so that `moves` moves span a chosen time). With
     `watch_url` (another process on the same database) the seats alternate between the two processes, so the
@@ -102,14 +104,18 @@ async def latency(url: str, moves: int, seed: int, watch_url: str | None = None,
             try:
                 last: list[dict[str, Any]] = [{} for _ in socks]
 
-                async def drain(i: int, version: int, socks: list[Any] = socks, last: list[Any] = last) -> dict[str, Any]:
+                async def drain(
+                    i: int, version: int, socks: list[Any] = socks, last: list[Any] = last
+                ) -> dict[str, Any]:
                     while True:
                         m = json.loads(await asyncio.wait_for(socks[i].recv(), 10))
                         if m["type"] == "error" and not (watch_url and m["code"] == "stale_version"):
                             raise RuntimeError(f"refused: {m}")  # (two processes: a seat race is caught up)
                         if m["type"] == "state":
                             last[i] = m
-                            if (m["version"] >= version and m["status"] == "playing") or m["status"] == "finished":
+                            if (m["version"] >= version and m["status"] == "playing") or m[
+                                "status"
+                            ] == "finished":
                                 return m
 
                 for i in range(players):
@@ -141,7 +147,9 @@ async def latency(url: str, moves: int, seed: int, watch_url: str | None = None,
     return times
 
 
-def throughput(url: str, tables: int, window: float, seed: int, more: tuple[str, ...] = ()) -> tuple[float, int]:
+def throughput(
+    url: str, tables: int, window: float, seed: int, more: tuple[str, ...] = ()
+) -> tuple[float, int]:
     """Accepted actions per second over `window` seconds with `tables` tables of bots playing at once (made in
     turn on `url` and the processes of `more`, which serve the same database)."""
     ids = []
@@ -250,7 +258,9 @@ def under_load(d: Path, args: argparse.Namespace) -> None:
             time.sleep(2.0)  # the searches are under way
             before = sum(http.get(f"/api/tables/{i}").json()["version"] for i in ids)
             t0 = time.perf_counter()
-            report_latency(url, args.moves, args.seed, f"{args.load_tables} tables of 3 mcts:hard bots playing")
+            report_latency(
+                url, args.moves, args.seed, f"{args.load_tables} tables of 3 mcts:hard bots playing"
+            )
             after = sum(http.get(f"/api/tables/{i}").json()["version"] for i in ids)
             rate = (after - before) / (time.perf_counter() - t0)
             print(f"meanwhile the bot tables played {rate:.1f} actions/s in all "
@@ -265,14 +275,25 @@ def main() -> None:
     ap.add_argument("--moves", type=int, default=2000)
     ap.add_argument("--window", type=float, default=5.0)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--sync", choices=("full", "normal", "both"), default="both",
-                    help="SQLite synchronous level of the latency run (full: synced at every commit, the default)")
-    ap.add_argument("--db", default=None,
-                    help="a postgresql://… URL: measure several processes on that database instead of SQLite; "
-                         "'postgresql' alone starts a temporary server (Debian's postgresql package)")
-    ap.add_argument("--load", action="store_true", help="only the round trip under search-bot load (see above)")
+    ap.add_argument(
+        "--sync",
+        choices=("full", "normal", "both"),
+        default="both",
+        help="SQLite synchronous level of the latency run (full: synced at every commit, the default)",
+    )
+    ap.add_argument(
+        "--db",
+        default=None,
+        help="a postgresql://… URL: measure several processes on that database instead of SQLite; "
+        "'postgresql' alone starts a temporary server (Debian's postgresql package)",
+    )
+    ap.add_argument(
+        "--load", action="store_true", help="only the round trip under search-bot load (see above)"
+    )
     ap.add_argument("--load-tables", type=int, default=20)
-    ap.add_argument("--search-workers", type=int, default=0, help="--load: passed to hegemon serve (0: its default)")
+    ap.add_argument(
+        "--search-workers", type=int, default=0, help="--load: passed to hegemon serve (0: its default)"
+    )
     ap.add_argument("--search-budget", type=float, default=None, help="--load: passed to hegemon serve")
     args = ap.parse_args()
     if args.load:

@@ -132,7 +132,10 @@ class Soak:
     async def run(self, pid: int) -> None:
         proc = psutil.Process(pid)
         limits = httpx.Limits(max_connections=50)
-        async with httpx.AsyncClient(timeout=30, limits=limits) as client, httpx.AsyncClient(timeout=30) as prober:
+        async with (
+            httpx.AsyncClient(timeout=30, limits=limits) as client,
+            httpx.AsyncClient(timeout=30) as prober,
+        ):
             tasks = [asyncio.create_task(self.watched(client, k)) for k in range(self.args.watched)]
             tasks.append(asyncio.create_task(self.unwatched(client)))
             tasks.append(asyncio.create_task(self.probe(prober)))

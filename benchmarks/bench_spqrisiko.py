@@ -32,7 +32,9 @@ from hegemon.games.spqrisiko import odds
 def bench(rules: str, players: int, games: int) -> tuple[float, float, float, float]:
     """(games/s, actions/s wall, actions/s CPU, actions per game)."""
     g = get_game("spqrisiko")
-    opts = g.parse_options({**g.selfplay_defaults, "rules": rules, "players": players})  # as `hegemon selfplay`
+    opts = g.parse_options(
+        {**g.selfplay_defaults, "rules": rules, "players": players}
+    )  # as `hegemon selfplay`
     total = 0
     t0, c0 = time.perf_counter(), time.process_time()
     for seed in range(games):
@@ -88,18 +90,26 @@ def side_by_side(path: Path, games: int) -> None:
         cpu_theirs += c2 - c1
     a, b = ours / cpu_ours, theirs / cpu_theirs
     print(f"side by side, interleaved, {games} games each, CPU seconds of this process:")
-    print(f"  hegemon house-1.2 x4: {a:>11,.0f} actions/CPU-s ({games / cpu_ours:.1f} games/CPU-s; our grain)")
-    print(f"  pyrisk StupidAI x4:   {b:>11,.0f} events/CPU-s  ({games / cpu_theirs:.1f} games/CPU-s; pyrisk's grain)")
+    print(
+        f"  hegemon house-1.2 x4: {a:>11,.0f} actions/CPU-s ({games / cpu_ours:.1f} games/CPU-s; our grain)"
+    )
+    print(
+        f"  pyrisk StupidAI x4:   {b:>11,.0f} events/CPU-s  ({games / cpu_theirs:.1f} games/CPU-s; pyrisk's grain)"
+    )
     print(f"  ratio: hegemon {a / b:.2f}x pyrisk per CPU second, each at its own grain")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=30)
-    ap.add_argument("--pyrisk", default=os.environ.get("PYRISK_DIR"), help="a pyrisk checkout (or PYRISK_DIR)")
+    ap.add_argument(
+        "--pyrisk", default=os.environ.get("PYRISK_DIR"), help="a pyrisk checkout (or PYRISK_DIR)"
+    )
     args = ap.parse_args()
     print(f"S.P.Q.RisiKo! uniform-random playouts, {args.games} games each, 1 process")
-    print(f"{'rules':<10} {'players':>7} {'games/s':>9} {'actions/s':>11} {'act/CPU-s':>11} {'actions/game':>13}")
+    print(
+        f"{'rules':<10} {'players':>7} {'games/s':>9} {'actions/s':>11} {'act/CPU-s':>11} {'actions/game':>13}"
+    )
     for rules in ("house-1.2", "official"):
         for players in (3, 4, 5):
             gps, aps, cps, length = bench(rules, players, args.games)

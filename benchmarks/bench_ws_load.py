@@ -162,7 +162,9 @@ def run_load(spec: dict[str, Any]) -> None:
 
 def loaded(url: str, mode: str, ws_path: str, n: int, per_address: int, moves: int, seed: int, pid: int,
            duration: float = 0.0) -> None:  # fmt: skip
-    spec = json.dumps({"mode": mode, "ws": url.replace("http", "ws") + ws_path, "n": n, "per_address": per_address})
+    spec = json.dumps(
+        {"mode": mode, "ws": url.replace("http", "ws") + ws_path, "n": n, "per_address": per_address}
+    )
     rss0 = rss_mb(pid)
     busy = ws_path.rsplit("/", 1)[1]
     v0 = httpx.get(f"{url}/api/tables/{busy}").json()["version"]
@@ -175,7 +177,9 @@ def loaded(url: str, mode: str, ws_path: str, n: int, per_address: int, moves: i
         raise RuntimeError(f"the load did not start: {line!r}")
     rss1 = rss_mb(pid)
     if mode == "spectators":
-        print(f"{n} spectators connected in {time.perf_counter() - t0:.1f} s; server RSS {rss0:.0f} -> {rss1:.0f} MB")
+        print(
+            f"{n} spectators connected in {time.perf_counter() - t0:.1f} s; server RSS {rss0:.0f} -> {rss1:.0f} MB"
+        )
     # the flood is measured over its whole life: its first burst, the closes and bans, and the waves after each ban
     # lapses (HEGEMON_WS_COOLOFF, 10 s by default): `moves` moves paced over about `duration` seconds
     c0, w0 = cpu_s(pid), time.perf_counter()
@@ -186,7 +190,9 @@ def loaded(url: str, mode: str, ws_path: str, n: int, per_address: int, moves: i
     got = json.loads(out.strip().splitlines()[-1])
     d, span = got["during"], got["span"]
     print(f"round trip, {mode} load:{' ' * (11 - len(mode))}{quantiles(ts)}")
-    print(f"  the server used {c1 - c0:.1f} CPU s over those {w1 - w0:.1f} s ({(c1 - c0) / (w1 - w0):.0%} of a core)")
+    print(
+        f"  the server used {c1 - c0:.1f} CPU s over those {w1 - w0:.1f} s ({(c1 - c0) / (w1 - w0):.0%} of a core)"
+    )
     if mode == "spectators":
         print(f"  meanwhile the spectators received {d.get('messages', 0) / span:.0f} messages/s "
               f"({d.get('bytes', 0) / span / 1e6:.1f} MB/s) over {span:.1f} s; all told: {got['total']}")  # fmt: skip
@@ -211,12 +217,21 @@ def main() -> None:
     ap.add_argument("--per-address", type=int, default=30)
     ap.add_argument("--conns", type=int, default=64)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--duration", type=float, default=30.0,
-                    help="flood mode: seconds over which the person's moves are spread (the ban cycles included)")
-    ap.add_argument("--server-priority", type=int, default=0, metavar="N",
-                    help="raise the server's scheduling priority by N (negative nice; root only): the load generator "
-                         "and everything else on this machine then take CPU from each other, not from the server, "
-                         "as when a flood comes from another machine (printed with the figures)")
+    ap.add_argument(
+        "--duration",
+        type=float,
+        default=30.0,
+        help="flood mode: seconds over which the person's moves are spread (the ban cycles included)",
+    )
+    ap.add_argument(
+        "--server-priority",
+        type=int,
+        default=0,
+        metavar="N",
+        help="raise the server's scheduling priority by N (negative nice; root only): the load generator "
+        "and everything else on this machine then take CPU from each other, not from the server, "
+        "as when a flood comes from another machine (printed with the figures)",
+    )
     ap.add_argument("--load", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.load:
@@ -237,7 +252,9 @@ def main() -> None:
             try:
                 asyncio.run(latency(url, 50, args.seed + 99))  # warm-up
                 print(f"--- {mode}")
-                print(f"round trip, quiet:           {quantiles(asyncio.run(latency(url, args.moves, args.seed)))}")
+                print(
+                    f"round trip, quiet:           {quantiles(asyncio.run(latency(url, args.moves, args.seed)))}"
+                )
                 with httpx.Client(base_url=url, timeout=30) as http:
                     r = http.post("/api/tables", json={"game": "spqrisiko", "players": 3, "seats": [{"bot": "random"}] * 3,
                                                        "seed": args.seed, "options": {"vp_target": 1000}})  # fmt: skip
@@ -248,9 +265,28 @@ def main() -> None:
                     v1 = http.get(f"/api/tables/{busy}").json()["version"]
                 if mode == "spectators":
                     print(f"the busy table plays {v1 - v0} actions/s (three random bots, no delay)")
-                    loaded(url, mode, f"/ws/tables/{busy}", args.spectators, args.per_address, args.moves, args.seed, proc.pid)
+                    loaded(
+                        url,
+                        mode,
+                        f"/ws/tables/{busy}",
+                        args.spectators,
+                        args.per_address,
+                        args.moves,
+                        args.seed,
+                        proc.pid,
+                    )
                 else:
-                    loaded(url, mode, f"/ws/tables/{busy}", args.conns, 0, args.moves, args.seed, proc.pid, args.duration)
+                    loaded(
+                        url,
+                        mode,
+                        f"/ws/tables/{busy}",
+                        args.conns,
+                        0,
+                        args.moves,
+                        args.seed,
+                        proc.pid,
+                        args.duration,
+                    )
                 print(f"load average after: {os.getloadavg()[0]:.2f}")
             finally:
                 proc.terminate()

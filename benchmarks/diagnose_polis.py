@@ -127,12 +127,16 @@ def report(tallies: dict[tuple[str, int], Tally]) -> None:
         if not g:
             continue
         print(f"\n=== {bot} as {SIDES[s]}: {g} games, wins {t.wins / g:.1%}, rounds {t.rounds / g:.2f}")
-        fin = ", ".join(f"{k[6:]} {t.n[k] / g:.2f}" for k in ("final population", "final prestige",
-                                                                 "final posterity", "final total"))
+        fin = ", ".join(
+            f"{k[6:]} {t.n[k] / g:.2f}"
+            for k in ("final population", "final prestige", "final posterity", "final total")
+        )
         ends = ", ".join(f"{k[4:]} {v / g:.2f}" for k, v in sorted(t.n.items()) if k.startswith("end "))
         print(f"final score: {fin}; ends: {ends}")
-        print("prestige by source: " + ", ".join(f"{k} {v / g:+.2f}" for k, v in
-                                                  sorted(t.pp.items(), key=lambda kv: -abs(kv[1]))))
+        print(
+            "prestige by source: "
+            + ", ".join(f"{k} {v / g:+.2f}" for k, v in sorted(t.pp.items(), key=lambda kv: -abs(kv[1])))
+        )
         for label, book in (("gained", t.gain), ("spent", t.spend)):
             by_src: dict[str, dict[str, float]] = defaultdict(dict)
             for (src, r), v in book.items():
@@ -140,27 +144,43 @@ def report(tallies: dict[tuple[str, int], Tally]) -> None:
             print(f"resources {label} by {'source' if label == 'gained' else 'sink'}:")
             for src, rs in sorted(by_src.items(), key=lambda kv: -sum(kv[1].values())):
                 print(f"  {src:22} " + " ".join(f"{r} {rs.get(r, 0):5.2f}" for r in RESOURCES))
-        print("left at the end: " + " ".join(f"{r} {t.n['left ' + r] / g:.2f}" for r in RESOURCES)
-              + f"; units {t.n['left units'] / g:.2f}, merchants {t.n['left merchants'] / g:.2f}, poleis "
-              f"{t.n['poleis at the end'] / g:.2f}")
-        print("built: " + ", ".join(f"{k} {t.n[k] / g:.2f}" for k in ("hoplites built", "galleys built",
-                                                                     "merchants built")))
+        print(
+            "left at the end: "
+            + " ".join(f"{r} {t.n['left ' + r] / g:.2f}" for r in RESOURCES)
+            + f"; units {t.n['left units'] / g:.2f}, merchants {t.n['left merchants'] / g:.2f}, poleis "
+            f"{t.n['poleis at the end'] / g:.2f}"
+        )
+        print(
+            "built: "
+            + ", ".join(
+                f"{k} {t.n[k] / g:.2f}" for k in ("hoplites built", "galleys built", "merchants built")
+            )
+        )
         started = sum(v[0] for v in t.projects.values()) / g
         done = sum(v[1] for v in t.projects.values()) / g
-        print(f"projects: started {started:.2f}, completed {done:.2f}, their immediate prestige "
-              f"{t.n['prestige from projects completed'] / g:.2f}; by project (started/completed): "
-              + ", ".join(f"{p} {v[0] / g:.2f}/{v[1] / g:.2f}" for p, v in
-                          sorted(t.projects.items(), key=lambda kv: -kv[1][0])))
+        print(
+            f"projects: started {started:.2f}, completed {done:.2f}, their immediate prestige "
+            f"{t.n['prestige from projects completed'] / g:.2f}; by project (started/completed): "
+            + ", ".join(
+                f"{p} {v[0] / g:.2f}/{v[1] / g:.2f}"
+                for p, v in sorted(t.projects.items(), key=lambda kv: -kv[1][0])
+            )
+        )
         rounds = sorted({r for r, _ in t.kinds})
         kinds = sorted({k for _, k in t.kinds}, key=lambda k: -sum(t.kinds[(r, k)] for r in rounds))
         print("actions per round (action phase): " + " ".join(f"{'r' + str(r):>6}" for r in rounds))
         for k in kinds:
             print(f"  {k:31} " + " ".join(f"{t.kinds[(r, k)] / g:6.2f}" for r in rounds))
-        print("poleis held at each round's start: " + " ".join(f"r{r} {v / g:.2f}" for r, v in sorted(t.held.items())))
+        print(
+            "poleis held at each round's start: "
+            + " ".join(f"r{r} {v / g:.2f}" for r, v in sorted(t.held.items()))
+        )
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--bots", default="mcts:normal,greedy")
     parser.add_argument("--games", type=int, default=40, help="deals (each played both ways)")
     parser.add_argument("--siege", default="classic")
@@ -173,8 +193,15 @@ def main() -> None:
     args = parser.parse_args()
     if args.records is None:
         bots = args.bots.split(",")
-        sweep = make_sweep("polis", "compare", bots, args.games, seed=args.seed,
-                           options=[f"siege={args.siege}"], board=args.board)
+        sweep = make_sweep(
+            "polis",
+            "compare",
+            bots,
+            args.games,
+            seed=args.seed,
+            options=[f"siege={args.siege}"],
+            board=args.board,
+        )
         run_sweep(sweep, args.out, jobs=args.jobs)
         path = args.out / GAMES_FILE
     else:

@@ -51,7 +51,10 @@ def main() -> int:
         print(f"\n== {name}: {' '.join(cmd[1:])}", flush=True)
         t0 = time.perf_counter()
         rc = subprocess.call(cmd)
-        print(f"== {name}: {'ok' if rc == 0 else f'FAILED ({rc})'} in {time.perf_counter() - t0:.0f} s", flush=True)
+        print(
+            f"== {name}: {'ok' if rc == 0 else f'FAILED ({rc})'} in {time.perf_counter() - t0:.0f} s",
+            flush=True,
+        )
         if rc:
             failed.append(name)
     if failed:

@@ -157,7 +157,13 @@ def positions(
                     and st.pending is None
                 ):
                     a, s = features(st, 0, w), features(st, 1, w)
-                    yield st.round, rule, ",".join(record.seats), [x - z for x, z in zip(a, s, strict=True)], y
+                    yield (
+                        st.round,
+                        rule,
+                        ",".join(record.seats),
+                        [x - z for x, z in zip(a, s, strict=True)],
+                        y,
+                    )
                 st.apply(game.decode_action(raw))
 
 
@@ -189,7 +195,9 @@ def log_loss(x: np.ndarray, y: np.ndarray, coef: np.ndarray, intercept: float) -
     return float(-np.mean(y * np.log(p + eps) + (1 - y) * np.log(1 - p + eps)))
 
 
-def report(label: str, x: np.ndarray, ctl: np.ndarray, y: np.ndarray, l2: float, w: know.Weights) -> dict[str, float]:
+def report(
+    label: str, x: np.ndarray, ctl: np.ndarray, y: np.ndarray, l2: float, w: know.Weights
+) -> dict[str, float]:
     """Fit and print the weights in score points next to `w`'s; the fitted `Weights` overrides. `ctl`: control
     columns (which bot sits where) fitted alongside, not reported."""
     k = x.shape[1]
@@ -200,13 +208,17 @@ def report(label: str, x: np.ndarray, ctl: np.ndarray, y: np.ndarray, l2: float,
     t = x @ cur
     ctl_only, c0, _ = fit(np.hstack([t[:, None], ctl]), y, 0.0)
     free = np.concatenate([[1.0], ctl_only[1:]])
-    res = minimize(lambda c: log_loss(np.hstack([t[:, None], ctl]), y, free, float(c[0])), [c0], method="Nelder-Mead")
+    res = minimize(
+        lambda c: log_loss(np.hstack([t[:, None], ctl]), y, free, float(c[0])), [c0], method="Nelder-Mead"
+    )
     cur_ll = log_loss(np.hstack([t[:, None], ctl]), y, free, float(res.x[0]))
     seat_coef, seat_c, _ = fit(ctl, y, 0.0) if ctl.shape[1] else (np.zeros(0), 0.0, 0.0)
     base = log_loss(ctl, y, seat_coef, seat_c)
     a0 = coef[0]
-    print(f"\n{label}: {len(y)} positions, Athens result {y.mean():.3f}; log loss: seats and bots only {base:.4f}, "
-          f"current weights {cur_ll:.4f}, fitted {fit_ll:.4f}  (spread of the current values {t.std():.2f})")
+    print(
+        f"\n{label}: {len(y)} positions, Athens result {y.mean():.3f}; log loss: seats and bots only {base:.4f}, "
+        f"current weights {cur_ll:.4f}, fitted {fit_ll:.4f}  (spread of the current values {t.std():.2f})"
+    )
     print(f"  scale: fitted {1 / a0 if a0 > 0 else float('inf'):.2f}, current {w.scale}")
     overrides: dict[str, float] = {"scale": round(1 / a0, 3) if a0 > 0 else w.scale}
     for (name, field, sign), c, now in zip(TERMS[1:], coef[1:k], coefficients(w)[1:], strict=True):
@@ -236,7 +248,9 @@ def main(argv: list[str] | None = None) -> int:
     # which bots sit where (and the siege rule): controls, so that a term is not credited with the stronger
     # bot's seat
     groups = sorted({(r[1], r[2]) for r in rows})
-    ctl = np.array([[1.0 if (r[1], r[2]) == g else 0.0 for g in groups[1:]] for r in rows]).reshape(len(rows), -1)
+    ctl = np.array([[1.0 if (r[1], r[2]) == g else 0.0 for g in groups[1:]] for r in rows]).reshape(
+        len(rows), -1
+    )
     pooled = report("all rounds", x, ctl, y, args.l2, w)
     if args.by_round:
         for r in sorted(set(rounds.tolist())):

@@ -41,12 +41,30 @@ GOLDEN: dict[str, tuple[str, dict[str, Any], int, set[str]]] = {
         for n in (3, 4, 5)
     },
     "spqrisiko-house-1.2-3p-fixed-deal": (
-        "spqrisiko", {"rules": "house-1.2", "players": 3, "random_deal": False, "max_rounds": 1}, 1, {"attack"}
+        "spqrisiko",
+        {"rules": "house-1.2", "players": 3, "random_deal": False, "max_rounds": 1},
+        1,
+        {"attack"},
     ),
     "polis-classic": ("polis", {"siege": "classic", "max_turns_per_round": 8}, 1, {"besiege", "siege_roll"}),
-    "polis-sacrifice": ("polis", {"siege": "sacrifice", "max_turns_per_round": 8}, 1, {"besiege", "force_siege"}),
-    "polis-diceless": ("polis", {"siege": "diceless", "max_turns_per_round": 8}, 1, {"start_siege", "continue_siege"}),
-    "polis-diceless_sacrifice": ("polis", {"siege": "diceless_sacrifice", "max_turns_per_round": 8}, 1, {"start_siege", "force_siege"}),
+    "polis-sacrifice": (
+        "polis",
+        {"siege": "sacrifice", "max_turns_per_round": 8},
+        1,
+        {"besiege", "force_siege"},
+    ),
+    "polis-diceless": (
+        "polis",
+        {"siege": "diceless", "max_turns_per_round": 8},
+        1,
+        {"start_siege", "continue_siege"},
+    ),
+    "polis-diceless_sacrifice": (
+        "polis",
+        {"siege": "diceless_sacrifice", "max_turns_per_round": 8},
+        1,
+        {"start_siege", "force_siege"},
+    ),
 }
 MAX_SEARCH = 200
 
@@ -59,7 +77,11 @@ def _outcomes_digest(outcomes: list[tuple[Any, float]]) -> str:
 def compact(action: Action) -> str:
     """An action's JSON in one short string: its type, then its other fields in key order."""
     data = action.to_json()
-    args = ",".join(f"{k}={v if isinstance(v, str) else canonical_json(v)}" for k, v in sorted(data.items()) if k != "type")
+    args = ",".join(
+        f"{k}={v if isinstance(v, str) else canonical_json(v)}"
+        for k, v in sorted(data.items())
+        if k != "type"
+    )
     return f"{data['type']}({args})"
 
 

@@ -193,7 +193,9 @@ def build(
     if coast is not None:
         # the frame's edges are not a coast: measure from the water inside the map only
         band = water.buffer(coast).intersection(land)
-    lcells = cells([(i, la, lo) for i, _, la, lo in main_lands], land, frame, radius, island, radii, band, offshore)
+    lcells = cells(
+        [(i, la, lo) for i, _, la, lo in main_lands], land, frame, radius, island, radii, band, offshore
+    )
     # the discs of islands too small for the raster are land too: every region lies on the drawn land
     land = land.union(unary_union(list(lcells.values()))).intersection(frame)
     extra: dict[str, tuple[Any, float, float]] = {}

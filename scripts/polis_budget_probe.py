@@ -71,7 +71,9 @@ def main() -> int:
     extra = {k: parse_value(v) for k, _, v in (s.partition("=") for s in args.set)}
     pos = positions(args.positions, args.siege, args.seed)
     moves: dict[tuple[int, int], list[Any]] = {}
-    stats: dict[int, dict[str, float]] = {b: {"cpu": 0.0, "share": 0.0, "cands": 0.0, "depth2": 0.0} for b in budgets}
+    stats: dict[int, dict[str, float]] = {
+        b: {"cpu": 0.0, "share": 0.0, "cands": 0.0, "depth2": 0.0} for b in budgets
+    }
     for b in budgets:
         for sd in (1, 2):
             ms = []
@@ -91,15 +93,21 @@ def main() -> int:
             moves[(b, sd)] = ms
     ref = moves[(budgets[-1], 1)]
     n = len(pos)
-    print(f"{n} positions ({args.siege}), settings {extra or 'default'}; reference: mcts:{budgets[-1]} seed 1")
-    print(f"{'budget':>7} {'= reference':>12} {'seeds agree':>12} {'root children':>14} {'2nd-level nodes':>16} "
-          f"{'visit share of move':>20} {'CPU ms/decision':>16}")
+    print(
+        f"{n} positions ({args.siege}), settings {extra or 'default'}; reference: mcts:{budgets[-1]} seed 1"
+    )
+    print(
+        f"{'budget':>7} {'= reference':>12} {'seeds agree':>12} {'root children':>14} {'2nd-level nodes':>16} "
+        f"{'visit share of move':>20} {'CPU ms/decision':>16}"
+    )
     for b in budgets:
         same_ref = sum(1 for x, y in zip(moves[(b, 2)], ref, strict=True) if x == y) / n
         agree = sum(1 for x, y in zip(moves[(b, 1)], moves[(b, 2)], strict=True) if x == y) / n
         s = stats[b]
-        print(f"{b:>7} {100 * same_ref:>11.0f}% {100 * agree:>11.0f}% {s['cands'] / n:>14.1f} {s['depth2'] / n:>16.1f} "
-              f"{100 * s['share'] / n:>19.0f}% {1000 * s['cpu'] / (2 * n):>16.1f}")
+        print(
+            f"{b:>7} {100 * same_ref:>11.0f}% {100 * agree:>11.0f}% {s['cands'] / n:>14.1f} {s['depth2'] / n:>16.1f} "
+            f"{100 * s['share'] / n:>19.0f}% {1000 * s['cpu'] / (2 * n):>16.1f}"
+        )
     return 0
 
 

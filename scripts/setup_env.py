@@ -99,7 +99,9 @@ def make_venv(env: Path) -> Path:
     if env.exists():
         say(f"{env} exists but does not work with this Python: recreating it")
         shutil.rmtree(env)
-    say(f"[1/3] creating the virtual environment {env} with Python {sys.version.split()[0]} ({sys.executable})")
+    say(
+        f"[1/3] creating the virtual environment {env} with Python {sys.version.split()[0]} ({sys.executable})"
+    )
     try:
         venv.EnvBuilder(with_pip=True, upgrade_deps=False).create(env)
     except (subprocess.CalledProcessError, OSError):
@@ -134,7 +136,9 @@ def pip(python: Path, *args: str, show: tuple[str, ...] = ()) -> None:
     """Run pip in the venv; print only the lines that start with one of `show` (all output when pip fails)."""
     cmd = [str(python), "-m", "pip", "--disable-pip-version-check", *args]
     env = dict(os.environ, PIP_REQUIRE_VIRTUALENV="1", PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=ROOT)
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=ROOT
+    )
     assert proc.stdout is not None
     kept: list[str] = []
     for line in proc.stdout:
@@ -181,16 +185,30 @@ def main() -> None:
 
     if locks.get(lock.name) != digest(lock):
         n = sum(1 for ln in lock.read_text().splitlines() if ln and not ln.startswith((" ", "#")))
-        say(f"[2/3] installing {n} pinned packages from {lock.relative_to(ROOT)} (a minute or two the first time)")
+        say(
+            f"[2/3] installing {n} pinned packages from {lock.relative_to(ROOT)} (a minute or two the first time)"
+        )
         with Ticker("installing packages"):
-            pip(python, "install", "--progress-bar", "off", "-r", str(lock), show=("Downloading", "Successfully installed"))
+            pip(
+                python,
+                "install",
+                "--progress-bar",
+                "off",
+                "-r",
+                str(lock),
+                show=("Downloading", "Successfully installed"),
+            )
         locks[lock.name] = digest(lock)
         save()
 
     package = digest(ROOT / "pyproject.toml", ROOT / "setup.py", ROOT / "src/hegemon/_native.py")
     if record.get("package") != package or not engine_current(python):
         pure = os.environ.get("HEGEMON_PURE", "") not in ("", "0")
-        what = "pure Python (HEGEMON_PURE is set)" if pure else f"compiling its rules engine with mypyc, {COMPILE_ESTIMATE}"
+        what = (
+            "pure Python (HEGEMON_PURE is set)"
+            if pure
+            else f"compiling its rules engine with mypyc, {COMPILE_ESTIMATE}"
+        )
         say(f"[3/3] installing hegemon (editable) and {what}")
         with Ticker("building hegemon"):
             pip(python, "install", "--no-deps", "-v", "-e", ".", show=("hegemon build:",))

@@ -83,8 +83,17 @@ def weights(over: dict[str, float], base: str = "default", seat: int = 0) -> kno
     return dataclasses.replace(start, **over)
 
 
-def play(over: dict[str, float], rule: str, deal: int, mcts_seat: int, seed: int, iterations: int,
-         board: str | None, base: str = "default", opponent: str = "greedy") -> dict[str, Any]:
+def play(
+    over: dict[str, float],
+    rule: str,
+    deal: int,
+    mcts_seat: int,
+    seed: int,
+    iterations: int,
+    board: str | None,
+    base: str = "default",
+    opponent: str = "greedy",
+) -> dict[str, Any]:
     """One game: mcts (the candidate's weights) in `mcts_seat` against greedy (default weights), or with
     `opponent` "search" against the search with its own set for its seat (the same iterations)."""
     g = get_game("polis")
@@ -100,11 +109,18 @@ def play(over: dict[str, float], rule: str, deal: int, mcts_seat: int, seed: int
         return know.evaluate(st, w)
 
     bots: list[Any] = [None, None]
-    bots[mcts_seat] = MctsBot(derive_seed("tune-bot", seed, deal, mcts_seat, mcts_seat), iterations=iterations,
-                              time_limit=None, evaluate=evaluate)
+    bots[mcts_seat] = MctsBot(
+        derive_seed("tune-bot", seed, deal, mcts_seat, mcts_seat),
+        iterations=iterations,
+        time_limit=None,
+        evaluate=evaluate,
+    )
     other_seed = derive_seed("tune-bot", seed, deal, mcts_seat, 1 - mcts_seat)
-    bots[1 - mcts_seat] = (MctsBot(other_seed, iterations=iterations, time_limit=None) if opponent == "search"
-                           else GreedyBot(other_seed))
+    bots[1 - mcts_seat] = (
+        MctsBot(other_seed, iterations=iterations, time_limit=None)
+        if opponent == "search"
+        else GreedyBot(other_seed)
+    )
     measures = measures_for("polis")
     t0 = time.perf_counter()
     state, _, _ = play_measured(g, opts, game_seed, bots, measures)
@@ -112,9 +128,16 @@ def play(over: dict[str, float], rule: str, deal: int, mcts_seat: int, seed: int
     winners = list(out.winners) if out is not None else []
     won = 1.0 / len(winners) if mcts_seat in winners else 0.0
     taken = measures.result(state).get("sieges_succeeded_by_side", [0, 0])
-    return {"candidate": label(over), "rule": rule, "deal": deal, "seat": mcts_seat, "won": won,
-            "sieges": taken[mcts_seat], "end": getattr(state, "end_reason", ""),
-            "seconds": round(time.perf_counter() - t0, 2)}
+    return {
+        "candidate": label(over),
+        "rule": rule,
+        "deal": deal,
+        "seat": mcts_seat,
+        "won": won,
+        "sieges": taken[mcts_seat],
+        "end": getattr(state, "end_reason", ""),
+        "seconds": round(time.perf_counter() - t0, 2),
+    }
 
 
 def games_of(args: argparse.Namespace) -> list[tuple[str, int, int]]:
@@ -143,7 +166,9 @@ def summarise(records: list[dict[str, Any]], games: list[tuple[str, int, int]]) 
         by.setdefault(r["candidate"], {})[(r["rule"], r["deal"], r["seat"])] = r
     wanted = set(games)
 
-    def objective(res: dict[tuple[str, int, int], dict[str, Any]], rule: str | None = None) -> tuple[float, float, float]:
+    def objective(
+        res: dict[tuple[str, int, int], dict[str, Any]], rule: str | None = None
+    ) -> tuple[float, float, float]:
         a = [res[k]["won"] for k in wanted if k[2] == 0 and (rule is None or k[0] == rule)]
         s = [res[k]["won"] for k in wanted if k[2] == 1 and (rule is None or k[0] == rule)]
         ra = sum(a) / len(a) if a else math.nan
@@ -158,11 +183,19 @@ def summarise(records: list[dict[str, Any]], games: list[tuple[str, int, int]]) 
         if not wanted <= set(res):
             continue
         obj, ra, rs = objective(res)
-        row: dict[str, Any] = {"candidate": cand, "objective": obj, "athens": ra, "sparta": rs,
-                               "sieges": sum(res[k]["sieges"] for k in wanted) / len(wanted),
-                               "rules": {rule: objective(res, rule)[0] for rule in rules},
-                               "rule_sieges": {rule: sum(res[k]["sieges"] for k in wanted if k[0] == rule)
-                                               / sum(1 for k in wanted if k[0] == rule) for rule in rules}}
+        row: dict[str, Any] = {
+            "candidate": cand,
+            "objective": obj,
+            "athens": ra,
+            "sparta": rs,
+            "sieges": sum(res[k]["sieges"] for k in wanted) / len(wanted),
+            "rules": {rule: objective(res, rule)[0] for rule in rules},
+            "rule_sieges": {
+                rule: sum(res[k]["sieges"] for k in wanted if k[0] == rule)
+                / sum(1 for k in wanted if k[0] == rule)
+                for rule in rules
+            },
+        }
         if base is not None and wanted <= set(base):
             # paired: the difference per game, stratified by seat (the objective weighs each seat by half)
             diff, var = 0.0, 0.0
@@ -183,20 +216,33 @@ def summarise(records: list[dict[str, Any]], games: list[tuple[str, int, int]]) 
 def report(rows: list[dict[str, Any]], games: list[tuple[str, int, int]]) -> None:
     na = sum(1 for g in games if g[2] == 0)
     rules = [rule for rule in RULES if any(g[0] == rule for g in games)]
-    print(f"{len(games)} games a candidate ({na} as Athens, {len(games) - na} as Sparta), rules {', '.join(rules)}")
-    print(f"{'candidate':34} {'objective':>9} {'vs base':>15} {'Athens':>7} {'Sparta':>7} {'sieges':>6}  "
-          + " ".join(f"{r[:10]:>10}" for r in rules) + "  mcts sieges a game per rule")
+    print(
+        f"{len(games)} games a candidate ({na} as Athens, {len(games) - na} as Sparta), rules {', '.join(rules)}"
+    )
+    print(
+        f"{'candidate':34} {'objective':>9} {'vs base':>15} {'Athens':>7} {'Sparta':>7} {'sieges':>6}  "
+        + " ".join(f"{r[:10]:>10}" for r in rules)
+        + "  mcts sieges a game per rule"
+    )
     for r in rows:
         delta = f"{r['delta']:+.3f}±{r['se']:.3f}" if "delta" in r else ""
-        print(f"{r['candidate'][:34]:34} {r['objective']:9.3f} {delta:>15} {r['athens']:7.3f} {r['sparta']:7.3f} "
-              f"{r['sieges']:6.2f}  " + " ".join(f"{r['rules'][rule]:10.3f}" for rule in rules) + "  "
-              + " / ".join(f"{r['rule_sieges'][rule]:.2f}" for rule in rules))
+        print(
+            f"{r['candidate'][:34]:34} {r['objective']:9.3f} {delta:>15} {r['athens']:7.3f} {r['sparta']:7.3f} "
+            f"{r['sieges']:6.2f}  "
+            + " ".join(f"{r['rules'][rule]:10.3f}" for rule in rules)
+            + "  "
+            + " / ".join(f"{r['rule_sieges'][rule]:.2f}" for rule in rules)
+        )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--candidate", action="append", default=[], help="name=value,… over Weights (repeatable)")
-    parser.add_argument("--screen", action="store_true", help="the baseline and every SCREEN weight × 0.5 and × 2")
+    parser.add_argument(
+        "--candidate", action="append", default=[], help="name=value,… over Weights (repeatable)"
+    )
+    parser.add_argument(
+        "--screen", action="store_true", help="the baseline and every SCREEN weight × 0.5 and × 2"
+    )
     parser.add_argument("--report", action="store_true", help="only print the summary of --out")
     parser.add_argument("--seed", type=int, default=101, help="tuning seed (confirm on others: 2026 and 7)")
     parser.add_argument("--athens", type=int, default=20, help="deals a rule with the search as Athens")
@@ -204,11 +250,19 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=150, help="search iterations a move (mcts:normal)")
     parser.add_argument("--board", default=None, help="a Polis board data file (default: the default board)")
     parser.add_argument("--rules", default=",".join(RULES), help="the siege rules to play, comma-separated")
-    parser.add_argument("--base", choices=("default", "search"), default="default",
-                        help="what a candidate overrides: the default set, or the search's own set for each seat")
-    parser.add_argument("--opponent", choices=("greedy", "search"), default="greedy",
-                        help="the other seat: greedy (default weights), or the search with its own set for that seat"
-                             " (to tune one seat against the other's best play, e.g. Sparta: --athens 0)")
+    parser.add_argument(
+        "--base",
+        choices=("default", "search"),
+        default="default",
+        help="what a candidate overrides: the default set, or the search's own set for each seat",
+    )
+    parser.add_argument(
+        "--opponent",
+        choices=("greedy", "search"),
+        default="greedy",
+        help="the other seat: greedy (default weights), or the search with its own set for that seat"
+        " (to tune one seat against the other's best play, e.g. Sparta: --athens 0)",
+    )
     parser.add_argument("--out", type=Path, default=Path("/tmp/hegemon-tune-polis.jsonl"))
     args = parser.parse_args()
     args.rules = [r.strip() for r in args.rules.split(",") if r.strip()]
@@ -224,7 +278,11 @@ def main() -> None:
     if not args.report:
         cands = [parse_candidate(c) for c in args.candidate]
         if args.screen:
-            cands = [{}] + [{name: getattr(know.DEFAULT, name) * f} for name in SCREEN for f in SCREEN_FACTORS] + cands
+            cands = (
+                [{}]
+                + [{name: getattr(know.DEFAULT, name) * f} for name in SCREEN for f in SCREEN_FACTORS]
+                + cands
+            )
         elif {} not in cands:
             cands = [{}, *cands]
         done = {(r["candidate"], r["rule"], r["deal"], r["seat"]) for r in records}
@@ -234,8 +292,17 @@ def main() -> None:
                 for rule, deal, seat in games:
                     if (label(over), rule, deal, seat) in done:
                         continue
-                    rec = play(over, rule, deal, seat, args.seed, args.iterations, args.board, args.base,
-                               args.opponent)
+                    rec = play(
+                        over,
+                        rule,
+                        deal,
+                        seat,
+                        args.seed,
+                        args.iterations,
+                        args.board,
+                        args.base,
+                        args.opponent,
+                    )
                     rec["config"] = config
                     fh.write(json.dumps(rec) + "\n")
                     fh.flush()

@@ -64,11 +64,17 @@ class PostgresServer:
         return self.root / "server.log"
 
     def start(self) -> None:
-        opts = f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=off"
-        self._run([str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-o", opts, "-w", "start"])
+        opts = (
+            f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=off"
+        )
+        self._run(
+            [str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-o", opts, "-w", "start"]
+        )
         deadline = time.time() + 30
         while time.time() < deadline:
-            ok = self._run([str(self.bin / "pg_isready"), "-h", "127.0.0.1", "-p", str(self.port)], check=False)
+            ok = self._run(
+                [str(self.bin / "pg_isready"), "-h", "127.0.0.1", "-p", str(self.port)], check=False
+            )
             if ok.returncode == 0:
                 return
             time.sleep(0.1)
@@ -90,7 +96,9 @@ class PostgresServer:
 
         self._n += 1
         name = f"t{os.getpid()}_{self._n}"
-        with psycopg.connect(f"host=127.0.0.1 port={self.port} user={self.user} dbname=postgres", autocommit=True) as c:
+        with psycopg.connect(
+            f"host=127.0.0.1 port={self.port} user={self.user} dbname=postgres", autocommit=True
+        ) as c:
             c.execute(f'CREATE DATABASE "{name}"')
         return self.url(name)
 

@@ -37,11 +37,18 @@ ROOT = Path(__file__).resolve().parent.parent
 PKG_ROOT = Path(_native.__file__).resolve().parent.parent  # the directory that holds hegemon/ (src/ or site)
 
 CONFIGS: list[tuple[str, dict[str, Any], int]] = [
-    *[("spqrisiko", {"rules": r, "players": p}, seed) for r in ("house-1.2", "official") for p in (3, 4, 5)
-      for seed in (1, 2)],
+    *[
+        ("spqrisiko", {"rules": r, "players": p}, seed)
+        for r in ("house-1.2", "official")
+        for p in (3, 4, 5)
+        for seed in (1, 2)
+    ],
     ("spqrisiko", {"rules": "house-1.2", "players": 4, "random_deal": False}, 3),
-    *[("polis", {"siege": s}, seed) for s in ("classic", "sacrifice", "diceless", "diceless_sacrifice")
-      for seed in (1, 2, 3, 4)],
+    *[
+        ("polis", {"siege": s}, seed)
+        for s in ("classic", "sacrifice", "diceless", "diceless_sacrifice")
+        for seed in (1, 2, 3, 4)
+    ],
 ]
 
 
@@ -98,8 +105,10 @@ def _require_build() -> None:
     if all(compiled.values()):
         return
     missing = sorted(n for n, c in compiled.items() if not c)
-    why = (f"the engine is not compiled here ({len(missing)} of {len(compiled)} modules from .py, e.g. "
-           f"{missing[0]}): build it with `pip install -e .`")
+    why = (
+        f"the engine is not compiled here ({len(missing)} of {len(compiled)} modules from .py, e.g. "
+        f"{missing[0]}): build it with `pip install -e .`"
+    )
     if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
         pytest.fail(why)
     pytest.skip(why)
@@ -113,8 +122,15 @@ def _run(code: str, *, pure: bool, path: Path | None = None) -> subprocess.Compl
         env["PYTHONPATH"] = os.pathsep.join([str(path), str(ROOT)])
     else:
         env["PYTHONPATH"] = os.pathsep.join([str(PKG_ROOT), str(ROOT)])
-    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=600, check=False)
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
 
 
 _REPORT = """
@@ -138,9 +154,14 @@ def test_compiled_and_pure_engines_play_identical_seeded_games() -> None:
     steps = 0
     for (game, raw, seed), theirs in zip(CONFIGS, pure, strict=True):
         ours = transcript(game, raw, seed)
-        first = next((i for i, (a, b) in enumerate(zip(ours, theirs, strict=False)) if a != b), min(len(ours), len(theirs)))
-        assert ours == theirs, (f"{game} {raw} seed {seed}: compiled and pure engines differ at line {first}: "
-                                f"{ours[first:first + 1]} != {theirs[first:first + 1]}")
+        first = next(
+            (i for i, (a, b) in enumerate(zip(ours, theirs, strict=False)) if a != b),
+            min(len(ours), len(theirs)),
+        )
+        assert ours == theirs, (
+            f"{game} {raw} seed {seed}: compiled and pure engines differ at line {first}: "
+            f"{ours[first : first + 1]} != {theirs[first : first + 1]}"
+        )
         assert ours[-1].startswith("end ") and len(ours) > 20
         steps += len(ours)
     assert steps > 5000
@@ -158,8 +179,11 @@ def test_pure_env_loads_every_engine_module_from_source_and_says_nothing() -> No
 def tree_copy(tmp_path: Path) -> Path:
     """A copy of the installed package with its compiled build (sources, extensions, manifest)."""
     _require_build()
-    shutil.copytree(PKG_ROOT / "hegemon", tmp_path / "hegemon",
-                    ignore=shutil.ignore_patterns("__pycache__", "web", "*.md"))
+    shutil.copytree(
+        PKG_ROOT / "hegemon",
+        tmp_path / "hegemon",
+        ignore=shutil.ignore_patterns("__pycache__", "web", "*.md"),
+    )
     shutil.copy2(PKG_ROOT / _native.built_files()[0], tmp_path)
     return tmp_path
 
@@ -174,8 +198,11 @@ def test_a_current_build_is_used(tree_copy: Path) -> None:
 def test_an_edited_source_loads_every_engine_module_from_source_with_a_warning(tree_copy: Path) -> None:
     edited = tree_copy / "hegemon" / "games" / "spqrisiko" / "rules" / "navy.py"
     edited.write_text(edited.read_text(encoding="utf-8") + "\nEDITED = True\n", encoding="utf-8")
-    proc = _run(_REPORT + "import hegemon.games.spqrisiko.rules.navy as m; assert m.EDITED\n", pure=False,
-                path=tree_copy)
+    proc = _run(
+        _REPORT + "import hegemon.games.spqrisiko.rules.navy as m; assert m.EDITED\n",
+        pure=False,
+        path=tree_copy,
+    )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout.splitlines()[0]) == {n: False for n in _native.NATIVE}
     assert "hegemon/games/spqrisiko/rules/navy.py changed since the engine was compiled" in proc.stderr
@@ -185,9 +212,14 @@ def test_an_edited_source_loads_every_engine_module_from_source_with_a_warning(t
 def test_an_extension_left_over_for_a_module_outside_the_build_is_ignored(tree_copy: Path) -> None:
     suffix = _native.built_files()[0].removeprefix(f"{_native.GROUP}__mypyc")
     core = tree_copy / "hegemon" / "core"
-    shutil.copy2(core / f"errors{suffix}", core / f"boardfile{suffix}")  # hegemon.core.boardfile is not compiled
-    proc = _run(_REPORT + "import hegemon.core.boardfile as m; print(_native.is_compiled(m), m.__file__)\n",
-                pure=False, path=tree_copy)
+    shutil.copy2(
+        core / f"errors{suffix}", core / f"boardfile{suffix}"
+    )  # hegemon.core.boardfile is not compiled
+    proc = _run(
+        _REPORT + "import hegemon.core.boardfile as m; print(_native.is_compiled(m), m.__file__)\n",
+        pure=False,
+        path=tree_copy,
+    )
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert json.loads(lines[0]) == {n: True for n in _native.NATIVE}
@@ -202,9 +234,14 @@ def test_a_build_without_manifest_is_not_trusted(tree_copy: Path) -> None:
     assert "without a build manifest" in proc.stderr
 
 
-def test_the_manifest_lists_each_compiled_source_and_its_imports_and_finds_every_change(tmp_path: Path) -> None:
-    shutil.copytree(ROOT / "src" / "hegemon", tmp_path / "hegemon",
-                    ignore=shutil.ignore_patterns("__pycache__", "web", "*.so", "_native.json"))
+def test_the_manifest_lists_each_compiled_source_and_its_imports_and_finds_every_change(
+    tmp_path: Path,
+) -> None:
+    shutil.copytree(
+        ROOT / "src" / "hegemon",
+        tmp_path / "hegemon",
+        ignore=shutil.ignore_patterns("__pycache__", "web", "*.so", "_native.json"),
+    )
     deps = _native.depended_sources(tmp_path)
     assert set(_native.source_paths()) <= set(deps)
     assert "hegemon/core/game.py" in deps  # not compiled, but compiled modules import it
@@ -213,10 +250,14 @@ def test_the_manifest_lists_each_compiled_source_and_its_imports_and_finds_every
     assert _native.stale_sources(tmp_path) == []
     assert not _native.reusable(tmp_path)  # no extension files beside the sources
     for rel in ("hegemon/games/polis/state.py", "hegemon/core/game.py"):
-        (tmp_path / rel).write_text((tmp_path / rel).read_text(encoding="utf-8") + "# edit\n", encoding="utf-8")
+        (tmp_path / rel).write_text(
+            (tmp_path / rel).read_text(encoding="utf-8") + "# edit\n", encoding="utf-8"
+        )
     assert _native.stale_sources(tmp_path) == ["hegemon/core/game.py", "hegemon/games/polis/state.py"]
     (tmp_path / "hegemon/core/game.py").unlink()
     assert "hegemon/core/game.py" in (_native.stale_sources(tmp_path) or [])
     manifest = _native.manifest_path(tmp_path)
-    manifest.write_text(manifest.read_text(encoding="utf-8").replace(_native.GROUP, "other"), encoding="utf-8")
+    manifest.write_text(
+        manifest.read_text(encoding="utf-8").replace(_native.GROUP, "other"), encoding="utf-8"
+    )
     assert _native.stale_sources(tmp_path) is None  # a manifest of another build is not this one's

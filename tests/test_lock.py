@@ -32,7 +32,11 @@ def pins(name: str) -> dict[str, str]:
 
 
 def requirements(group: str | None) -> list[Requirement]:
-    raw = PYPROJECT["project"]["dependencies"] if group is None else PYPROJECT["project"]["optional-dependencies"][group]
+    raw = (
+        PYPROJECT["project"]["dependencies"]
+        if group is None
+        else PYPROJECT["project"]["optional-dependencies"][group]
+    )
     return [Requirement(r) for r in raw if not r.startswith("hegemon")]
 
 
@@ -46,7 +50,9 @@ def test_no_duplicate_or_exact_ranges() -> None:
         names = [canonicalize_name(r.name) for r in requirements(group)]
         assert len(names) == len(set(names)), (group, names)
         for r in requirements(group):
-            assert all(s.operator != "==" for s in r.specifier), f"{r}: pyproject.toml takes ranges; pins go in the lock"
+            assert all(s.operator != "==" for s in r.specifier), (
+                f"{r}: pyproject.toml takes ranges; pins go in the lock"
+            )
     # the test extra brings every other extra, so that `make test` tests all of them
     test = PYPROJECT["project"]["optional-dependencies"]["test"]
     others = sorted(g for g in PYPROJECT["project"]["optional-dependencies"] if g != "test")
@@ -60,19 +66,25 @@ def test_locks_meet_pyproject() -> None:
             for lock, name in ((run, "run.lock"), (test, "test.lock")):
                 version = lock.get(canonicalize_name(req.name))
                 assert version is not None, f"{req.name} is not in {name}: run `make lock`"
-                assert req.specifier.contains(version, prereleases=True), f"{name}: {req.name}=={version} vs {req}"
+                assert req.specifier.contains(version, prereleases=True), (
+                    f"{name}: {req.name}=={version} vs {req}"
+                )
     for group in PYPROJECT["project"]["optional-dependencies"]:
         for req in requirements(group):
             if applies(req):
                 version = test.get(canonicalize_name(req.name))
                 assert version is not None, f"{req.name} ({group}) is not in test.lock: run `make lock`"
-                assert req.specifier.contains(version, prereleases=True), f"test.lock: {req.name}=={version} vs {req}"
+                assert req.specifier.contains(version, prereleases=True), (
+                    f"test.lock: {req.name}=={version} vs {req}"
+                )
 
 
 def test_run_lock_agrees_with_test_lock() -> None:
     run, test = pins("run.lock"), pins("test.lock")
     disagree = {n: (v, test.get(n)) for n, v in run.items() if test.get(n) != v}
-    assert not disagree, f"run.lock and test.lock pin differently (regenerate both with `make lock`): {disagree}"
+    assert not disagree, (
+        f"run.lock and test.lock pin differently (regenerate both with `make lock`): {disagree}"
+    )
 
 
 def test_environment_is_the_locked_one() -> None:

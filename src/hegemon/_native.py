@@ -164,7 +164,11 @@ def stale_sources(root: Path) -> list[str] | None:
 
     try:
         data = json.loads(manifest_path(root).read_text(encoding="utf-8"))
-        if data.get("group") != GROUP or data.get("ext_suffix") != _suffix() or data.get("modules") != list(NATIVE):
+        if (
+            data.get("group") != GROUP
+            or data.get("ext_suffix") != _suffix()
+            or data.get("modules") != list(NATIVE)
+        ):
             return None
         sources: dict[str, str] = data["sources"]
     except (OSError, ValueError, KeyError, TypeError):
@@ -205,19 +209,25 @@ class _Guard:
             return False
         stale = stale_sources(self.root)
         if stale is None:
-            log.warning("hegemon: compiled engine modules without a build manifest for this Python (an "
-                        "interrupted or foreign build): running pure Python; rebuild with `make install` (or `pip install -e .`)")
+            log.warning(
+                "hegemon: compiled engine modules without a build manifest for this Python (an "
+                "interrupted or foreign build): running pure Python; rebuild with `make install` (or `pip install -e .`)"
+            )
             return False
         if stale:
             more = f" and {len(stale) - 3} more" if len(stale) > 3 else ""
-            log.warning("hegemon: %s changed since the engine was compiled: running pure Python (correct, "
-                        "slower); rebuild with `make install` (or `pip install -e .`) or set %s=1 to silence this",
-                        ", ".join(stale[:3]) + more, PURE_ENV)
+            log.warning(
+                "hegemon: %s changed since the engine was compiled: running pure Python (correct, "
+                "slower); rebuild with `make install` (or `pip install -e .`) or set %s=1 to silence this",
+                ", ".join(stale[:3]) + more,
+                PURE_ENV,
+            )
             return False
         return True
 
-    def find_spec(self, fullname: str, path: Sequence[str] | None = None,
-                  target: ModuleType | None = None) -> ModuleSpec | None:
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None = None, target: ModuleType | None = None
+    ) -> ModuleSpec | None:
         if not fullname.startswith("hegemon."):
             return None
         spec = PathFinder.find_spec(fullname, path, target)
@@ -231,8 +241,12 @@ class _Guard:
         source = os.path.join(folder, name.split(".", 1)[0] + ".py")
         if not os.path.isfile(source):
             return spec
-        pure = ModuleSpec(fullname, SourceFileLoader(fullname, source), origin=source,
-                          is_package=spec.submodule_search_locations is not None)
+        pure = ModuleSpec(
+            fullname,
+            SourceFileLoader(fullname, source),
+            origin=source,
+            is_package=spec.submodule_search_locations is not None,
+        )
         pure.has_location = True
         if spec.submodule_search_locations is not None:
             pure.submodule_search_locations = spec.submodule_search_locations

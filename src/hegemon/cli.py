@@ -98,7 +98,9 @@ def frac(p: Fraction) -> dict[str, Any]:
 def rules(
     game: Annotated[str, typer.Argument(help=f"The game: {', '.join(game_names())}")],
     reconstructed: Annotated[bool, typer.Option(help="Polis: list every reconstructed board value")] = False,
-    board: Annotated[str | None, typer.Option(help="Polis: a corrected board file, or `balanced`, to check and list")] = None,
+    board: Annotated[
+        str | None, typer.Option(help="Polis: a corrected board file, or `balanced`, to check and list")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object")] = False,
 ) -> None:
     """The rule sets, their options and the defaults."""
@@ -129,7 +131,12 @@ def rules(
         return
     shipped = list(g.shipped_boards())
     if as_json:
-        shown: dict[str, Any] = {"game": g.name, "options": described, "rule_sets": presets, "boards": shipped}
+        shown: dict[str, Any] = {
+            "game": g.name,
+            "options": described,
+            "rule_sets": presets,
+            "boards": shipped,
+        }
         if board is not None:
             shown["board"] = {"path": board, "valid": True}
         print(json.dumps(shown, default=str))
@@ -221,7 +228,9 @@ def parse_choice(text: str, actions: list[Action], game: Game) -> tuple[Action, 
         shown = ", ".join(str(i) for i, _ in matches[:AMBIGUOUS_SHOWN])
         more = f" and {len(matches) - AMBIGUOUS_SHOWN} more" if len(matches) > AMBIGUOUS_SHOWN else ""
         how = "read" if exact else "start with"
-        raise HegemonError(f"{len(matches)} actions {how} {text!r} (numbers {shown}{more}): type more, or its number")
+        raise HegemonError(
+            f"{len(matches)} actions {how} {text!r} (numbers {shown}{more}): type more, or its number"
+        )
     raise HegemonError(f"no legal action matches {text!r}; type its number")
 
 
@@ -233,9 +242,16 @@ def play_cmd(
     seed: Annotated[int, typer.Option(help="Seed of the dice, draws and bots")] = 0,
     rules_: Annotated[str | None, typer.Option("--rules", help="S.P.Q.RisiKo! rule set")] = None,
     siege: Annotated[str | None, typer.Option(help="Polis siege rule")] = None,
-    board: Annotated[str | None, typer.Option(help="A corrected board data file, or a shipped board's name (Polis: `balanced`)")] = None,
-    option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Any option as name=value")] = None,
-    record: Annotated[Path | None, typer.Option(help="Append the finished game's record to this JSONL file")] = None,
+    board: Annotated[
+        str | None,
+        typer.Option(help="A corrected board data file, or a shipped board's name (Polis: `balanced`)"),
+    ] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", help="Any option as name=value")
+    ] = None,
+    record: Annotated[
+        Path | None, typer.Option(help="Append the finished game's record to this JSONL file")
+    ] = None,
 ) -> None:
     """Play in the terminal: humans and bots at one table. Type an action's number (`N x3` repeats it),
     its text, `board` for the full board, `help`, or `quit`."""
@@ -244,8 +260,12 @@ def play_cmd(
         named = named_options(g, board=board, rules=rules_, siege=siege)
         opts = game_options(g, players, option or [], **named)
         n = g.players(opts)
-        written = [s.strip() for s in seats.split(",") if s.strip()] if seats else ["human"] + ["random"] * (n - 1)
-        seat_list = ["human" if s.lower() == "human" else s for s in written]  # a bot's spec keeps its case (a URL)
+        written = (
+            [s.strip() for s in seats.split(",") if s.strip()] if seats else ["human"] + ["random"] * (n - 1)
+        )
+        seat_list = [
+            "human" if s.lower() == "human" else s for s in written
+        ]  # a bot's spec keeps its case (a URL)
         if len(seat_list) != n:
             fail(f"--seats names {len(seat_list)} seats but the game has {n} players")
         bots = {i: make_bot(s, derive_seed(seed, "bot", i)) for i, s in enumerate(seat_list) if s != "human"}
@@ -293,8 +313,14 @@ def play_cmd(
     if record is not None:
         final = state.outcome()
         rec = GameRecord(
-            g.name, g.version, opts.to_json(), seed, history, seat_list,
-            outcome=final.to_json() if final else None, digest=state_digest(state),
+            g.name,
+            g.version,
+            opts.to_json(),
+            seed,
+            history,
+            seat_list,
+            outcome=final.to_json() if final else None,
+            digest=state_digest(state),
         )
         with record.open("a", encoding="utf-8") as fh:
             fh.write(rec.to_line() + "\n")
@@ -409,7 +435,9 @@ def human_turn(
         if action in actions:
             if left > 1:
                 pending[p] = (action, left - 1)
-            out.print(f"[cyan]repeat:[/cyan] {escape(str(action))}" + (f" ({left - 1} more)" if left > 1 else ""))
+            out.print(
+                f"[cyan]repeat:[/cyan] {escape(str(action))}" + (f" ({left - 1} more)" if left > 1 else "")
+            )
             show_odds(txt, state, action)
             return action
         if any(a.kind == action.kind for a in actions):  # its kind is offered, it is not: it cannot come back
@@ -504,13 +532,22 @@ def selfplay(
     game: Annotated[str, typer.Argument(help=f"The game: {', '.join(game_names())}")],
     games: Annotated[int, typer.Option(help="How many games")] = 100,
     seed: Annotated[int, typer.Option(help="Seed of the first game; game i uses seed+i")] = 0,
-    bots: Annotated[str, typer.Option(help="Comma-separated bots, one per seat (one name = every seat)")] = "random",
+    bots: Annotated[
+        str, typer.Option(help="Comma-separated bots, one per seat (one name = every seat)")
+    ] = "random",
     players: Annotated[int | None, typer.Option(help="Number of players (S.P.Q.RisiKo!: 3-5)")] = None,
     rules_: Annotated[str | None, typer.Option("--rules", help="S.P.Q.RisiKo! rule set")] = None,
     siege: Annotated[str | None, typer.Option(help="Polis siege rule")] = None,
-    board: Annotated[str | None, typer.Option(help="A corrected board data file, or a shipped board's name (Polis: `balanced`)")] = None,
-    option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Any option as name=value")] = None,
-    jsonl: Annotated[Path | None, typer.Option(help="Write every game's record to this JSON-lines file")] = None,
+    board: Annotated[
+        str | None,
+        typer.Option(help="A corrected board data file, or a shipped board's name (Polis: `balanced`)"),
+    ] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", help="Any option as name=value")
+    ] = None,
+    jsonl: Annotated[
+        Path | None, typer.Option(help="Write every game's record to this JSON-lines file")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON summary object")] = False,
 ) -> None:
     """Bots play N seeded games; a summary table, and optional JSONL records that replay exactly."""
@@ -561,7 +598,9 @@ def selfplay(
             agents = [make_bot(s, derive_seed(gseed, "bot", k)) for k, s in enumerate(specs)]
             chosen[0] = 0
             try:
-                state, rec = run_game(g, opts, gseed, [a.choose for a in agents], seats=specs, on_action=count)
+                state, rec = run_game(
+                    g, opts, gseed, [a.choose for a in agents], seats=specs, on_action=count
+                )
             except HegemonError as e:  # an external bot that cannot be reached: one line, not a traceback
                 failure = f"game {i + 1} (seed {gseed}): {e}"
                 break
@@ -625,8 +664,11 @@ def selfplay(
     for k in range(n):
         table.add_row(seat_label(g, k), specs[k], f"{wins[k]:g}", f"{wins[k] / games:.1%}")
     out.print(table)
-    turns = (f"turns: mean {summary['mean_turns']:.1f}, median {summary['median_turns']:g}  ·  "
-             if summary["mean_turns"] is not None else "")
+    turns = (
+        f"turns: mean {summary['mean_turns']:.1f}, median {summary['median_turns']:g}  ·  "
+        if summary["mean_turns"] is not None
+        else ""
+    )
     out.print(
         f"rounds: mean {summary['mean_rounds']:.1f}, median {summary['median_rounds']:g}  ·  {turns}"
         f"decisions: mean {summary['mean_decisions']:.0f}  ·  atomic actions: mean {summary['mean_actions']:.0f}"
@@ -642,9 +684,13 @@ def selfplay(
 def replay_cmd(
     path: Annotated[Path, typer.Argument(help="A JSON-lines file of game records")],
     game_no: Annotated[int | None, typer.Option("--game", help="Which record (1 = the first line)")] = None,
-    verify_all: Annotated[bool, typer.Option("--verify", help="Re-run every record; exit 1 on any mismatch")] = False,
+    verify_all: Annotated[
+        bool, typer.Option("--verify", help="Re-run every record; exit 1 on any mismatch")
+    ] = False,
     seat: Annotated[int | None, typer.Option(help="Show the game as this seat (1-based) saw it")] = None,
-    step: Annotated[bool | None, typer.Option(help="Wait for Enter after each turn (default: when a terminal)")] = None,
+    step: Annotated[
+        bool | None, typer.Option(help="Wait for Enter after each turn (default: when a terminal)")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object")] = False,
 ) -> None:
     """Step through a recorded game turn by turn, or verify that every record replays exactly."""
@@ -671,7 +717,9 @@ def replay_cmd(
             print(json.dumps({"records": len(records), "mismatches": bad, "ok": not bad}))
         else:
             for b_ in bad:
-                err.print(f"[red]game {b_['game']}[/red]: " + "; ".join(escape(str(x)) for x in b_["problems"]))
+                err.print(
+                    f"[red]game {b_['game']}[/red]: " + "; ".join(escape(str(x)) for x in b_["problems"])
+                )
             out.print(f"{len(records) - len(bad)}/{len(records)} records verify")
         raise typer.Exit(1 if bad else 0)
     k = game_no or 1
@@ -690,7 +738,9 @@ def replay_cmd(
     interactive = sys.stdin.isatty() if step is None else step
     turn_lines: list[str] = []
     last_turn = g.turn_count(state)
-    out.print(f"[bold]game {k}[/bold] · {rec.game} · seed {rec.seed} · seats {', '.join(rec.seats)} · {len(actions)} actions")
+    out.print(
+        f"[bold]game {k}[/bold] · {rec.game} · seed {rec.seed} · seats {', '.join(rec.seats)} · {len(actions)} actions"
+    )
     for i, a in enumerate(actions):
         try:
             who = state.current_player()
@@ -698,7 +748,9 @@ def replay_cmd(
         except HegemonError as e:
             fail(f"action {i}: {e}", code=1)
             return
-        turn_lines.append(("chance: " if who == CHANCE else f"{seat_label(g, who)}: ") + str(a.visible_to(viewer)))
+        turn_lines.append(
+            ("chance: " if who == CHANCE else f"{seat_label(g, who)}: ") + str(a.visible_to(viewer))
+        )
         now = g.turn_count(state)
         if now != last_turn or state.current_player() == TERMINAL:
             last_turn = now
@@ -733,34 +785,71 @@ for _module in game_cli_modules():  # each game's own `hegemon odds …` command
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port")] = 8000,
-    db: Annotated[str | None, typer.Option(help="Database URL (default: SQLite in the user data directory)")] = None,
+    db: Annotated[
+        str | None, typer.Option(help="Database URL (default: SQLite in the user data directory)")
+    ] = None,
     bot_delay: Annotated[float, typer.Option(help="Seconds between bot moves (0 for scripts)")] = 0.8,
     trusted_proxy: Annotated[
         list[str] | None,
-        typer.Option(help="Address or network of a reverse proxy whose X-Forwarded-For is believed (repeatable; "
-                     "default: $HEGEMON_TRUSTED_PROXIES, else none)"),
+        typer.Option(
+            help="Address or network of a reverse proxy whose X-Forwarded-For is believed (repeatable; "
+            "default: $HEGEMON_TRUSTED_PROXIES, else none)"
+        ),
     ] = None,
-    search_workers: Annotated[int | None, typer.Option(
-        min=1, max=64, help="Searches (mcts bots) thinking at once over all tables (default: $HEGEMON_SEARCH_WORKERS, "
-        "else CPUs - 1)")] = None,
-    search_budget: Annotated[float | None, typer.Option(
-        min=0, help="Seconds one search bot decision may take at most (0: the bot's own; default: "
-        "$HEGEMON_SEARCH_BUDGET, else 5)")] = None,
-    expire_finished: Annotated[float | None, typer.Option(
-        min=0, help="Seconds after which a finished or stopped table is removed (0: never; default: "
-        "$HEGEMON_EXPIRE_FINISHED, else 7 days)")] = None,
-    expire_idle: Annotated[float | None, typer.Option(
-        min=0, help="Seconds without a move or anyone connected after which a table is removed (0: never; "
-        "default: $HEGEMON_EXPIRE_IDLE, else 3 days)")] = None,
-    log_level: Annotated[str | None, typer.Option(
-        help="debug, info (each request in the access log), warning or error (default: $HEGEMON_LOG_LEVEL, else "
-        "info)")] = None,
-    log_format: Annotated[str | None, typer.Option(
-        help="text, or json: one JSON object a line, for a log collector (default: $HEGEMON_LOG_FORMAT, else "
-        "text)")] = None,
-    public_url: Annotated[str | None, typer.Option(
-        help="The server's address as players reach it (e.g. https://play.example.org): the seats' links start "
-        "with it (default: $HEGEMON_PUBLIC_URL, else links relative to the page that shows them)")] = None,
+    search_workers: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            max=64,
+            help="Searches (mcts bots) thinking at once over all tables (default: $HEGEMON_SEARCH_WORKERS, "
+            "else CPUs - 1)",
+        ),
+    ] = None,
+    search_budget: Annotated[
+        float | None,
+        typer.Option(
+            min=0,
+            help="Seconds one search bot decision may take at most (0: the bot's own; default: "
+            "$HEGEMON_SEARCH_BUDGET, else 5)",
+        ),
+    ] = None,
+    expire_finished: Annotated[
+        float | None,
+        typer.Option(
+            min=0,
+            help="Seconds after which a finished or stopped table is removed (0: never; default: "
+            "$HEGEMON_EXPIRE_FINISHED, else 7 days)",
+        ),
+    ] = None,
+    expire_idle: Annotated[
+        float | None,
+        typer.Option(
+            min=0,
+            help="Seconds without a move or anyone connected after which a table is removed (0: never; "
+            "default: $HEGEMON_EXPIRE_IDLE, else 3 days)",
+        ),
+    ] = None,
+    log_level: Annotated[
+        str | None,
+        typer.Option(
+            help="debug, info (each request in the access log), warning or error (default: $HEGEMON_LOG_LEVEL, else "
+            "info)"
+        ),
+    ] = None,
+    log_format: Annotated[
+        str | None,
+        typer.Option(
+            help="text, or json: one JSON object a line, for a log collector (default: $HEGEMON_LOG_FORMAT, else "
+            "text)"
+        ),
+    ] = None,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            help="The server's address as players reach it (e.g. https://play.example.org): the seats' links start "
+            "with it (default: $HEGEMON_PUBLIC_URL, else links relative to the page that shows them)"
+        ),
+    ] = None,
 ) -> None:
     """Run the web table: lobby, tables, bots, replays (limits and timeouts: docs/web-table.md)."""
     try:
@@ -774,14 +863,19 @@ def serve(
             search_workers=search_workers, search_budget=search_budget, expire_finished=expire_finished,
             expire_idle=expire_idle, log_level=log_level, log_format=log_format,
             public_url=public_url)  # fmt: skip
-    except (ValueError, importlib.import_module("hegemon.server.storage").DatabaseUnavailable) as e:  # a bad option, a busy port, no database
+    except (
+        ValueError,
+        importlib.import_module("hegemon.server.storage").DatabaseUnavailable,
+    ) as e:  # a bad option, a busy port, no database
         fail(str(e))
 
 
 @app.command()
 def backup(
     dest: Annotated[Path, typer.Argument(help="The backup file to write (e.g. hegemon-$(date +%F).db)")],
-    db: Annotated[str | None, typer.Option(help="Database URL (default: the SQLite file `hegemon serve` uses)")] = None,
+    db: Annotated[
+        str | None, typer.Option(help="Database URL (default: the SQLite file `hegemon serve` uses)")
+    ] = None,
     force: Annotated[bool, typer.Option(help="Replace DEST if it exists")] = False,
 ) -> None:
     """Copy the SQLite database safely while the server runs (SQLite's online backup API), with the uploaded
@@ -801,9 +895,13 @@ def backup(
 @app.command()
 def restore(
     source: Annotated[Path, typer.Argument(help="A file written by `hegemon backup`")],
-    db: Annotated[str | None, typer.Option(help="Database URL to restore into (default: the SQLite file `hegemon "
-                                           "serve` uses)")] = None,
-    force: Annotated[bool, typer.Option(help="Replace the database if it exists (stop the server first)")] = False,
+    db: Annotated[
+        str | None,
+        typer.Option(help="Database URL to restore into (default: the SQLite file `hegemon serve` uses)"),
+    ] = None,
+    force: Annotated[
+        bool, typer.Option(help="Replace the database if it exists (stop the server first)")
+    ] = False,
 ) -> None:
     """Put a backup back: checks it, copies it into the database (and its board files into the board directory).
     Stop the server first, restore, start it again: the tables resume where the backup left them."""

@@ -125,8 +125,12 @@ def test_spqr_search_never_reads_hidden_cards() -> None:
     assert GreedyBot(4).choose(st, me) == GreedyBot(4).choose(twin, me)
 
 
-@pytest.mark.parametrize(("turns", "finish", "playout"), [(1, None, None), (2, None, None), (2, 1, None), (2, 2, 2)])
-def test_polis_search_never_reads_the_opponents_cards(turns: int, finish: int | None, playout: int | None) -> None:
+@pytest.mark.parametrize(
+    ("turns", "finish", "playout"), [(1, None, None), (2, None, None), (2, 1, None), (2, 2, 2)]
+)
+def test_polis_search_never_reads_the_opponents_cards(
+    turns: int, finish: int | None, playout: int | None
+) -> None:
     from hegemon.games.polis.rules.common import PLAY
 
     st = None
@@ -155,13 +159,17 @@ def test_polis_search_never_reads_the_opponents_cards(turns: int, finish: int | 
     assert {k: (v.n, v.w) for k, v in a.children.items()} == {k: (v.n, v.w) for k, v in b.children.items()}
 
 
-def _leaf_points(finish: int | None, playout: int | None, turns: int = 1, iterations: int = 200) -> list[tuple[int, int]]:
+def _leaf_points(
+    finish: int | None, playout: int | None, turns: int = 1, iterations: int = 200
+) -> list[tuple[int, int]]:
     """Where a Polis search values its leaves: (whose turn it is in the action phase, actions taken in it) at
     each leaf evaluation, from the start of a turn of the action phase."""
     from hegemon.ai.games import polis as know
     from hegemon.games.polis.rules.common import ACTION
 
-    st = advance("polis", 5, lambda s: s.phase == ACTION and s.n_actions == 0 and not any(s.passed) and s.round > 0)
+    st = advance(
+        "polis", 5, lambda s: s.phase == ACTION and s.n_actions == 0 and not any(s.passed) and s.round > 0
+    )
     me = st.current_player()
     seen: list[tuple[int, int]] = []
 
@@ -169,8 +177,15 @@ def _leaf_points(finish: int | None, playout: int | None, turns: int = 1, iterat
         seen.append((d.active if d.phase == ACTION else -1, d.n_actions))
         return know.search_evaluate(d)
 
-    bot = MctsBot(seed=1, iterations=iterations, time_limit=None, horizon_turns=turns, finish=finish, playout=playout,
-                  evaluate=evaluate)
+    bot = MctsBot(
+        seed=1,
+        iterations=iterations,
+        time_limit=None,
+        horizon_turns=turns,
+        finish=finish,
+        playout=playout,
+        evaluate=evaluate,
+    )
     bot.search(st, me)
     assert bot.last_iterations == iterations
     # the root's prior and the order of the others' actions are valued first: the leaves are the last calls
@@ -194,7 +209,9 @@ def test_polis_finish_values_every_leaf_where_the_horizons_last_turn_ends() -> N
 def test_polis_greedy_finish_is_deterministic_and_costs_more_than_the_tree_alone() -> None:
     from hegemon.games.polis.rules.common import ACTION
 
-    st = advance("polis", 5, lambda s: s.phase == ACTION and s.n_actions == 0 and not any(s.passed) and s.round > 0)
+    st = advance(
+        "polis", 5, lambda s: s.phase == ACTION and s.n_actions == 0 and not any(s.passed) and s.round > 0
+    )
     me = st.current_player()
     runs = []
     for _ in range(2):
@@ -215,7 +232,9 @@ def test_polis_two_turn_horizon_searches_the_opponents_reply() -> None:
     from hegemon.games.polis.rules.common import ACTION
 
     # the start of a turn in the action phase, the opponent still playing
-    st = advance("polis", 5, lambda s: s.phase == ACTION and s.n_actions == 0 and not any(s.passed) and s.round > 0)
+    st = advance(
+        "polis", 5, lambda s: s.phase == ACTION and s.n_actions == 0 and not any(s.passed) and s.round > 0
+    )
     me = st.current_player()
     one = MctsBot(seed=1, iterations=400, time_limit=None).search(st, me)
     two = MctsBot(seed=1, iterations=400, time_limit=None, horizon_turns=2).search(st, me)
@@ -224,20 +243,37 @@ def test_polis_two_turn_horizon_searches_the_opponents_reply() -> None:
     assert one.n == two.n == 400
     # the default is the one-turn horizon, move for move
     again = MctsBot(seed=1, iterations=400, time_limit=None, horizon_turns=1).search(st, me)
-    assert {k: (v.n, v.w) for k, v in one.children.items()} == {k: (v.n, v.w) for k, v in again.children.items()}
+    assert {k: (v.n, v.w) for k, v in one.children.items()} == {
+        k: (v.n, v.w) for k, v in again.children.items()
+    }
 
 
 def test_mcts_spec_takes_search_settings() -> None:
     bot = make_bot("mcts:2560:turns=2:c=0.7:prior=2:candidates=24", 1)
     assert isinstance(bot, MctsBot)
-    assert (bot.iterations, bot.time_limit, bot.horizon_turns, bot.exploration, bot.prior_weight, bot.candidates) == (
-        2560, None, 2, 0.7, 2.0, 24)
+    assert (
+        bot.iterations,
+        bot.time_limit,
+        bot.horizon_turns,
+        bot.exploration,
+        bot.prior_weight,
+        bot.candidates,
+    ) == (2560, None, 2, 0.7, 2.0, 24)
     # a named level takes settings too (ai/levels.py; tests/ai/test_levels.py)
     assert make_bot("mcts:easy:turns=2", 1).extra == {"horizon_turns": 2}  # type: ignore[attr-defined]  # a search bot: make_bot returns the Bot protocol
     fin = make_bot("mcts:160:turns=2:finish=2:playout=1", 1)
     assert isinstance(fin, MctsBot) and (fin.finish, fin.playout) == (2, 1)
-    for bad in ("mcts:40:depth=3", "mcts:40:turns", "mcts:40:turns=two", "mcts:40:turns=0", "mcts:40:candidates=5000",
-                "mcts:40:c=-1", "mcts:40:finish=3", "mcts:40:playout=5", "mcts:40:playout=0"):
+    for bad in (
+        "mcts:40:depth=3",
+        "mcts:40:turns",
+        "mcts:40:turns=two",
+        "mcts:40:turns=0",
+        "mcts:40:candidates=5000",
+        "mcts:40:c=-1",
+        "mcts:40:finish=3",
+        "mcts:40:playout=5",
+        "mcts:40:playout=0",
+    ):
         with pytest.raises(ConfigError):
             make_bot(bad, 1)
 

@@ -78,8 +78,14 @@ def test_levels_are_the_documented_budgets_per_game() -> None:
     assert make_bot("mcts:normal:turns=1", 1).bot_for(polis_state).horizon_turns == 1  # type: ignore[attr-defined]  # a level bot: make_bot returns the Bot protocol
     # a number is still a plain search
     assert isinstance(make_bot("mcts:300", 1), MctsBot)
-    for bad in ("mcts:normal:depth=2", "mcts:expertly", "beginner:t=0", "beginner:miss=1", "beginner:x=1",
-                "beginner:samples=99"):
+    for bad in (
+        "mcts:normal:depth=2",
+        "mcts:expertly",
+        "beginner:t=0",
+        "beginner:miss=1",
+        "beginner:x=1",
+        "beginner:samples=99",
+    ):
         with pytest.raises(ConfigError):
             make_bot(bad, 1)
 
@@ -121,7 +127,9 @@ def test_no_level_reads_the_polis_opponents_cards(spec: str) -> None:
     a, b = _lab(spec, 3), _lab(spec, 3)
     if isinstance(a, LevelBot):
         ra, rb = a.bot_for(st).search(st, me), b.bot_for(twin).search(twin, me)
-        assert {k: (v.n, v.w) for k, v in ra.children.items()} == {k: (v.n, v.w) for k, v in rb.children.items()}
+        assert {k: (v.n, v.w) for k, v in ra.children.items()} == {
+            k: (v.n, v.w) for k, v in rb.children.items()
+        }
     else:
         assert a.choose(st, me) == b.choose(twin, me)
     assert a.rng.getstate() == b.rng.getstate()
@@ -144,7 +152,9 @@ def test_no_level_reads_the_spqr_hidden_cards(spec: str) -> None:
     a, b = _lab(spec, 9), _lab(spec, 9)
     if isinstance(a, LevelBot):
         ra, rb = a.bot_for(st).search(st, me), b.bot_for(twin).search(twin, me)
-        assert {k: (v.n, v.w) for k, v in ra.children.items()} == {k: (v.n, v.w) for k, v in rb.children.items()}
+        assert {k: (v.n, v.w) for k, v in ra.children.items()} == {
+            k: (v.n, v.w) for k, v in rb.children.items()
+        }
     else:
         assert a.choose(st, me) == b.choose(twin, me)
     assert a.rng.getstate() == b.rng.getstate()

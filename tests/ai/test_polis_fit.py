@@ -37,8 +37,10 @@ def records(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-@pytest.mark.parametrize("weights", [know.DEFAULT, know.SEARCH, know.SEARCH_ATHENS,
-                                     know.Weights(project=1.0, unit=0.4, supply_danger=2.0)])
+@pytest.mark.parametrize(
+    "weights",
+    [know.DEFAULT, know.SEARCH, know.SEARCH_ATHENS, know.Weights(project=1.0, unit=0.4, supply_danger=2.0)],
+)
 def test_terms_times_weights_are_the_strength(records: Path, weights: know.Weights) -> None:
     """Every position of the games, both sides: the weighted terms sum to `strength` (a term added to
     `strength` and not to `features` fails here)."""
@@ -49,7 +51,9 @@ def test_terms_times_weights_are_the_strength(records: Path, weights: know.Weigh
         st = game.new_game(game.parse_options(rec["options"]), rec["seed"])
         for raw in rec["actions"]:
             for s in (0, 1):
-                assert fit_polis.weighted(st, s, weights) == pytest.approx(know.strength(st, s, weights), abs=1e-9)
+                assert fit_polis.weighted(st, s, weights) == pytest.approx(
+                    know.strength(st, s, weights), abs=1e-9
+                )
                 checked += 1
             st.apply(game.decode_action(raw))
     assert checked > 200
@@ -78,7 +82,9 @@ def test_the_fit_recovers_a_known_logistic() -> None:
     assert loss < fit_polis.log_loss(x, y, np.zeros(3), 0.0)
 
 
-def test_the_script_prints_the_weights(records: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_script_prints_the_weights(
+    records: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "w.json"
     assert fit_polis.main([str(records), "--by-round", "--json", str(out)]) == 0
     text = capsys.readouterr().out

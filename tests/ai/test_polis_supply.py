@@ -83,7 +83,9 @@ def test_passing_with_the_last_prestige_owed_to_the_supply_is_a_lost_game() -> N
     fed.res[s][WHEAT] = base
     fed.passed[s] = True
     assert know.strength(fed, s, ON) == know.strength(fed, s, know.SEARCH)
-    assert know.strength(passed, s, know.DEFAULT) == know.strength(passed, s, dataclasses.replace(know.DEFAULT))
+    assert know.strength(passed, s, know.DEFAULT) == know.strength(
+        passed, s, dataclasses.replace(know.DEFAULT)
+    )
     # the evaluation follows: passing into ostracism reads as a near-certain loss for the side
     assert know.evaluate(passed, ON)[s] < know.evaluate(passed, know.SEARCH)[s] * 0.05
 

@@ -21,11 +21,26 @@ from hegemon.games.polis.rules import common
 
 # every field of `Weights` and the module constant it defaults to
 CONSTANTS = {
-    "unit": "W_UNIT", "resource": "W_RESOURCE", "silver": "W_SILVER", "merchant": "W_MERCHANT",
-    "league": "W_LEAGUE", "hunger": "W_HUNGER", "starve": "W_STARVE", "lost": "W_LOST", "scale": "SCALE",
-    "keep_ds": "KEEP_DS", "keep_diceless": "KEEP_DICELESS", "keep_contested": "KEEP_CONTESTED",
-    "keep_force_next": "KEEP_FORCE_NEXT", "action": "W_ACTION", "reach": "REACH", "reach_mover": "REACH_MOVER",
-    "pp_none": "PP_NONE", "pp_one": "PP_ONE", "project": "W_PROJECT", "supply_danger": "W_SUPPLY_DANGER",
+    "unit": "W_UNIT",
+    "resource": "W_RESOURCE",
+    "silver": "W_SILVER",
+    "merchant": "W_MERCHANT",
+    "league": "W_LEAGUE",
+    "hunger": "W_HUNGER",
+    "starve": "W_STARVE",
+    "lost": "W_LOST",
+    "scale": "SCALE",
+    "keep_ds": "KEEP_DS",
+    "keep_diceless": "KEEP_DICELESS",
+    "keep_contested": "KEEP_CONTESTED",
+    "keep_force_next": "KEEP_FORCE_NEXT",
+    "action": "W_ACTION",
+    "reach": "REACH",
+    "reach_mover": "REACH_MOVER",
+    "pp_none": "PP_NONE",
+    "pp_one": "PP_ONE",
+    "project": "W_PROJECT",
+    "supply_danger": "W_SUPPLY_DANGER",
 }
 
 
@@ -71,7 +86,11 @@ def test_evaluation_without_a_set_is_the_default_set(rule: str) -> None:
 def test_every_weight_reaches_the_evaluation() -> None:
     """Doubling a weight changes some position's strength (or the logistic, for the scale): no field is
     plumbed to nothing."""
-    sts = [st for rule in ("classic", "sacrifice", "diceless", "diceless_sacrifice") for st in positions(rule, 5, 20)]
+    sts = [
+        st
+        for rule in ("classic", "sacrifice", "diceless", "diceless_sacrifice")
+        for st in positions(rule, 5, 20)
+    ]
     # positions where the rarer terms apply: hungry, no prestige, one prestige, a capital starving after the
     # side's pass (the game lost)
     for st in sts[:4]:
@@ -94,20 +113,27 @@ def test_the_search_set_is_the_tuned_one() -> None:
     """The search's set differs from the default in the tuned weights only (ai/README.md: a siege within reach
     at 0.3 of its gain for the search, half for greedy; resources other than silver worth nothing beyond the
     hunger they relieve, tuned as Sparta against the search playing Athens)."""
-    changed = {f.name for f in dataclasses.fields(know.Weights)
-               if getattr(know.SEARCH, f.name) != getattr(know.DEFAULT, f.name)}
+    changed = {
+        f.name
+        for f in dataclasses.fields(know.Weights)
+        if getattr(know.SEARCH, f.name) != getattr(know.DEFAULT, f.name)
+    }
     assert changed == {"reach", "resource"}
     assert know.SEARCH.reach == 0.3 < know.DEFAULT.reach
     assert know.SEARCH.resource == 0.0 < know.DEFAULT.resource
 
 
 def test_search_uses_its_set_and_greedy_the_default() -> None:
-    assert "evaluate" not in know.MCTS_DEFAULTS  # `evaluate_for` names the search's evaluation for either side
+    assert (
+        "evaluate" not in know.MCTS_DEFAULTS
+    )  # `evaluate_for` names the search's evaluation for either side
     st = positions("classic", 3)[2]
     p = st.current_player()
     assert know.search_evaluate(st) == know.evaluate(st, know.SEARCH)
     sieges = [d for rule in ("classic", "diceless") for d in positions(rule, 9, 20)]
-    assert any(know.search_evaluate(d) != know.evaluate(d) for d in sieges), "the search's set is not greedy's"
+    assert any(know.search_evaluate(d) != know.evaluate(d) for d in sieges), (
+        "the search's set is not greedy's"
+    )
     bot = MctsBot(seed=1, iterations=5, time_limit=None)
     bot.search(st, p)
     assert bot._evaluate is (know.search_evaluate_athens if p == 0 else know.search_evaluate)
@@ -118,11 +144,23 @@ def test_search_uses_its_set_and_greedy_the_default() -> None:
     # greedy: its action values are the one-ply values under the default set, whatever the search's set is
     other = dataclasses.replace(know.DEFAULT, unit=3.0, silver=2.0, scale=1.0)
     greedy = GreedyBot(seed=4).action_values(st, p)
-    expected = one_ply_values(know.determinize(st, p, random.Random(4)), p, know, random.Random(4), 4,
-                              evaluate=lambda d: know.evaluate(d, know.DEFAULT))
+    expected = one_ply_values(
+        know.determinize(st, p, random.Random(4)),
+        p,
+        know,
+        random.Random(4),
+        4,
+        evaluate=lambda d: know.evaluate(d, know.DEFAULT),
+    )
     assert greedy == expected
-    searched = one_ply_values(know.determinize(st, p, random.Random(4)), p, know, random.Random(4), 4,
-                              evaluate=lambda d: know.evaluate(d, other))
+    searched = one_ply_values(
+        know.determinize(st, p, random.Random(4)),
+        p,
+        know,
+        random.Random(4),
+        4,
+        evaluate=lambda d: know.evaluate(d, other),
+    )
     assert [v for _, v in searched] != [v for _, v in greedy], "a different set gives different values"
 
 
@@ -132,8 +170,11 @@ def test_the_search_playing_athens_uses_athens_set() -> None:
     assert know.BOTS.evaluate_for is know.search_evaluate_for
     assert know.search_evaluate_for(0) is know.search_evaluate_athens
     assert know.search_evaluate_for(1) is know.search_evaluate
-    changed = {f.name: getattr(know.SEARCH_ATHENS, f.name) for f in dataclasses.fields(know.Weights)
-               if getattr(know.SEARCH_ATHENS, f.name) != getattr(know.SEARCH, f.name)}
+    changed = {
+        f.name: getattr(know.SEARCH_ATHENS, f.name)
+        for f in dataclasses.fields(know.Weights)
+        if getattr(know.SEARCH_ATHENS, f.name) != getattr(know.SEARCH, f.name)
+    }
     assert changed == {"silver": 0.6, "project": 0.5, "league": 0.5}
     found = {0: False, 1: False}
     for st in positions("classic", 3, 20):

@@ -35,7 +35,9 @@ def _after_setup(neutrals_compete: bool, seed: int = 1) -> SpqrState:
 
 def _next_vp(st: SpqrState, player: int) -> int:
     sizes = empire_sizes(st.board, st.owner)
-    return sum(score_turn(st.board, st.owner, st.triremes, st.power_centre, player, competitors(st), sizes).values())
+    return sum(
+        score_turn(st.board, st.owner, st.triremes, st.power_centre, player, competitors(st), sizes).values()
+    )
 
 
 def test_strengths_count_neutrals_when_they_compete() -> None:
@@ -58,7 +60,9 @@ def test_next_scores_agrees_with_score_turn_along_random_games() -> None:
     and without competing neutrals, eliminated players included, at every 25th action of random games."""
     game = get_game("spqrisiko")
     checked = 0
-    for seed, (rules, players, compete) in enumerate([("official", 3, True), ("house-1.2", 4, False), ("official", 5, True)]):
+    for seed, (rules, players, compete) in enumerate(
+        [("official", 3, True), ("house-1.2", 4, False), ("official", 5, True)]
+    ):
         opts = game.parse_options({"players": players, "rules": rules, "random_deal": True, "max_rounds": 8})
         st = game.new_game(dataclasses.replace(opts, neutrals_compete=compete), seed)
         assert isinstance(st, SpqrState)
@@ -71,9 +75,17 @@ def test_next_scores_agrees_with_score_turn_along_random_games() -> None:
                 everyone = list(range(st.n))
                 got = next_scores(b, st.owner, st.triremes, st.power_centre, everyone, parties, sizes)
                 for p in everyone:
-                    assert got[p] == score_turn(b, st.owner, st.triremes, st.power_centre, p, parties, sizes), (seed, step, p)
-                    assert got[p] == score_turn(b, st.owner, st.triremes, st.power_centre, p, parties), (seed, step, p)
+                    assert got[p] == score_turn(
+                        b, st.owner, st.triremes, st.power_centre, p, parties, sizes
+                    ), (seed, step, p)
+                    assert got[p] == score_turn(b, st.owner, st.triremes, st.power_centre, p, parties), (
+                        seed,
+                        step,
+                        p,
+                    )
                 checked += 1
-            st.apply(sample_chance(st, rng) if st.current_player() == CHANCE else rng.choice(st.legal_actions()))
+            st.apply(
+                sample_chance(st, rng) if st.current_player() == CHANCE else rng.choice(st.legal_actions())
+            )
             step += 1
     assert checked > 30

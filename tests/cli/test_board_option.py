@@ -23,7 +23,10 @@ def run(*args: str) -> tuple[int, str]:
 def test_selfplay_and_play_refuse_a_board_beyond_the_bounds(tmp_path: Path) -> None:
     bad = tmp_path / "huge-deck.toml"
     bad.write_text(SPQR.replace("legionary = 25", "legionary = 9223372036854775807"), encoding="utf-8")
-    for cmd in (("selfplay", "spqrisiko", "--games", "1"), ("play", "spqrisiko", "--seats", "random,random,random")):
+    for cmd in (
+        ("selfplay", "spqrisiko", "--games", "1"),
+        ("play", "spqrisiko", "--seats", "random,random,random"),
+    ):
         code, out = run(*cmd, "--board", str(bad))
         assert code == 2, out
         flat = " ".join(out.split())

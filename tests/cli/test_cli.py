@@ -21,16 +21,42 @@ def run(*args: str, input: str | None = None) -> tuple[int, str, str]:
 
 def test_selfplay_json_summary_and_byte_identical_records(tmp_path: Path) -> None:
     a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
-    code, out, _ = run("selfplay", "spqrisiko", "--players", "3", "--games", "4", "--seed", "1",
-                       "--bots", "random", "--jsonl", str(a), "--json")
+    code, out, _ = run(
+        "selfplay",
+        "spqrisiko",
+        "--players",
+        "3",
+        "--games",
+        "4",
+        "--seed",
+        "1",
+        "--bots",
+        "random",
+        "--jsonl",
+        str(a),
+        "--json",
+    )
     assert code == 0
     summary = json.loads(out)
     assert summary["games"] == 4 and len(summary["wins_per_seat"]) == 3
     assert abs(sum(summary["wins_per_seat"]) - 4) < 1e-9
     assert summary["mean_turns"] > 0 and summary["median_turns"] > 0
     assert sum(summary["terminations"].values()) == 4
-    code, _, _ = run("selfplay", "spqrisiko", "--players", "3", "--games", "4", "--seed", "1",
-                     "--bots", "random", "--jsonl", str(b), "--json")
+    code, _, _ = run(
+        "selfplay",
+        "spqrisiko",
+        "--players",
+        "3",
+        "--games",
+        "4",
+        "--seed",
+        "1",
+        "--bots",
+        "random",
+        "--jsonl",
+        str(b),
+        "--json",
+    )
     assert code == 0
     assert a.read_bytes() == b.read_bytes()
     assert len(a.read_text().splitlines()) == 4
@@ -87,7 +113,9 @@ def test_odds_frontier_follows_the_garrison_reading() -> None:
     code, out, _ = run("odds", "spqrisiko", "4", "3", "--frontier", "--json")
     assert code == 0
     data = json.loads(out)
-    assert data["inputs"] == {"attacker": 4, "defender": 3, "stop_at": 2, "keep": 1} and data["attack_possible"]
+    assert (
+        data["inputs"] == {"attacker": 4, "defender": 3, "stop_at": 2, "keep": 1} and data["attack_possible"]
+    )
     code, out, _ = run("odds", "spqrisiko", "4", "3", "--frontier", "--garrison", "garrison_first", "--json")
     assert code == 0 and json.loads(out)["attack_possible"] is False
     code, _, err = run("odds", "spqrisiko", "4", "3", "--garrison", "both")
@@ -112,8 +140,15 @@ def test_rules_lists_options_rule_sets_and_refuses_unknown_games() -> None:
 
 def test_play_answers_bad_input_with_a_message_and_the_same_prompt() -> None:
     code, out, err = run(
-        "play", "spqrisiko", "--players", "3", "--seats", "human,random,random", "--seed", "7",
-        input="banana\n999\n{\"type\": \"attack\"}\nquit\n",
+        "play",
+        "spqrisiko",
+        "--players",
+        "3",
+        "--seats",
+        "human,random,random",
+        "--seed",
+        "7",
+        input='banana\n999\n{"type": "attack"}\nquit\n',
     )
     assert "Traceback" not in out + err
     assert "no legal action matches 'banana'" in out
@@ -125,7 +160,14 @@ def test_play_answers_bad_input_with_a_message_and_the_same_prompt() -> None:
 def test_play_accepts_numbers_and_text_until_the_end_of_set_up() -> None:
     # claim provinces by number and by text; the bots answer in between
     code, out, _ = run(
-        "play", "spqrisiko", "--players", "5", "--seats", "human,random,random,random,random", "--seed", "1",
+        "play",
+        "spqrisiko",
+        "--players",
+        "5",
+        "--seats",
+        "human,random,random,random,random",
+        "--seed",
+        "1",
         input="1\nclaim galicia\n" + "1\n" * 7 + "quit\n",
     )
     assert "Traceback" not in out
@@ -151,7 +193,9 @@ def _imported_after(code: str) -> list[str]:
         "import sys\n" + code + "\n"
         f"print('heavy:' + ','.join(sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r}))))"
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
+    )
     last = done.stdout.strip().splitlines()[-1]
     assert last.startswith("heavy:"), done.stdout
     return [m for m in last.removeprefix("heavy:").split(",") if m]
@@ -218,7 +262,9 @@ def test_an_external_bot_is_called_at_its_url_as_written() -> None:
     srv = PathBot()
     try:
         url = f"http://127.0.0.1:{srv.port}/MyBot?Key=ABC"
-        code, out, err = run("selfplay", "polis", "--games", "1", "--bots", f"random,External:{url}", "--json")
+        code, out, err = run(
+            "selfplay", "polis", "--games", "1", "--bots", f"random,External:{url}", "--json"
+        )
         assert code == 0, err
         assert json.loads(out)["bots"] == ["random", f"External:{url}"]
         assert srv.paths and set(srv.paths) == {"/MyBot?Key=ABC"}

@@ -48,7 +48,9 @@ def test_polis_repeat_by_text_plays_the_action_k_times(tmp_path: Path) -> None:
 def test_polis_board_lists_every_territory_with_its_neighbours() -> None:
     code, out = play(("play", "polis", "--seats", "human,random", "--seed", "3"), "board", "quit")
     assert code == 1
-    assert re.search(r"Attika +land units 3/0 +poleis: Athinae ATH 4\s+neighbours: Megaris, Boiotia, Saronikos", out)
+    assert re.search(
+        r"Attika +land units 3/0 +poleis: Athinae ATH 4\s+neighbours: Megaris, Boiotia, Saronikos", out
+    )
     assert out.count("neighbours:") == POLIS.new_game().board.n_terr
 
 
@@ -80,7 +82,9 @@ def test_spqrisiko_board_shows_neighbours() -> None:
 
 
 def test_menus_break_between_items_never_inside_a_word() -> None:
-    items = [(i, f"move hoplites to territory_number_{i} and then somewhere very far away") for i in range(1, 9)]
+    items = [
+        (i, f"move hoplites to territory_number_{i} and then somewhere very far away") for i in range(1, 9)
+    ]
     items.append((9, "x" * 10 + " " + "a-very-long-word-" * 2))
     for width in (20, 40, 80):
         lines = menu_lines("move_hoplites", items, width)
@@ -155,7 +159,10 @@ def test_every_action_is_typed_as_shown_with_any_spacing_and_case(name: str, gam
             shown = str(a)
             for typed_text in (shown, shown.strip(), "  " + shown.strip().upper().replace(" ", "   ") + " "):
                 assert parse_choice(typed_text, actions, g) == (a, 1), (typed_text, [str(x) for x in actions])
-            assert parse_choice(f"{shown.strip()} [win 61.2%] x2", actions, g) == (a, 2)  # the menu's odds note
+            assert parse_choice(f"{shown.strip()} [win 61.2%] x2", actions, g) == (
+                a,
+                2,
+            )  # the menu's odds note
             if shown.startswith("  "):
                 kinds.add(a.kind)
     if name == "polis":  # the indented steps the issue names were all met and typed
@@ -163,9 +170,13 @@ def test_every_action_is_typed_as_shown_with_any_spacing_and_case(name: str, gam
 
 
 def test_an_ambiguous_text_lists_the_numbers_to_type() -> None:
-    code, out = play(POLIS3, "create 1", "fly   to the moon", "999 x2", "create 1 merchant(s) at chios", "quit")
+    code, out = play(
+        POLIS3, "create 1", "fly   to the moon", "999 x2", "create 1 merchant(s) at chios", "quit"
+    )
     assert code == 1
-    assert "8 actions start with 'create 1' (numbers 2, 3, 4, 7, 8, 9, 12, 13): type more, or its number" in out
+    assert (
+        "8 actions start with 'create 1' (numbers 2, 3, 4, 7, 8, 9, 12, 13): type more, or its number" in out
+    )
     assert "no legal action matches 'fly to the moon'; type its number" in out
     assert "choose a number from 1 to" in out
     assert "Athens: create 1 merchant(s) at chios" in out
@@ -177,7 +188,9 @@ def test_polis_seats_are_athens_and_sparta_in_play_selfplay_and_replay(tmp_path:
     assert "Athens> " in out and "Athens — action" in out and "Sparta: " in out
     assert not re.search(r"\bP[12]\b", out), re.findall(r".*\bP[12]\b.*", out)[:3]
     records = tmp_path / "games.jsonl"
-    result = runner.invoke(app, ["selfplay", "polis", "--games", "1", "--bots", "random", "--jsonl", str(records)])
+    result = runner.invoke(
+        app, ["selfplay", "polis", "--games", "1", "--bots", "random", "--jsonl", str(records)]
+    )
     assert result.exit_code == 0 and re.search(r"Athens\s+│\s+random", result.stdout), result.stdout
     assert re.search(r"Sparta\s+│\s+random", result.stdout) and "P1" not in result.stdout
     result = runner.invoke(app, ["replay", str(records), "--no-step"])
@@ -235,7 +248,9 @@ def test_the_prompt_has_line_editing_and_a_bounded_history_kept_between_games(tm
     # `board`, then the up arrow recalls it; then `quit` typed with a typo mended by the left arrow
     code, out = _pty_play(tmp_path, ["board\r", f"{up}\r", "qit\x1b[D\x1b[Du\r"])
     assert code == 1 and "game abandoned" in out, out[-2000:]
-    assert out.count("Attika ") >= 2 and out.count("neighbours: Megaris, Boiotia, Saronikos") == 2, out[-3000:]
+    assert out.count("Attika ") >= 2 and out.count("neighbours: Megaris, Boiotia, Saronikos") == 2, out[
+        -3000:
+    ]
     lines = history.read_text().splitlines()
     assert len(lines) == HISTORY_LINES and lines[-2:] == ["board", "quit"]  # a recalled line is kept once
     # the next game: the up arrow brings back the last line of the one before (`quit`)

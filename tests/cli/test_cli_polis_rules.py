@@ -41,6 +41,8 @@ def test_siege_odds_without_prestige_say_what_they_assume() -> None:
     assert "PP assumed" in data["assumptions"] and data["success"]["fraction"] == "15/16"
     code, out, err = run("odds", "polis-siege", "--fortification", "2", "--hoplites", "3")
     assert code == 0 and "no --prestige given" in err and "(assumed)" in out
-    code, out, _ = run("odds", "polis-siege", "--fortification", "2", "--hoplites", "3", "--prestige", "0", "--json")
+    code, out, _ = run(
+        "odds", "polis-siege", "--fortification", "2", "--hoplites", "3", "--prestige", "0", "--json"
+    )
     data = json.loads(out)
     assert data["prestige_assumed"] is False and data["success"]["fraction"] == "0/1"

@@ -26,7 +26,11 @@ QUERIES = [
 def fast(args: list[str], probe: bool = False) -> subprocess.CompletedProcess[str]:
     """`python -m hegemon odds spqrisiko ARGS`; with `probe`, also print whether typer was imported."""
     code = "import sys\nfrom hegemon.__main__ import main\nsys.argv = ['hegemon', *sys.argv[1:]]\n"
-    code += "try:\n    main()\nfinally:\n    print('typer' in sys.modules, file=sys.stderr)\n" if probe else "main()\n"
+    code += (
+        "try:\n    main()\nfinally:\n    print('typer' in sys.modules, file=sys.stderr)\n"
+        if probe
+        else "main()\n"
+    )
     return subprocess.run([sys.executable, "-c", code, "odds", "spqrisiko", *args],
                           capture_output=True, text=True, timeout=120, env={**os.environ, "COLUMNS": "120"})  # fmt: skip
 

@@ -93,7 +93,9 @@ def test_codec_round_trip_and_typed_errors() -> None:
         assert word in str(e.value)
 
 
-@given(st.dictionaries(st.text(max_size=5), st.one_of(st.integers(), st.text(max_size=5), st.none()), max_size=4))
+@given(
+    st.dictionaries(st.text(max_size=5), st.one_of(st.integers(), st.text(max_size=5), st.none()), max_size=4)
+)
 def test_codec_never_crashes_on_junk(obj: dict) -> None:
     try:
         decoded = CODEC.decode(obj)
@@ -135,7 +137,10 @@ def test_replay_rejects_wrong_game_version_and_illegal_actions() -> None:
     with pytest.raises(RecordError, match="not"):
         replay(g, GameRecord("polis", 1, {}, 0, []))
     with pytest.raises(RecordError, match="action 0"):
-        replay(g, GameRecord("spqrisiko", 1, {}, 0, [{"type": "attack", "source": "italia", "target": "sicilia"}]))
+        replay(
+            g,
+            GameRecord("spqrisiko", 1, {}, 0, [{"type": "attack", "source": "italia", "target": "sicilia"}]),
+        )
     with pytest.raises(RecordError, match="record options"):
         replay(g, GameRecord("spqrisiko", 1, {"players": 9}, 0, []))
 

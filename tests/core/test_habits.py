@@ -68,7 +68,10 @@ def import_graph() -> dict[str, set[str]]:
                     anchor = package.split(".")
                     anchor = anchor[: len(anchor) - node.level + 1]
                     base = ".".join([*anchor, base] if base else anchor)
-                targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base for alias in node.names]
+                targets = [
+                    f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base
+                    for alias in node.names
+                ]
             edges.update(t for t in targets if t in modules and t != name)
         graph[name] = edges
     return graph
@@ -113,7 +116,9 @@ def cycles(graph: dict[str, set[str]], scope: tuple[str, ...]) -> list[list[str]
 
 
 def test_the_cycle_finder_finds_a_cycle_and_the_graph_sees_real_imports() -> None:
-    assert cycles({"a.x": {"a.y"}, "a.y": {"a.z"}, "a.z": {"a.x"}, "a.w": {"a.x"}}, ("a.",)) == [["a.x", "a.y", "a.z"]]
+    assert cycles({"a.x": {"a.y"}, "a.y": {"a.z"}, "a.z": {"a.x"}, "a.w": {"a.x"}}, ("a.",)) == [
+        ["a.x", "a.y", "a.z"]
+    ]
     assert cycles({"a.x": {"a.y"}, "a.y": set()}, ("a.",)) == []
     graph = import_graph()
     assert "hegemon.core.game" in graph["hegemon.core.play"]
@@ -162,9 +167,16 @@ def test_the_server_reports_through_logging_not_print() -> None:
 
 
 STRICT_FLAGS = (
-    "disallow_any_generics", "disallow_subclassing_any", "disallow_untyped_calls", "disallow_untyped_defs",
-    "disallow_incomplete_defs", "disallow_untyped_decorators", "warn_return_any", "no_implicit_reexport",
-    "strict_equality", "extra_checks",
+    "disallow_any_generics",
+    "disallow_subclassing_any",
+    "disallow_untyped_calls",
+    "disallow_untyped_defs",
+    "disallow_incomplete_defs",
+    "disallow_untyped_decorators",
+    "warn_return_any",
+    "no_implicit_reexport",
+    "strict_equality",
+    "extra_checks",
 )
 
 
@@ -182,3 +194,21 @@ def test_mypy_runs_strict_on_all_of_src() -> None:
     for target in ("lint:", "typecheck:"):
         recipe = makefile.split(f"\n{target}", 1)[1].split("\n\n", 1)[0]
         assert "/mypy src" in recipe, target
+
+
+def test_ruff_format_is_enforced_and_the_tree_is_formatted() -> None:
+    """`ruff format` is enforced: `make lint` (so `make test` and CI) and the pre-commit hooks check it, and the
+    tree as it is passes the check."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = SRC.parent
+    makefile = (root / "Makefile").read_text(encoding="utf-8")
+    recipe = makefile.split("\nlint:", 1)[1].split("\n\n", 1)[0]
+    assert "ruff format --check src tests benchmarks scripts" in recipe
+    assert "ruff format --check" in (root / ".pre-commit-config.yaml").read_text(encoding="utf-8")
+    ruff = Path(sys.executable).parent / "ruff"
+    done = subprocess.run([str(ruff), "format", "--check", "src", "tests", "benchmarks", "scripts"], cwd=root,
+                          capture_output=True, text=True, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stdout[-2000:]

@@ -62,13 +62,20 @@ def offences(source: str) -> list[str]:
                 for s in _strings(operand):
                     if s in NAMES:
                         found.append(f"line {line}: compares with the game name {s!r}")
-        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, ast.Dict) and node.col_offset == 0:
+        elif (
+            isinstance(node, (ast.Assign, ast.AnnAssign))
+            and isinstance(node.value, ast.Dict)
+            and node.col_offset == 0
+        ):
             for key in node.value.keys:  # a module-level table by game (a query's `polis` field is no game)
                 for s in _strings(key) if key is not None else []:
                     if s in NAMES:
                         found.append(f"line {line}: a table keyed by the game name {s!r}")
         elif isinstance(node, ast.ImportFrom) and node.module:
-            if any(node.module == f"hegemon.games.{g}" or node.module.startswith(f"hegemon.games.{g}.") for g in NAMES):
+            if any(
+                node.module == f"hegemon.games.{g}" or node.module.startswith(f"hegemon.games.{g}.")
+                for g in NAMES
+            ):
                 found.append(f"line {line}: imports {node.module}")
         elif isinstance(node, ast.Import):
             for alias in node.names:
@@ -78,13 +85,19 @@ def offences(source: str) -> list[str]:
             if any(f"hegemon.games.{g}" in node.value for g in NAMES) and not node.value.count("\n"):
                 found.append(f"line {line}: names the module {node.value!r}")
         elif isinstance(node, ast.JoinedStr):
-            text = "".join(v.value for v in node.values if isinstance(v, ast.Constant) and isinstance(v.value, str))
+            text = "".join(
+                v.value for v in node.values if isinstance(v, ast.Constant) and isinstance(v.value, str)
+            )
             if "hegemon.games." in text:
                 found.append(f"line {line}: builds a game module's name")
         elif isinstance(node, ast.Attribute) and node.attr in OPTIONS and _options(node.value):
             found.append(f"line {line}: reads the option {node.attr!r} by name")
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr":
-            if len(node.args) >= 2 and _options(node.args[0]) and any(s in OPTIONS for s in _strings(node.args[1])):
+            if (
+                len(node.args) >= 2
+                and _options(node.args[0])
+                and any(s in OPTIONS for s in _strings(node.args[1]))
+            ):
                 found.append(f"line {line}: reads an option by name with getattr")
         elif isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
             base = node.value
@@ -143,7 +156,9 @@ def test_every_game_offers_its_per_game_pieces(name: str) -> None:
     assert isinstance(roles.boards(), BoardRole) and isinstance(roles.news(), NewsRole)
     assert roles.text() is roles.text()  # loaded once
     assert game.glossary()["game"] == name
-    assert game.board_name(opts) is None and game.board_name(None) is None  # the board that comes with the game
+    assert (
+        game.board_name(opts) is None and game.board_name(None) is None
+    )  # the board that comes with the game
     shipped = game.shipped_boards()  # the game's own board first; the others are chosen by name
     assert shipped[0] == "default" and len(set(shipped)) == len(shipped)
     for other in shipped[1:]:

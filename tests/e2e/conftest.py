@@ -22,8 +22,10 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
 # screenshots go to a scratch directory, so a test run leaves the checkout clean; to refresh the ones in docs/:
 # HEGEMON_SCREENSHOTS=docs python -m pytest tests/e2e
 ROOT = Path(__file__).resolve().parents[2]
-DOCS = ROOT / os.environ["HEGEMON_SCREENSHOTS"] if os.environ.get("HEGEMON_SCREENSHOTS") else Path(
-    tempfile.mkdtemp(prefix="hegemon-shots-")
+DOCS = (
+    ROOT / os.environ["HEGEMON_SCREENSHOTS"]
+    if os.environ.get("HEGEMON_SCREENSHOTS")
+    else Path(tempfile.mkdtemp(prefix="hegemon-shots-"))
 )
 
 

@@ -34,7 +34,9 @@ def test_a_balanced_polis_table_from_the_lobby_names_its_board(page: Page, serve
     polis_form(page, server)
     expect(page.locator("#boardchoice legend")).to_have_text(EN["lobby.boardchoice"])
     expect(page.locator("#boardchoice input[type=radio]")).to_have_count(3)
-    expect(page.locator("#board-balanced")).to_be_checked()  # a newcomer gets the board where both sides can win
+    expect(
+        page.locator("#board-balanced")
+    ).to_be_checked()  # a newcomer gets the board where both sides can win
     expect(page.locator("label[for=board-balanced]")).to_contain_text(EN["lobby.recommended"])
     expect(page.locator("#boardchoice")).to_contain_text(EN["boardhelp.polis.balanced"])
     expect(page.locator("#boardchoice #boardfile")).to_have_count(1)  # the upload is the third choice
@@ -55,7 +57,9 @@ def test_a_balanced_polis_table_from_the_lobby_names_its_board(page: Page, serve
     expect(row.locator("small.boardtag")).to_have_text(EN["board.polis.balanced"])
     page.click("#go")
     page.wait_for_selector("#map")
-    expect(page.locator("#boardname")).to_have_text(EN["table.board"].replace("{name}", EN["board.polis.balanced"]))
+    expect(page.locator("#boardname")).to_have_text(
+        EN["table.board"].replace("{name}", EN["board.polis.balanced"])
+    )
     expect(page.locator("#boardname")).to_be_visible()
     assert page.get_attribute("body", "data-board") == "balanced"
     page.click("#rulesbtn")
@@ -66,7 +70,9 @@ def test_a_balanced_polis_table_from_the_lobby_names_its_board(page: Page, serve
     # the replay viewer names it too
     page.goto(f"{server.url}/r/{tid}")
     page.wait_for_selector("#replaystep")
-    expect(page.locator("#boardname")).to_have_text(EN["table.board"].replace("{name}", EN["board.polis.balanced"]))
+    expect(page.locator("#boardname")).to_have_text(
+        EN["table.board"].replace("{name}", EN["board.polis.balanced"])
+    )
 
 
 def test_a_default_polis_table_says_it_plays_the_reconstructed_board(page: Page, server: Server) -> None:
@@ -76,10 +82,14 @@ def test_a_default_polis_table_says_it_plays_the_reconstructed_board(page: Page,
     page.wait_for_selector("#go")
     tid = page.get_attribute("#links", "data-table")
     assert httpx.get(f"{server.url}/api/tables/{tid}").json()["board"] == "default"
-    expect(page.locator(f"tr[data-table='{tid}'] small.boardtag").first).to_have_text(EN["board.polis.default"])
+    expect(page.locator(f"tr[data-table='{tid}'] small.boardtag").first).to_have_text(
+        EN["board.polis.default"]
+    )
     page.click("#go")
     page.wait_for_selector("#map")
-    expect(page.locator("#boardname")).to_have_text(EN["table.board"].replace("{name}", EN["board.polis.default"]))
+    expect(page.locator("#boardname")).to_have_text(
+        EN["table.board"].replace("{name}", EN["board.polis.default"])
+    )
 
 
 @pytest.mark.parametrize("width, height, name", [(1280, 860, "laptop"), (390, 844, "phone")])
@@ -87,7 +97,9 @@ def test_the_board_choice_in_italian_on_a_laptop_and_a_phone(
     browser: Browser, server: Server, width: int, height: int, name: str
 ) -> None:
     phone = width < 500
-    ctx = browser.new_context(locale="it-IT", viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone)
+    ctx = browser.new_context(
+        locale="it-IT", viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone
+    )
     p = ctx.new_page()
     errors: list[str] = []
     p.on("pageerror", lambda e: errors.append(str(e)))
@@ -114,7 +126,9 @@ def test_the_board_choice_in_italian_on_a_laptop_and_a_phone(
     expect(p.locator("#boardfilebtn")).to_have_text(IT["lobby.choosefile"])
     expect(p.locator("#boardfilename")).to_have_text(IT["lobby.nofile"])
     text = SHIPPED_BOARDS["default"].read_text(encoding="utf-8").replace("value = 45", "value = 44", 1)
-    p.set_input_files("#boardfile", files=[{"name": "my-board.toml", "mimeType": "text/plain", "buffer": text.encode()}])
+    p.set_input_files(
+        "#boardfile", files=[{"name": "my-board.toml", "mimeType": "text/plain", "buffer": text.encode()}]
+    )
     expect(p.locator("#board-upload")).to_be_checked()
     expect(p.locator("#boardfilename")).to_have_text("my-board.toml")
     # a language switch keeps the choice and the file
@@ -158,5 +172,7 @@ def test_an_unknown_board_name_is_refused_in_the_players_language(browser: Brows
         catch (e) { return e.message; }
         return 'created';
     }""")
-    assert said == IT["err.board_unknown"].replace("{name}", "../board.toml").replace("{boards}", "default, balanced")
+    assert said == IT["err.board_unknown"].replace("{name}", "../board.toml").replace(
+        "{boards}", "default, balanced"
+    )
     ctx.close()

@@ -309,8 +309,9 @@ def test_italian_interface_follows_the_browser_and_switches(browser: Browser, se
     ctx.close()
 
 
-
-def test_rules_page_starts_in_the_browsers_language_and_remembers_a_switch(browser: Browser, server: Server) -> None:
+def test_rules_page_starts_in_the_browsers_language_and_remembers_a_switch(
+    browser: Browser, server: Server
+) -> None:
     """The rules page's entry point sets the language before drawing (the dictionaries are JSON modules); the
     language button's choice is kept for the next page."""
     ctx = browser.new_context(locale="it-IT", viewport={"width": 1280, "height": 860})
@@ -327,6 +328,7 @@ def test_rules_page_starts_in_the_browsers_language_and_remembers_a_switch(brows
     expect(p.locator("#createbtn")).to_have_text("Create table")
     assert p.evaluate("document.documentElement.lang") == "en"
     ctx.close()
+
 
 def test_phone_width(browser: Browser, server: Server) -> None:
     ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
@@ -559,7 +561,9 @@ def test_spqrisiko_strategic_move_count_with_the_slider(page: Page, server: Serv
              and a["dest"] == fort["dest"])  # fmt: skip
     assert acts[at + 1] == {"type": "move", "count": top - 2}
     # the line may go on with what the move changed ("— Round 3 begins")
-    expect(page.locator("#log li", has_text="Ada moves").last).to_have_text(re.compile(rf"^Ada moves {top - 2}( — .*)?$"))
+    expect(page.locator("#log li", has_text="Ada moves").last).to_have_text(
+        re.compile(rf"^Ada moves {top - 2}( — .*)?$")
+    )
 
 
 def test_polis_counts_in_italian_with_translated_game_terms(browser: Browser, server: Server) -> None:

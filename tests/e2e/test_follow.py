@@ -27,7 +27,9 @@ def new_table(server: Server, body: dict[str, Any]) -> tuple[str, str]:
 def since_lines(server: Server, tid: str, token: str) -> tuple[int, list[dict[str, Any]]]:
     """The table's version and the log lines since seat 0 last chose a move itself, as the seat receives them."""
     d = httpx.get(f"{server.url}/api/tables/{tid}", params={"token": token}).json()
-    r = httpx.get(f"{server.url}/api/tables/{tid}/replay", params={"token": token, "step": d["version"], "log": 1000})
+    r = httpx.get(
+        f"{server.url}/api/tables/{tid}/replay", params={"token": token, "step": d["version"], "log": 1000}
+    )
     lines = r.json()["log"]
     mine = [k for k, ln in enumerate(lines) if ln["actor"] == 0 and not ln["note"]]
     return d["version"], lines[mine[-1] + 1 :] if mine else lines
@@ -56,7 +58,9 @@ def turn_news(segs: list[list[dict[str, Any]]]) -> list[list[dict[str, Any]]]:
     return out
 
 
-def play_until(server: Server, tid: str, token: str, choose: Any, until: Any, limit: float = 60) -> dict[str, Any]:
+def play_until(
+    server: Server, tid: str, token: str, choose: Any, until: Any, limit: float = 60
+) -> dict[str, Any]:
     """Play seat 0 through the REST API (the bots play the others) until `until(detail)` on its turn."""
     deadline = time.time() + limit
     while time.time() < deadline:
@@ -77,7 +81,9 @@ def play_until(server: Server, tid: str, token: str, choose: Any, until: Any, li
 def open_seat(browser: Browser, server: Server, tid: str, token: str, lang: str, phone: bool = False,
               wait: str = "#since li.turn") -> Page:  # fmt: skip
     if phone:
-        ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, locale="it-IT")
+        ctx = browser.new_context(
+            viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, locale="it-IT"
+        )
     else:
         ctx = browser.new_context(viewport={"width": 1400, "height": 900}, locale="en-US")
     ctx.add_init_script(f"localStorage.setItem('hegemon.lang', '{lang}')")
@@ -95,7 +101,9 @@ def spqr_choose(view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, 
     return done[0] if done else legal[0]
 
 
-def test_spqr_bots_round_leaves_a_complete_summary_with_vp_and_every_roll(browser: Browser, server: Server) -> None:
+def test_spqr_bots_round_leaves_a_complete_summary_with_vp_and_every_roll(
+    browser: Browser, server: Server
+) -> None:
     def scored(d: dict[str, Any]) -> bool:
         if d["view"]["round"] < 2:
             return False
@@ -187,7 +195,9 @@ def polis_choose(rng: random.Random) -> Any:
 
 
 @pytest.mark.parametrize("lang", ["en", "it"])
-def test_polis_captures_losses_and_a_diceless_sacrifice_siege_in_words(browser: Browser, server: Server, lang: str) -> None:
+def test_polis_captures_losses_and_a_diceless_sacrifice_siege_in_words(
+    browser: Browser, server: Server, lang: str
+) -> None:
     def news(d: dict[str, Any]) -> bool:
         _, lines = since_lines(server, tid, token)
         return any(c["k"] in ("polis", "lost") for ln in lines for c in ln.get("changes", []))
@@ -217,7 +227,10 @@ def test_polis_captures_losses_and_a_diceless_sacrifice_siege_in_words(browser: 
         if c["k"] == "polis":
             expect(panel.locator("ul.news li[data-k=polis]", has_text=names[c["to"]]).first).to_be_visible()
         if c["k"] == "lost":
-            unit = {"hoplite": "oplit" if lang == "it" else "hoplite", "galley": "gale" if lang == "it" else "galley"}
+            unit = {
+                "hoplite": "oplit" if lang == "it" else "hoplite",
+                "galley": "gale" if lang == "it" else "galley",
+            }
             expect(panel.locator("ul.news li[data-k=lost]", has_text=unit[c["unit"]]).first).to_be_visible()
     page.screenshot(path=str(DOCS / f"follow-polis-since-{lang}.png"))
     # play on until a siege is under way (a new table if this game ends first: the bot's moves are random): its
@@ -251,7 +264,9 @@ def test_polis_captures_losses_and_a_diceless_sacrifice_siege_in_words(browser: 
     marker = page.locator(f"#p-{p['id']} .discs tspan[data-side='{side}']")
     expect(marker).to_have_text(f"{n}/{p['fortification']}")
     assert marker.get_attribute("fill") == colour
-    expect(page.locator(f"#p-{p['id']} > title")).to_contain_text(f"{n} {'of' if lang == 'en' else 'su'} {p['fortification']}")
+    expect(page.locator(f"#p-{p['id']} > title")).to_contain_text(
+        f"{n} {'of' if lang == 'en' else 'su'} {p['fortification']}"
+    )
     # and the log says each marker placed
     expect(page.locator("#log")).to_contain_text(f"{name}")
     page.locator("#sieges").scroll_into_view_if_needed()

@@ -27,7 +27,9 @@ LAPTOP = {"width": 1400, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
 
-def context(browser: Browser, lang: str = "en", phone: bool = False) -> tuple[BrowserContext, Page, list[str]]:
+def context(
+    browser: Browser, lang: str = "en", phone: bool = False
+) -> tuple[BrowserContext, Page, list[str]]:
     ctx = browser.new_context(viewport=PHONE if phone else LAPTOP, locale="it-IT" if lang == "it" else "en-US",
                               is_mobile=phone, has_touch=phone)  # fmt: skip
     page = ctx.new_page()
@@ -95,7 +97,8 @@ def test_the_lobby_keeps_every_choice_and_shows_the_table_it_made(browser: Brows
     assert len(d["seats"]) == 3 and d["turn_timer"] == 600
     # the result card: in view, a title in words (not the id), the focus on its button, the creator's own link
     expect(page.locator("#readytitle")).to_have_text(
-        EN["lobby.ready"].replace("{game}", "S.P.Q.RisiKo!").replace("{n}", "3"))
+        EN["lobby.ready"].replace("{game}", "S.P.Q.RisiKo!").replace("{n}", "3")
+    )
     assert tid not in page.locator("#readytitle").inner_text()
     assert in_view(page, "#readytitle") and in_view(page, "#go")
     assert page.evaluate("document.activeElement && document.activeElement.id") == "go"
@@ -126,7 +129,11 @@ def test_the_bots_are_explained_in_words(browser: Browser, server: Server, lang:
     for bot in ("random", "beginner", "greedy", "mcts:easy", "mcts:normal", "mcts:hard"):
         expect(help_.locator("dl")).to_contain_text(words[f"bothelp.{bot}"])
     # weakest first: the order a newcomer climbs
-    assert help_.locator("dt").all_inner_texts()[:3] == [words["bot.random"], words["bot.beginner"], words["bot.greedy"]]
+    assert help_.locator("dt").all_inner_texts()[:3] == [
+        words["bot.random"],
+        words["bot.beginner"],
+        words["bot.greedy"],
+    ]
     expect(page.locator("label[for=board-balanced]")).to_have_count(0)  # S.P.Q.RisiKo! has one board
     width = PHONE["width"] if phone else LAPTOP["width"]
     assert page.evaluate("document.documentElement.scrollWidth") <= width + 2
@@ -159,7 +166,9 @@ def signal(page: Page) -> tuple[str, str, str]:
             page.get_attribute("body", "data-myturn") or "")  # fmt: skip
 
 
-def test_each_seat_reopens_from_its_own_link_and_the_tab_says_your_turn(browser: Browser, server: Server) -> None:
+def test_each_seat_reopens_from_its_own_link_and_the_tab_says_your_turn(
+    browser: Browser, server: Server
+) -> None:
     made, pa, errs_a = context(browser)
     friend, pb, errs_b = context(browser)
     lobby(pa, server)
@@ -238,7 +247,9 @@ def test_each_seat_reopens_from_its_own_link_and_the_tab_says_your_turn(browser:
 
 
 @pytest.mark.parametrize("lang, phone", [("en", False), ("it", True)])
-def test_my_tables_lists_the_seats_this_browser_holds(browser: Browser, server: Server, lang: str, phone: bool) -> None:
+def test_my_tables_lists_the_seats_this_browser_holds(
+    browser: Browser, server: Server, lang: str, phone: bool
+) -> None:
     words = EN if lang == "en" else IT
     ctx, page, errors = context(browser, lang, phone)
     lobby(page, server)
@@ -259,11 +270,16 @@ def test_my_tables_lists_the_seats_this_browser_holds(browser: Browser, server: 
     expect(rows).to_have_count(2)
     expect(page.locator(f"#mylist tr[data-table='{watched}']")).to_have_count(0)
     expect(page.locator(f"#mylist tr[data-table='{waiting}'] .badge.wait")).to_contain_text(
-        words["invite.waiting"].replace("{n}", "1").replace("{m}", "2"))
+        words["invite.waiting"].replace("{n}", "1").replace("{m}", "2")
+    )
     mine = page.locator(f"#mylist tr[data-table='{solo}']")
-    expect(mine.locator(".badge")).to_have_text(re.compile(f"{re.escape(words['lobby.yourturn'])}|{re.escape(words['lobby.theirturn'])}"))
+    expect(mine.locator(".badge")).to_have_text(
+        re.compile(f"{re.escape(words['lobby.yourturn'])}|{re.escape(words['lobby.theirturn'])}")
+    )
     assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"] + 2  # type: ignore[index]  # a viewport was set, so it is not None
-    page.locator("#mytables").screenshot(path=str(DOCS / f"friends-mytables-{lang}-{'phone' if phone else 'laptop'}.png"))
+    page.locator("#mytables").screenshot(
+        path=str(DOCS / f"friends-mytables-{lang}-{'phone' if phone else 'laptop'}.png")
+    )
     # the row's button opens the seat
     mine.locator("a.button").first.click()
     page.wait_for_function("() => document.body.dataset.seat === '0'")

@@ -17,7 +17,9 @@ pytestmark = pytest.mark.e2e
 
 
 def test_invite_friends_by_link_and_from_the_lobby(browser: Browser, server: Server) -> None:
-    contexts = [browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-US") for _ in range(3)]
+    contexts = [
+        browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-US") for _ in range(3)
+    ]
     contexts[0].grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
     pa, pb, pc = (c.new_page() for c in contexts)
     errors: list[str] = []
@@ -78,7 +80,9 @@ def test_invite_friends_by_link_and_from_the_lobby(browser: Browser, server: Ser
     pd = watcher.new_page()
     pd.on("pageerror", lambda e: errors.append(str(e)))
     pd.goto(link)
-    pd.wait_for_function("() => document.body.dataset.status === 'playing' && document.body.dataset.seat === ''")
+    pd.wait_for_function(
+        "() => document.body.dataset.status === 'playing' && document.body.dataset.seat === ''"
+    )
     assert pd.locator("#takeseat").count() == 0
     assert pd.evaluate(f"localStorage.getItem('hegemon.seat.{tid}')") is None
     assert pb.get_attribute("body", "data-seat") == "1"  # the friend keeps the seat

@@ -28,7 +28,9 @@ UNCOVERED = """(sel) => { const b = document.querySelector(sel); const r = b.get
 
 
 @pytest.mark.parametrize("lang", ["en", "it"])
-def test_a_place_chosen_on_a_phone_shows_its_first_action_uncovered(browser: Browser, server: Server, lang: str) -> None:
+def test_a_place_chosen_on_a_phone_shows_its_first_action_uncovered(
+    browser: Browser, server: Server, lang: str
+) -> None:
     """Polis: a polis tapped on the map scrolls its actions into the bottom sheet; the first of them stops below
     the sticky goods card (it was drawn under the card's forecast), and the card is still in view."""
     tid, tokens = two_people(server)
@@ -51,7 +53,9 @@ def test_a_place_chosen_on_a_phone_shows_its_first_action_uncovered(browser: Bro
 
 
 @pytest.mark.parametrize("lang", ["en", "it"])
-def test_the_phone_header_takes_two_compact_rows_of_44px_targets(browser: Browser, server: Server, lang: str) -> None:
+def test_the_phone_header_takes_two_compact_rows_of_44px_targets(
+    browser: Browser, server: Server, lang: str
+) -> None:
     """S.P.Q.RisiKo! (the longest title) and Polis (its board's name): the header was three rows (~153 px) and
     left the map ~240 px; now at most two rows, each button 44 px, the rules and language named in words."""
     tid, tokens = two_people(server)
@@ -83,12 +87,16 @@ def test_the_phone_header_takes_two_compact_rows_of_44px_targets(browser: Browse
 
 def visible_map(page: Page) -> float:
     """The height of the map's box left in view above the bottom sheet."""
-    return float(page.evaluate("""() => { const b = document.getElementById('board').getBoundingClientRect();
+    return float(
+        page.evaluate("""() => { const b = document.getElementById('board').getBoundingClientRect();
       const s = document.getElementById('side').getBoundingClientRect();
-      return Math.max(0, Math.min(b.bottom, s.top, innerHeight) - Math.max(b.top, 0)); }"""))
+      return Math.max(0, Math.min(b.bottom, s.top, innerHeight) - Math.max(b.top, 0)); }""")
+    )
 
 
-def test_since_your_turn_on_a_phone_leaves_the_map_in_view_and_folds(browser: Browser, server: Server) -> None:
+def test_since_your_turn_on_a_phone_leaves_the_map_in_view_and_folds(
+    browser: Browser, server: Server
+) -> None:
     """After the bots' round: the panel scrolls in its own box, the sheet pulled up to its full height still
     leaves the map ≥ 200 px (it left 13 px); the panel folds by its title, and once read it starts folded when
     the same turns are opened again."""
@@ -102,7 +110,10 @@ def test_since_your_turn_on_a_phone_leaves_the_map_in_view_and_folds(browser: Br
     page.locator("#since").scroll_into_view_if_needed()
     page.wait_for_timeout(400)  # the sheet's transition
     assert visible_map(page) >= 200, visible_map(page)
-    assert page.evaluate("() => document.getElementById('sincelist').getBoundingClientRect().height") <= 0.4 * 844
+    assert (
+        page.evaluate("() => document.getElementById('sincelist').getBoundingClientRect().height")
+        <= 0.4 * 844
+    )
     page.screenshot(path=str(DOCS / "phone-since-en.png"))
     # folded and unfolded by its title
     fold = page.locator("#sincefold")
@@ -137,7 +148,11 @@ ALONE = """() => { const ol = document.getElementById('sincelist'); const box = 
 def test_the_latest_turns_never_end_on_a_heading_alone(browser: Browser, server: Server) -> None:
     """A finished Polis game of two bots, watched on a laptop of any height: the turns' box (30% of the
     window's height) is cut before a turn rather than under its player's name."""
-    r = httpx.post(f"{server.url}/api/tables", json={"game": "polis", "seed": 3, "seats": [{"bot": "random"}] * 2}, timeout=10)
+    r = httpx.post(
+        f"{server.url}/api/tables",
+        json={"game": "polis", "seed": 3, "seats": [{"bot": "random"}] * 2},
+        timeout=10,
+    )
     assert r.status_code == 201, r.text
     tid = r.json()["id"]
     deadline = time.time() + 120

@@ -32,7 +32,9 @@ def two_people(server: Server, options: dict[str, Any] | None = None, seed: int 
     assert r.status_code == 201, r.text
     body = r.json()
     tid = body["id"]
-    other = httpx.post(f"{server.url}/api/tables/{tid}/seat", json={"token": body["seats"][1]["token"], "name": "Bo"})
+    other = httpx.post(
+        f"{server.url}/api/tables/{tid}/seat", json={"token": body["seats"][1]["token"], "name": "Bo"}
+    )
     assert other.status_code == 200, other.text
     return tid, [body["seats"][0]["token"], other.json()["token"]]
 
@@ -55,7 +57,10 @@ def drive(server: Server, tid: str, tokens: list[str], pick: Callable[[int, dict
             if until(seat, d):
                 return seat, d
             a = pick(seat, d["view"], legal) or legal[0]
-            r = httpx.post(f"{server.url}/api/tables/{tid}/actions", json={"token": token, "version": d["version"], "action": a})
+            r = httpx.post(
+                f"{server.url}/api/tables/{tid}/actions",
+                json={"token": token, "version": d["version"], "action": a},
+            )
             assert r.status_code == 200, (r.text, a)
             limit -= 1
             break
@@ -77,7 +82,9 @@ def to_megaris(seat: int, view: dict[str, Any], legal: list[Act]) -> Act | None:
             or first(legal, type="end_move") or first(legal, type="pass"))  # fmt: skip
 
 
-def open_seat(browser: Browser, server: Server, tid: str, token: str, lang: str = "en", phone: bool = False) -> Page:
+def open_seat(
+    browser: Browser, server: Server, tid: str, token: str, lang: str = "en", phone: bool = False
+) -> Page:
     size = {"width": 390, "height": 844} if phone else {"width": 1400, "height": 900}
     ctx = browser.new_context(viewport=size, is_mobile=phone, has_touch=phone, locale="en-US")
     ctx.add_init_script(f"localStorage.setItem('hegemon.lang', '{lang}')")
@@ -97,11 +104,18 @@ def at_action(seat: int, d: dict[str, Any]) -> bool:
 
 
 def in_view(page: Page, sel: str) -> bool:
-    return bool(page.evaluate("""(sel) => { const r = document.querySelector(sel).getBoundingClientRect();
-      return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth; }""", sel))
+    return bool(
+        page.evaluate(
+            """(sel) => { const r = document.querySelector(sel).getBoundingClientRect();
+      return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth; }""",
+            sel,
+        )
+    )
 
 
-def test_names_readable_at_laptop_size_and_the_rules_leave_the_map_its_width(browser: Browser, server: Server) -> None:
+def test_names_readable_at_laptop_size_and_the_rules_leave_the_map_its_width(
+    browser: Browser, server: Server
+) -> None:
     tid, tokens = two_people(server)
     drive(server, tid, tokens, lambda *_: None, at_action)
     page = open_seat(browser, server, tid, tokens[0])
@@ -128,7 +142,9 @@ def test_names_readable_at_laptop_size_and_the_rules_leave_the_map_its_width(bro
 
 
 @pytest.mark.parametrize("phone", [False, True])
-def test_goods_and_prestige_stay_in_view_with_the_round_forecast(browser: Browser, server: Server, phone: bool) -> None:
+def test_goods_and_prestige_stay_in_view_with_the_round_forecast(
+    browser: Browser, server: Server, phone: bool
+) -> None:
     tid, tokens = two_people(server)
     _, d = drive(server, tid, tokens, lambda *_: None, at_action)
     me = d["view"]["sides"][0]
@@ -156,7 +172,9 @@ def test_goods_and_prestige_stay_in_view_with_the_round_forecast(browser: Browse
     page.context.close()
 
 
-def test_a_project_you_cannot_start_is_shown_disabled_with_its_reason(browser: Browser, server: Server) -> None:
+def test_a_project_you_cannot_start_is_shown_disabled_with_its_reason(
+    browser: Browser, server: Server
+) -> None:
     """Athens starts without silver, and every project of the offer asks for some: none vanishes, each says what
     is missing. Athens' first action creates a unit: at its second, a place with nothing to do says why, and
     its poleis say that units were created this turn already (the two actions of a turn differ)."""
@@ -165,7 +183,9 @@ def test_a_project_you_cannot_start_is_shown_disabled_with_its_reason(browser: B
     def create_first(seat: int, view: dict[str, Any], legal: list[Act]) -> Act | None:
         if seat == 1 or view["phase"] != "action":
             return None
-        return first(legal, type="create_hoplites", count=1, silver=0) or first(legal, type="create_galleys", count=1, silver=0)
+        return first(legal, type="create_hoplites", count=1, silver=0) or first(
+            legal, type="create_galleys", count=1, silver=0
+        )
 
     def second_action(seat: int, d: dict[str, Any]) -> bool:
         return at_action(seat, d) and d["view"]["actions_this_turn"] == 1
@@ -184,7 +204,9 @@ def test_a_project_you_cannot_start_is_shown_disabled_with_its_reason(browser: B
     page.locator("#projects").scroll_into_view_if_needed()
     page.screenshot(path=str(DOCS / "polis-read-projects.png"))
     # a place where nothing can be done says why: a polis no legal action names, far from Athens' units
-    named = {a.get(k) for a in d["view"]["legal_actions"] for k in ("polis", "territory", "to", "source", "market")}
+    named = {
+        a.get(k) for a in d["view"]["legal_actions"] for k in ("polis", "territory", "to", "source", "market")
+    }
     idle = next(p["id"] for p in d["view"]["poleis"]
                 if p["id"] not in named and p["territory"] not in named and p["id"] not in d["view"]["blocked"]["places"])  # fmt: skip
     page.locator(f"#p-{idle}").dispatch_event("click")
@@ -192,7 +214,9 @@ def test_a_project_you_cannot_start_is_shown_disabled_with_its_reason(browser: B
     # a place where something cannot be done lists each thing with its reason
     place, items = next(iter(d["view"]["blocked"]["places"].items()))
     assert any(w["why"] == "different" for w in items), items
-    page.locator(f"#p-{place}" if page.locator(f"#p-{place}").count() else f"#a-{place}").dispatch_event("click")
+    page.locator(f"#p-{place}" if page.locator(f"#p-{place}").count() else f"#a-{place}").dispatch_event(
+        "click"
+    )
     expect(page.locator("#blocked li")).to_have_count(len(items))
     for w in items:
         li = page.locator(f"#blocked li[data-kind={w['kind']}][data-why={w['why']}]")
@@ -220,7 +244,9 @@ def test_the_last_pass_previews_no_end_of_round_numbers(browser: Browser, server
     page = open_seat(browser, server, tid, tokens[0])
     btn = page.locator("#actions button.act[data-type=pass]")
     expect(btn).to_contain_text("then the end of the round")
-    assert not re.search(r"prestige|wheat|oil|wine", btn.inner_text().split("\u2014", 1)[-1].replace("End of round now", "")), btn.inner_text()
+    assert not re.search(
+        r"prestige|wheat|oil|wine", btn.inner_text().split("\u2014", 1)[-1].replace("End of round now", "")
+    ), btn.inner_text()
     # the replay names the round as the table does (the rule book's name)
     page.goto(f"{server.url}/r/{tid}")
     page.wait_for_selector("#replaystep")
@@ -236,7 +262,9 @@ def test_one_siege_roll_shows_that_rolls_probability(browser: Browser, server: S
     tid, tokens = two_people(server, {"siege": "classic"})
 
     def ready(seat: int, d: dict[str, Any]) -> bool:
-        return at_action(seat, d) and any(a["type"] == "besiege" and a["polis"] == "megara" for a in d["view"]["legal_actions"])
+        return at_action(seat, d) and any(
+            a["type"] == "besiege" and a["polis"] == "megara" for a in d["view"]["legal_actions"]
+        )
 
     drive(server, tid, tokens, to_megaris, ready)
     page = open_seat(browser, server, tid, tokens[0])
@@ -251,15 +279,18 @@ def test_one_siege_roll_shows_that_rolls_probability(browser: Browser, server: S
 
 
 @pytest.mark.parametrize("lang", ["en", "it"])
-def test_forcing_a_diceless_sacrifice_siege_shows_its_real_price(browser: Browser, server: Server, lang: str) -> None:
+def test_forcing_a_diceless_sacrifice_siege_shows_its_real_price(
+    browser: Browser, server: Server, lang: str
+) -> None:
     """Diceless Sacrifice: Athens starts a siege of Megara (1 prestige, 1 of 2 markers); forcing the second marker
     costs 1 prestige and 1 hoplite and takes Megara for +2 prestige. The button says both, never a netted +1."""
     tid, tokens = two_people(server, {"siege": "diceless_sacrifice"})
 
     def pick(seat: int, view: dict[str, Any], legal: list[Act]) -> Act | None:
         if seat == 1:  # Sparta must not pass first: after the opponent has passed no new siege may start
-            return next((a for a in legal if a["type"] in ("move_proxenos", "redeem_proxenos", "collect")), None) or \
-                first(legal, type="pass")
+            return next(
+                (a for a in legal if a["type"] in ("move_proxenos", "redeem_proxenos", "collect")), None
+            ) or first(legal, type="pass")
         return first(legal, type="start_siege", polis="megara") or to_megaris(seat, view, legal)
 
     def forcing(seat: int, d: dict[str, Any]) -> bool:
@@ -277,7 +308,8 @@ def test_forcing_a_diceless_sacrifice_siege_shows_its_real_price(browser: Browse
     expect(btn).not_to_contain_text("+1 prest")
     # the siege in words, in the besieger's colour, with forcing's price per marker
     expect(page.locator("#sieges li[data-polis=megara][data-side=athens]")).to_contain_text(
-        "1 of 2 markers" if lang == "en" else "1 su 2")
+        "1 of 2 markers" if lang == "en" else "1 su 2"
+    )
     page.screenshot(path=str(DOCS / f"polis-read-forcing-{lang}.png"))
     assert not page.errors  # type: ignore[attr-defined]  # set by open_seat
     page.context.close()

@@ -16,10 +16,14 @@ from .test_teach import SOCKETS, new_table, open_table
 
 pytestmark = pytest.mark.e2e
 
-IT = json.loads((Path(__file__).resolve().parents[2] / "src" / "hegemon" / "web" / "i18n" / "it.json").read_text())
+IT = json.loads(
+    (Path(__file__).resolve().parents[2] / "src" / "hegemon" / "web" / "i18n" / "it.json").read_text()
+)
 
 
-def test_a_refusal_reaches_the_browser_as_id_and_args_and_is_said_in_italian(browser: Browser, server: Server) -> None:
+def test_a_refusal_reaches_the_browser_as_id_and_args_and_is_said_in_italian(
+    browser: Browser, server: Server
+) -> None:
     ctx = browser.new_context(viewport={"width": 1400, "height": 900}, locale="it-IT")
     page = ctx.new_page()
     page.add_init_script(SOCKETS)
@@ -39,7 +43,10 @@ def test_a_refusal_reaches_the_browser_as_id_and_args_and_is_said_in_italian(bro
     page.wait_for_function("() => document.body.dataset.myturn === '1'", timeout=30_000)
     # a land attack during the reinforcements: refused, the reason naming the phase it belongs to
     sent = {"type": "attack", "source": "italia", "target": "gallia_cisalpina"}
-    page.evaluate("a => window.__sockets.at(-1).send(JSON.stringify({version: Number(document.body.dataset.version), action: a}))", sent)
+    page.evaluate(
+        "a => window.__sockets.at(-1).send(JSON.stringify({version: Number(document.body.dataset.version), action: a}))",
+        sent,
+    )
     expect(page.locator("#errortext a.ruletag")).to_be_visible()  # the rule tag came with it, as a link
     assert errors, "no error frame reached the page"
     e = errors[-1]

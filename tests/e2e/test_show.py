@@ -227,7 +227,9 @@ def test_phone_map_and_controls_together_in_a_bottom_sheet(browser: Browser, ser
     page.locator("#sheethandle").tap()
     # the map starts on the player's capital (Athens), not on an empty corner
     athinae = page.locator("#p-athinae").bounding_box()
-    assert athinae is not None and board["x"] <= athinae["x"] <= board["x"] + board["width"] - athinae["width"], athinae
+    assert (
+        athinae is not None and board["x"] <= athinae["x"] <= board["x"] + board["width"] - athinae["width"]
+    ), athinae
     assert board["y"] <= athinae["y"] <= board["y"] + board["height"] - athinae["height"], athinae
     # the whole map: it takes its own height and the sheet fills the rest (no empty band); a tap names the place
     page.click("#mapzoom")
@@ -255,7 +257,9 @@ new MutationObserver((ms) => { for (const m of ms) for (const n of m.addedNodes)
 
 
 @pytest.mark.parametrize("lang", ["en", "it"])
-def test_polis_end_of_round_steps_taken_without_a_choice_are_announced(browser: Browser, server: Server, lang: str) -> None:
+def test_polis_end_of_round_steps_taken_without_a_choice_are_announced(
+    browser: Browser, server: Server, lang: str
+) -> None:
     """Supply paid in full, no growth, storage halved, no phoros…: announced over the map and kept in the side
     panel, with who and how much (issue 12 item 5). The person passes until the round ends."""
     ctx = browser.new_context(viewport={"width": 1400, "height": 900}, locale="en-US")
@@ -278,7 +282,9 @@ def test_polis_end_of_round_steps_taken_without_a_choice_are_announced(browser: 
         elif page.locator("#actions button[data-type=pass]").count():
             page.click("#actions button[data-type=pass]")
         else:
-            page.locator("#actions button.act, #actions button.confirm, #actions button.primary").first.click()
+            page.locator(
+                "#actions button.act, #actions button.confirm, #actions button.primary"
+            ).first.click()
         if page.locator("#confirm-yes").count():
             page.click("#confirm-yes")
         wait_moved(page, v)

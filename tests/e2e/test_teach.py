@@ -27,7 +27,9 @@ window.WebSocket = class extends Orig { constructor(...a) { super(...a); window.
 """
 
 
-def new_table(server: Server, game: str, options: dict[str, object] | None = None, seed: int = 7) -> tuple[str, str]:
+def new_table(
+    server: Server, game: str, options: dict[str, object] | None = None, seed: int = 7
+) -> tuple[str, str]:
     """A table with the person in seat 0 against random bots: (id, token)."""
     n = 3 if game == "spqrisiko" else 2
     body = {"game": game, "players": n, "seed": seed, "options": options or {}, "claim": 0,
@@ -85,7 +87,9 @@ def test_rules_page_from_the_lobby_switches_language(page: Page, server: Server)
 
 
 @pytest.mark.parametrize("lang", ["en", "it"])
-def test_a_refusal_is_translated_and_links_its_rule_tag_to_the_paragraph(browser: Browser, server: Server, lang: str) -> None:
+def test_a_refusal_is_translated_and_links_its_rule_tag_to_the_paragraph(
+    browser: Browser, server: Server, lang: str
+) -> None:
     ctx = browser.new_context(viewport={"width": 1400, "height": 900}, locale="en-US")
     page = ctx.new_page()
     page.add_init_script(SOCKETS)
@@ -95,7 +99,10 @@ def test_a_refusal_is_translated_and_links_its_rule_tag_to_the_paragraph(browser
     assert page.get_attribute("body", "data-phase", timeout=5_000) is not None
     # an attack during the reinforcements: the server refuses it and names the rule of the phase
     sent = {"type": "attack", "source": "italia", "target": "gallia_cisalpina"}
-    page.evaluate("a => window.__sockets.at(-1).send(JSON.stringify({version: Number(document.body.dataset.version), action: a}))", sent)
+    page.evaluate(
+        "a => window.__sockets.at(-1).send(JSON.stringify({version: Number(document.body.dataset.version), action: a}))",
+        sent,
+    )
     link = page.locator("#errortext a.ruletag")
     expect(link).to_be_visible()
     said = page.inner_text("#errortext")
@@ -127,9 +134,13 @@ def test_tooltips_for_events_projects_cards_and_power_centres(page: Page, server
     said = tip.inner_text()
     # every project offered, with its cost and both prestige values
     # the immediate prestige comes when the project is completed, at the end of the round (as the rules say)
-    assert ("quando si completa a fine round" if lang == "it" else "when completed at the end of the round") in said, said
+    assert (
+        "quando si completa a fine round" if lang == "it" else "when completed at the end of the round"
+    ) in said, said
     assert "\u2192" in said, said
-    assert said.count("\n") >= 1  # a title and one line per project still offered (the bot may have taken one)
+    assert (
+        said.count("\n") >= 1
+    )  # a title and one line per project still offered (the bot may have taken one)
     if page.locator("#event[data-tip]").count():
         page.hover("#event")
         expect(tip).to_contain_text("round")
@@ -166,7 +177,9 @@ def test_tooltips_for_events_projects_cards_and_power_centres(page: Page, server
 
 
 def test_a_tap_shows_a_tooltip_on_a_phone(browser: Browser, server: Server) -> None:
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, locale="it-IT")
+    ctx = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, locale="it-IT"
+    )
     page = ctx.new_page()
     table, token = new_table(server, "polis")
     open_table(page, server, table, token, "it")
@@ -240,7 +253,9 @@ def play_lesson(page: Page, game: str, lang: str) -> list[str]:
             page.wait_for_timeout(60)
         if page.locator("#confirm-move[open]").count():
             page.click("#confirm-yes")
-        with contextlib.suppress(PlaywrightError):  # nothing moved yet (a control redrawn as it was clicked): look again
+        with contextlib.suppress(
+            PlaywrightError
+        ):  # nothing moved yet (a control redrawn as it was clicked): look again
             page.wait_for_function(
                 "([v, s]) => document.querySelector('#tut-box').dataset.step !== s"
                 " || (Number(document.body.dataset.version) > v && document.body.dataset.myturn === '1')",
@@ -250,7 +265,9 @@ def play_lesson(page: Page, game: str, lang: str) -> list[str]:
 
 
 @pytest.mark.parametrize("game, lang", [("spqrisiko", "en"), ("polis", "it")])
-def test_the_lesson_is_a_script_that_can_be_completed(page: Page, server: Server, game: str, lang: str) -> None:
+def test_the_lesson_is_a_script_that_can_be_completed(
+    page: Page, server: Server, game: str, lang: str
+) -> None:
     """Learn to play: a prepared game (fixed seed, no secret salt), a script of steps that say what to click and
     why, highlight it, let through only that move, and end with a real game against easy bots (issue 12 item 9).
     Played twice: the same story each time."""
@@ -282,7 +299,9 @@ def test_the_lesson_is_a_script_that_can_be_completed(page: Page, server: Server
         seen = play_lesson(page, game, lang)
         steps = [s for s in seen if s in LESSON_STEPS[game]]
         assert steps == LESSON_STEPS[game], seen
-        expect(box).to_contain_text("Hai giocato un round intero" if lang == "it" else "You played a whole turn")
+        expect(box).to_contain_text(
+            "Hai giocato un round intero" if lang == "it" else "You played a whole turn"
+        )
         if game == "spqrisiko":  # the phases the turn passed over, having nothing to offer, were announced
             # (toasts queue one after another: wait until both have been shown)
             page.wait_for_function(
@@ -310,14 +329,18 @@ def test_the_lesson_is_a_script_that_can_be_completed(page: Page, server: Server
     expect(page.locator("#tut-box")).to_have_count(0)
     tid = page.url.rstrip("/").split("/")[-1]
     info = httpx.get(f"{server.url}/api/tables/{tid}").json()
-    assert info["game"] == game and [s["kind"] for s in info["seats"]][1:] == ["bot"] * (len(info["seats"]) - 1)
+    assert info["game"] == game and [s["kind"] for s in info["seats"]][1:] == ["bot"] * (
+        len(info["seats"]) - 1
+    )
     # the lobby's default opponent (issue 28): in Polis one that does not throw the game away in round 1 (the random
     # bot mostly ostracises itself), in S.P.Q.RisiKo! no longer the random bot
     assert all(s["bot"] == "mcts:easy" for s in info["seats"][1:]), info["seats"]
 
 
 def test_phone_in_italian_learn_rules_and_guide(browser: Browser, server: Server) -> None:
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, locale="it-IT")
+    ctx = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, locale="it-IT"
+    )
     page = ctx.new_page()
     page.goto(server.url + "/")
     learn = page.locator("#learn")
@@ -341,7 +364,9 @@ def test_phone_in_italian_learn_rules_and_guide(browser: Browser, server: Server
 
 
 @pytest.mark.parametrize("lang", ["en", "it"])
-def test_server_refusals_are_said_in_the_players_language(browser: Browser, server: Server, lang: str) -> None:
+def test_server_refusals_are_said_in_the_players_language(
+    browser: Browser, server: Server, lang: str
+) -> None:
     """Not only rule refusals: a spectator's move, a malformed move and a refused board file are said in the
     page's language, by the server's error case (issue 12 item 11)."""
     it = lang == "it"
@@ -353,25 +378,39 @@ def test_server_refusals_are_said_in_the_players_language(browser: Browser, serv
     # a spectator (no token) tries to move
     page.goto(f"{server.url}/t/{table}")
     page.wait_for_selector("#map")
-    page.evaluate("() => window.__sockets.at(-1).send(JSON.stringify({version: Number(document.body.dataset.version), action: {type: 'pass'}}))")
+    page.evaluate(
+        "() => window.__sockets.at(-1).send(JSON.stringify({version: Number(document.body.dataset.version), action: {type: 'pass'}}))"
+    )
     expect(page.locator("#errortext")).to_have_text(
-        "Gli spettatori non possono giocare: prendi un posto per giocare." if it else "Spectators cannot play: take a seat to play.")
+        "Gli spettatori non possono giocare: prendi un posto per giocare."
+        if it
+        else "Spectators cannot play: take a seat to play."
+    )
     # the seat sends a malformed move
     open_table(page, server, table, token, lang)
     page.wait_for_selector("#map")
-    page.evaluate("() => window.__sockets.at(-1).send(JSON.stringify({version: 'x', action: {type: 'pass'}}))")
+    page.evaluate(
+        "() => window.__sockets.at(-1).send(JSON.stringify({version: 'x', action: {type: 'pass'}}))"
+    )
     expect(page.locator("#errortext")).to_have_text(
-        "La mossa non era ben formata. Ricarica la pagina." if it else "The move was malformed. Reload the page.")
+        "La mossa non era ben formata. Ricarica la pagina."
+        if it
+        else "The move was malformed. Reload the page."
+    )
     # the lobby refuses a broken board file, saying why in the page's language (the file's own words quoted)
     page.goto(server.url + "/")
     page.wait_for_selector("#createbtn")
     page.select_option("#game", "polis")
     page.eval_on_selector("#boardfile", "el => { const d = el.closest('details'); if (d) d.open = true; }")
-    page.set_input_files("#boardfile", files=[{"name": "board.toml", "mimeType": "text/plain", "buffer": b"not = [a board"}])
+    page.set_input_files(
+        "#boardfile", files=[{"name": "board.toml", "mimeType": "text/plain", "buffer": b"not = [a board"}]
+    )
     page.click("#createbtn")
     err = page.locator("#createerror")
     expect(err).to_be_visible()
-    expect(err).to_contain_text("Il file del tabellone è stato rifiutato:" if it else "The board file was refused:")
+    expect(err).to_contain_text(
+        "Il file del tabellone è stato rifiutato:" if it else "The board file was refused:"
+    )
     if it:
         expect(err).not_to_contain_text("Could not")
     ctx.close()

@@ -39,7 +39,9 @@ def test_a_wire_to_wire_win_and_a_lead_that_swings() -> None:
 
 def test_three_seats_and_a_win_otherwise_than_on_score() -> None:
     # seat 2 wins (say, by eliminating a capital) while seat 0 leads on score at the end
-    m = design_metrics([[1, 0, 0], [1, 2, 0], [3, 2, 1]], [4, 4, 4], [5, 2, 3], [2], [5.0, 2.0, 3.0], "elimination")
+    m = design_metrics(
+        [[1, 0, 0], [1, 2, 0], [3, 2, 1]], [4, 4, 4], [5, 2, 3], [2], [5.0, 2.0, 3.0], "elimination"
+    )
     assert m["decided_at"] == 1.0 and m["lead_changes"] == 2
     assert m["drama"] == 2.0 and m["behind_share"] == 1.0 and m["margin"] == -2.0
 
@@ -71,14 +73,18 @@ def test_the_tracker_changes_no_move() -> None:
 def test_a_sweep_reports_the_metrics_everywhere(tmp_path: Path) -> None:
     import pyarrow.parquet as pq
 
-    s = run_sweep(make_sweep("polis", "compare", ["greedy", "random"], 2, 3, ["siege=classic,diceless"]), tmp_path)
+    s = run_sweep(
+        make_sweep("polis", "compare", ["greedy", "random"], 2, 3, ["siege=classic,diceless"]), tmp_path
+    )
     with (tmp_path / "games.csv").open() as fh:
         rows = list(csv.DictReader(fh))
     assert len(rows) == 4
     for row in rows:
         assert row["completed"] == "1" and float(row["branching"]) > 1
         assert 0 <= int(row["lead_changes"]) <= int(row["decisions"])
-        if len(row["winners"].split("|")) == 1:  # the lead signal is the final score: the margin agrees with it
+        if (
+            len(row["winners"].split("|")) == 1
+        ):  # the lead signal is the final score: the margin agrees with it
             w = int(row["winners"])
             assert float(row["margin"]) == float(row[f"score_{w}"]) - float(row[f"score_{1 - w}"])
             assert 0.0 <= float(row["decided_at"]) <= 1.0 and float(row["drama"]) >= 0
@@ -92,7 +98,9 @@ def test_a_sweep_reports_the_metrics_everywhere(tmp_path: Path) -> None:
     c = s["comparisons"][0]["design"]
     assert set(c) >= {"completed", "lead_changes", "branching"}
     assert all("p_adjusted" in e for e in c.values())  # adjusted with the report's other tests
-    for lang, head, sentence in (("en", "Game metrics", "How many legal moves a player has to choose from"),
-                                 ("it", "Metriche di gioco", "Tra quante mosse legali sceglie")):
+    for lang, head, sentence in (
+        ("en", "Game metrics", "How many legal moves a player has to choose from"),
+        ("it", "Metriche di gioco", "Tra quante mosse legali sceglie"),
+    ):
         page = render_html(s, lang)
         assert head in page and sentence in page

@@ -25,21 +25,51 @@ from hegemon.lab.sweep import Sweep, Unit, play_unit
 
 
 def polis_sweep(deals: int, bots: tuple[str, str] = ("greedy", "random")) -> Sweep:
-    return Sweep(game="polis", kind="compare", bots=list(bots), pairs=[[0, 1]],
-                 variants=[{"siege": "classic"}, {"siege": "diceless"}],
-                 labels=["siege=classic", "siege=diceless"], deals=deals)
+    return Sweep(
+        game="polis",
+        kind="compare",
+        bots=list(bots),
+        pairs=[[0, 1]],
+        variants=[{"siege": "classic"}, {"siege": "diceless"}],
+        labels=["siege=classic", "siege=diceless"],
+        deals=deals,
+    )
 
 
-def record(variant: int, deal: int, rotation: int, winners: list[int], *, play: str | None = None,
-           sieges: int = 1, bots: tuple[str, str] = ("greedy", "random")) -> dict[str, Any]:
+def record(
+    variant: int,
+    deal: int,
+    rotation: int,
+    winners: list[int],
+    *,
+    play: str | None = None,
+    sieges: int = 1,
+    bots: tuple[str, str] = ("greedy", "random"),
+) -> dict[str, Any]:
     seats = [bots[0], bots[1]] if rotation == 0 else [bots[1], bots[0]]
     return {
-        "seats": seats, "seed": deal, "digest": f"d{variant}{deal}{rotation}",
-        "outcome": {"termination": "end_of_rounds", "winners": winners, "scores": [10.0, 10.0], "ranking": [winners]},
-        "meta": {"key": f"{variant}/0/{deal}/{rotation}", "variant": variant, "pair": 0, "deal": deal,
-                 "rotation": rotation, "decisions": 50, "actions": 90, "seconds": 0.2, "cpu_seconds": 0.1,
-                 "play": play or f"{variant}/{deal}/{rotation}",
-                 "measures": {"first_player": rotation, "rounds": 5, "sieges_succeeded": sieges}},
+        "seats": seats,
+        "seed": deal,
+        "digest": f"d{variant}{deal}{rotation}",
+        "outcome": {
+            "termination": "end_of_rounds",
+            "winners": winners,
+            "scores": [10.0, 10.0],
+            "ranking": [winners],
+        },
+        "meta": {
+            "key": f"{variant}/0/{deal}/{rotation}",
+            "variant": variant,
+            "pair": 0,
+            "deal": deal,
+            "rotation": rotation,
+            "decisions": 50,
+            "actions": 90,
+            "seconds": 0.2,
+            "cpu_seconds": 0.1,
+            "play": play or f"{variant}/{deal}/{rotation}",
+            "measures": {"first_player": rotation, "rounds": 5, "sieges_succeeded": sieges},
+        },
     }
 
 
@@ -59,7 +89,9 @@ def tied_records() -> list[dict[str, Any]]:
 def test_findings_and_tables_give_the_same_rate_when_games_tie() -> None:
     s = summarise(tied_records(), polis_sweep(40))
     base, dl = (v["seat_win_rate"][1] for v in s["variants"])
-    assert base["rate"] == pytest.approx((40 + 10 / 2) / 80) and dl["rate"] == pytest.approx((60 + 2 / 2) / 80)
+    assert base["rate"] == pytest.approx((40 + 10 / 2) / 80) and dl["rate"] == pytest.approx(
+        (60 + 2 / 2) / 80
+    )
     comp = s["comparisons"][0]["seat_win_rate"][1]
     assert comp["diff"] == pytest.approx(dl["rate"] - base["rate"])  # the test's difference is the tables'
     change = next(f for f in s["findings"] if f.startswith("Diceless against Classic"))
@@ -83,7 +115,9 @@ def test_two_copies_of_one_bot_give_no_skill_figure_and_a_warning(tmp_path: Path
     assert "same_bot_skill" in s["warning_codes"]
     assert any("Two copies of one bot have no stronger one" in w for w in s["warnings"])
     assert any("Due copie dello stesso bot" in w for w in s["warnings_it"])
-    assert not any("beats" in f for f in s["findings"]) and all(x["rate"] != "skill" for x in s["games_needed"])
+    assert not any("beats" in f for f in s["findings"]) and all(
+        x["rate"] != "skill" for x in s["games_needed"]
+    )
     with (tmp_path / "games.csv").open() as fh:
         assert {row["stronger_credit"] for row in csv.DictReader(fh)} == {""}
     assert "one bot twice: no skill" in (tmp_path / "report.html").read_text()
@@ -114,7 +148,9 @@ def test_identical_seat_rotations_withhold_the_dice_share() -> None:
     assert play_unit(sw, Unit(0, 0, 0, 0))["meta"]["play"] != play_unit(sw, Unit(0, 0, 0, 1))["meta"]["play"]
 
 
-def test_cpu_seconds_is_cpu_time_and_wall_time_is_apart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cpu_seconds_is_cpu_time_and_wall_time_is_apart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     played = sweep_mod.play_measured
 
     def waiting(*args: Any) -> Any:
@@ -144,8 +180,24 @@ def test_a_lower_games_on_resume_is_honoured(tmp_path: Path) -> None:
     assert rebuild(tmp_path)["games"] == 4  # `lab report` reads the run as last asked
     again = run_sweep(sw(4), tmp_path)
     assert again["computed"] == 0 and again["games"] == 8 and again["games_stored_beyond"] == 0
-    res = CliRunner().invoke(app, ["lab", "compare", "polis", "--bots", "greedy,random", "--games", "2", "--seed", "3",
-                                   "--option", "siege=classic,diceless", "--out", str(tmp_path)])
+    res = CliRunner().invoke(
+        app,
+        [
+            "lab",
+            "compare",
+            "polis",
+            "--bots",
+            "greedy,random",
+            "--games",
+            "2",
+            "--seed",
+            "3",
+            "--option",
+            "siege=classic,diceless",
+            "--out",
+            str(tmp_path),
+        ],
+    )
     assert res.exit_code == 0, res.output
     assert "4 stored games lie beyond --games and are not counted" in " ".join(res.stdout.split())
 
@@ -169,20 +221,39 @@ def test_games_csv_has_final_scores_and_their_parts_and_parquet_the_same_rows(tm
 
 
 def test_spqrisiko_score_parts_are_each_seats_vp_by_source(tmp_path: Path) -> None:
-    s = run_sweep(make_sweep("spqrisiko", "compare", ["greedy", "random"], 2, 1, ["max_rounds=4"], players=3), tmp_path)
+    s = run_sweep(
+        make_sweep("spqrisiko", "compare", ["greedy", "random"], 2, 1, ["max_rounds=4"], players=3), tmp_path
+    )
     with (tmp_path / "games.csv").open() as fh:
         rows = list(csv.DictReader(fh))
     for row in rows:
         for j in range(3):
-            parts = sum(float(row[f"score_{j}_{c}"]) for c in ("empire", "provinces", "seas", "power_centres"))
+            parts = sum(
+                float(row[f"score_{j}_{c}"]) for c in ("empire", "provinces", "seas", "power_centres")
+            )
             assert float(row[f"score_{j}"]) == parts
     assert s["games"] == 2
 
 
 def test_lab_compare_defaults_to_one_bot_on_every_side(tmp_path: Path) -> None:
     assert default_bots("polis") == "mcts:easy,mcts:easy" and default_bots("spqrisiko") == "greedy,greedy"
-    res = CliRunner().invoke(app, ["lab", "compare", "spqrisiko", "--players", "3", "--games", "2",
-                                   "--option", "max_rounds=3", "--out", str(tmp_path), "--json"])
+    res = CliRunner().invoke(
+        app,
+        [
+            "lab",
+            "compare",
+            "spqrisiko",
+            "--players",
+            "3",
+            "--games",
+            "2",
+            "--option",
+            "max_rounds=3",
+            "--out",
+            str(tmp_path),
+            "--json",
+        ],
+    )
     assert res.exit_code == 0, res.output
     assert json.loads((tmp_path / "sweep.json").read_text())["bots"] == ["greedy", "greedy"]
     assert "random" not in json.loads(res.stdout)["bots"]
@@ -197,7 +268,9 @@ def test_plot_legends_sit_outside_the_data_and_name_the_sides(monkeypatch: pytes
 
     monkeypatch.setattr(report, "_png", keep)
     s = summarise(tied_records(), polis_sweep(40))
-    s["variants"][0]["curves"] = s["variants"][1]["curves"] = {"prestige": {"seat 0": [1.0, 2.0], "seat 1": [2.0, 3.0]}}
+    s["variants"][0]["curves"] = s["variants"][1]["curves"] = {
+        "prestige": {"seat 0": [1.0, 2.0], "seat 1": [2.0, 3.0]}
+    }
     plots = report.plots(s)
     assert len(figures) == len(plots) >= 4
     names = []
@@ -206,7 +279,9 @@ def test_plot_legends_sit_outside_the_data_and_name_the_sides(monkeypatch: pytes
         (ax,) = fig.axes
         legend = ax.get_legend()
         assert legend is not None
-        assert legend.get_window_extent().x0 >= ax.get_window_extent().x1  # right of the axes, not on the data
+        assert (
+            legend.get_window_extent().x0 >= ax.get_window_extent().x1
+        )  # right of the axes, not on the data
         names += [t.get_text() for t in legend.get_texts()]
     assert "Athens" in names and "Sparta" in names  # the win rate per side
     assert "siege=classic Athens" in names and "siege=diceless Sparta" in names  # the curves

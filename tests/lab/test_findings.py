@@ -21,8 +21,18 @@ def rate(s: float, n: int) -> dict[str, Any]:
     return stats.rate(s, n)
 
 
-def variant(v: int, label: str, options: dict[str, Any], n: int = 200, *, athens: float = 0.5,
-            strong: float = 0.7, final: float = 0.9, sieges: float = 2.0, capped: float = 0.0) -> dict[str, Any]:
+def variant(
+    v: int,
+    label: str,
+    options: dict[str, Any],
+    n: int = 200,
+    *,
+    athens: float = 0.5,
+    strong: float = 0.7,
+    final: float = 0.9,
+    sieges: float = 2.0,
+    capped: float = 0.0,
+) -> dict[str, Any]:
     a = round(athens * n)
     ends = {"end_of_rounds": rate(round(final * n), n)}
     if final < 1:
@@ -30,50 +40,138 @@ def variant(v: int, label: str, options: dict[str, Any], n: int = 200, *, athens
     if capped:
         ends = {"round_limit": rate(round(capped * n), n), "vp_target": rate(n - round(capped * n), n)}
     return {
-        "variant": v, "label": label, "options": options, "games": n,
+        "variant": v,
+        "label": label,
+        "options": options,
+        "games": n,
         "seat_win_rate": [rate(a, n), rate(n - a, n)],
         "first_player_win_rate": rate(n // 2, n),
-        "bot_win_rate": [{"bot": "mcts:normal", **rate(round(strong * n), n)},
-                         {"bot": "greedy", **rate(n - round(strong * n), n)}],
-        "luck_vs_skill": [{"pair": 0, "bots": ["mcts:normal", "greedy"], "stronger": "mcts:normal", "weaker": "greedy", "rank_gap": 1,
-                           "skill_rate": rate(round(strong * n), n), "dice_share": {"icc": 0.1}}],
-        "length": {"turns_or_rounds": stats.mean_ci([4.0, 4.0, 3.0]), "actions": stats.mean_ci([300.0, 320.0])},
+        "bot_win_rate": [
+            {"bot": "mcts:normal", **rate(round(strong * n), n)},
+            {"bot": "greedy", **rate(n - round(strong * n), n)},
+        ],
+        "luck_vs_skill": [
+            {
+                "pair": 0,
+                "bots": ["mcts:normal", "greedy"],
+                "stronger": "mcts:normal",
+                "weaker": "greedy",
+                "rank_gap": 1,
+                "skill_rate": rate(round(strong * n), n),
+                "dice_share": {"icc": 0.1},
+            }
+        ],
+        "length": {
+            "turns_or_rounds": stats.mean_ci([4.0, 4.0, 3.0]),
+            "actions": stats.mean_ci([300.0, 320.0]),
+        },
         "endings": ends,
         "end_reasons": {"final": rate(round(final * n), n), "ostracism": rate(n - round(final * n), n)},
-        "measures": {"sieges_succeeded": {"mean": sieges, "low": sieges - 0.2, "high": sieges + 0.2, "n": n},
-                     "pp_on_sieges": {"mean": 3.0, "low": 2.8, "high": 3.2, "n": n}},
+        "measures": {
+            "sieges_succeeded": {"mean": sieges, "low": sieges - 0.2, "high": sieges + 0.2, "n": n},
+            "pp_on_sieges": {"mean": 3.0, "low": 2.8, "high": 3.2, "n": n},
+        },
         "curves": {},
     }
 
 
-def comparison(v: int, label: str, *, d_sieges: float = -1.2, p_sieges: float = 1e-5, d_seat: float = 0.0,
-               p_seat: float = 0.9, n: int = 200) -> dict[str, Any]:
+def comparison(
+    v: int,
+    label: str,
+    *,
+    d_sieges: float = -1.2,
+    p_sieges: float = 1e-5,
+    d_seat: float = 0.0,
+    p_seat: float = 0.9,
+    n: int = 200,
+) -> dict[str, Any]:
     return {
-        "variant": v, "label": label, "baseline": "siege=classic", "paired_games": n,
-        "skill_rate": [{"pair": 0, "stronger": "mcts:normal", "diff": 0.01, "low": -0.05, "high": 0.07,
-                        "test": "paired_cluster_t", "p_value": 0.8, "only_first": 4, "only_second": 5, "pairs": n}],
-        "seat_win_rate": [{"seat": j, "diff": (-d_seat if j == 0 else d_seat), "low": -0.06 + (d_seat if j else -d_seat),
-                           "high": 0.06 + (d_seat if j else -d_seat), "test": "paired_cluster_t", "p_value": p_seat,
-                           "only_first": 3, "only_second": 3, "pairs": n} for j in range(2)],
-        "length": {"test": "paired_cluster_t", "diff": 0.0, "low": -0.1, "high": 0.1, "p_value": 0.7, "pairs": n},
+        "variant": v,
+        "label": label,
+        "baseline": "siege=classic",
+        "paired_games": n,
+        "skill_rate": [
+            {
+                "pair": 0,
+                "stronger": "mcts:normal",
+                "diff": 0.01,
+                "low": -0.05,
+                "high": 0.07,
+                "test": "paired_cluster_t",
+                "p_value": 0.8,
+                "only_first": 4,
+                "only_second": 5,
+                "pairs": n,
+            }
+        ],
+        "seat_win_rate": [
+            {
+                "seat": j,
+                "diff": (-d_seat if j == 0 else d_seat),
+                "low": -0.06 + (d_seat if j else -d_seat),
+                "high": 0.06 + (d_seat if j else -d_seat),
+                "test": "paired_cluster_t",
+                "p_value": p_seat,
+                "only_first": 3,
+                "only_second": 3,
+                "pairs": n,
+            }
+            for j in range(2)
+        ],
+        "length": {
+            "test": "paired_cluster_t",
+            "diff": 0.0,
+            "low": -0.1,
+            "high": 0.1,
+            "p_value": 0.7,
+            "pairs": n,
+        },
         "measures": {
-            "sieges_succeeded": {"test": "paired_cluster_t", "diff": d_sieges, "low": d_sieges - 0.3, "high": d_sieges + 0.3,
-                                 "p_value": p_sieges, "pairs": n},
-            "pp_on_sieges": {"test": "paired_cluster_t", "diff": 0.05, "low": -0.2, "high": 0.3, "p_value": 0.6, "pairs": n},
+            "sieges_succeeded": {
+                "test": "paired_cluster_t",
+                "diff": d_sieges,
+                "low": d_sieges - 0.3,
+                "high": d_sieges + 0.3,
+                "p_value": p_sieges,
+                "pairs": n,
+            },
+            "pp_on_sieges": {
+                "test": "paired_cluster_t",
+                "diff": 0.05,
+                "low": -0.2,
+                "high": 0.3,
+                "p_value": 0.6,
+                "pairs": n,
+            },
         },
     }
 
 
-def summary(variants: list[dict[str, Any]], comparisons: list[dict[str, Any]], game: str = "polis") -> dict[str, Any]:
-    return {"game": game, "kind": "compare", "bots": ["mcts:normal", "greedy"], "pairs": [["mcts:normal", "greedy"]],
-            "seed": 1, "players": 2, "games": sum(v["games"] for v in variants), "games_planned": 0,
-            "cpu_seconds": 1.0, "variants": variants, "comparisons": comparisons, "tournament": None}
+def summary(
+    variants: list[dict[str, Any]], comparisons: list[dict[str, Any]], game: str = "polis"
+) -> dict[str, Any]:
+    return {
+        "game": game,
+        "kind": "compare",
+        "bots": ["mcts:normal", "greedy"],
+        "pairs": [["mcts:normal", "greedy"]],
+        "seed": 1,
+        "players": 2,
+        "games": sum(v["games"] for v in variants),
+        "games_planned": 0,
+        "cpu_seconds": 1.0,
+        "variants": variants,
+        "comparisons": comparisons,
+        "tournament": None,
+    }
 
 
 def sound() -> dict[str, Any]:
     return summary(
-        [variant(0, "siege=classic", {"siege": "classic"}, sieges=2.3),
-         variant(1, "siege=diceless_sacrifice", {"siege": "diceless_sacrifice"}, sieges=1.1)],
+        [
+            variant(0, "siege=classic", {"siege": "classic"}, sieges=2.3),
+            variant(1, "siege=diceless_sacrifice", {"siege": "diceless_sacrifice"}, sieges=1.1),
+        ],
         [comparison(1, "siege=diceless_sacrifice")],
     )
 
@@ -97,7 +195,9 @@ def test_findings_in_english_carry_effect_interval_and_test() -> None:
     assert "Sparta's win rate 50.0% → 50.0% (+0.0 points" in change and "Holm-adjusted p = 1)" in change
     assert change.endswith("no clear change.")
     assert "prestige spent" not in change  # p = 0.6: not reported as a change
-    assert any(x.startswith("Classic: Athens' win rate is 50.0%") and "consistent with an even game" in x for x in f)
+    assert any(
+        x.startswith("Classic: Athens' win rate is 50.0%") and "consistent with an even game" in x for x in f
+    )
     assert any(x.startswith("mcts:normal beats greedy in 70.0% of games (95% CI") for x in f)
 
 
@@ -114,10 +214,18 @@ def test_findings_in_italian() -> None:
 
 
 def test_a_clear_side_change_is_stated_without_hedge() -> None:
-    s = summary([variant(0, "siege=classic", {"siege": "classic"}), variant(1, "siege=sacrifice", {"siege": "sacrifice"})],
-                [comparison(1, "siege=sacrifice", d_seat=0.12, p_seat=0.001)])
+    s = summary(
+        [
+            variant(0, "siege=classic", {"siege": "classic"}),
+            variant(1, "siege=sacrifice", {"siege": "sacrifice"}),
+        ],
+        [comparison(1, "siege=sacrifice", d_seat=0.12, p_seat=0.001)],
+    )
     change = findings(s)[-1]
-    assert "Sparta's win rate 50.0% → 62.0% (+12.0 points" in change and "no clear change" not in change.split(";")[-1]
+    assert (
+        "Sparta's win rate 50.0% → 62.0% (+12.0 points" in change
+        and "no clear change" not in change.split(";")[-1]
+    )
     uneven = summary([variant(0, "siege=classic", {"siege": "classic"}, athens=0.2)], [])
     assert "an even game would give 50.0%" in findings(uneven)[0] and "Sparta" in findings(uneven)[0]
 
@@ -137,16 +245,25 @@ def test_warning_most_games_end_before_the_last_round() -> None:
     s["variants"][1] = variant(1, "siege=diceless_sacrifice", {"siege": "diceless_sacrifice"}, final=0.3)
     w = dict(warnings(s))
     assert list(w) == ["short_games"]
-    assert w["short_games"].startswith("Diceless Sacrifice: 70.0% of games end before the last round (ostracism 70.0%)")
+    assert w["short_games"].startswith(
+        "Diceless Sacrifice: 70.0% of games end before the last round (ostracism 70.0%)"
+    )
     s["variants"][1] = variant(1, "siege=diceless_sacrifice", {"siege": "diceless_sacrifice"}, final=0.6)
     assert codes(s) == []
 
 
 def test_warning_games_cut_by_the_round_limit() -> None:
-    s = summary([variant(0, "rules=house-1.2", {"rules": "house-1.2"}, capped=0.8),
-                 variant(1, "rules=official", {"rules": "official"}, capped=0.2)],
-                [comparison(1, "rules=official")], game="spqrisiko")
-    assert codes(s) == ["capped_games"] and "House rules 1.2: 80.0% of games were cut short" in warnings(s)[0][1]
+    s = summary(
+        [
+            variant(0, "rules=house-1.2", {"rules": "house-1.2"}, capped=0.8),
+            variant(1, "rules=official", {"rules": "official"}, capped=0.2),
+        ],
+        [comparison(1, "rules=official")],
+        game="spqrisiko",
+    )
+    assert (
+        codes(s) == ["capped_games"] and "House rules 1.2: 80.0% of games were cut short" in warnings(s)[0][1]
+    )
 
 
 def test_warning_the_switch_hardly_happens() -> None:
@@ -175,7 +292,10 @@ def test_warning_a_seat_wins_far_more_often() -> None:
 
 def test_warning_too_few_games_to_separate() -> None:
     small = summary(
-        [variant(0, "siege=classic", {"siege": "classic"}, n=20), variant(1, "siege=diceless", {"siege": "diceless"}, n=20)],
+        [
+            variant(0, "siege=classic", {"siege": "classic"}, n=20),
+            variant(1, "siege=diceless", {"siege": "diceless"}, n=20),
+        ],
         [comparison(1, "siege=diceless", p_sieges=0.3, n=20)],
     )
     w = dict(warnings(small))
@@ -210,10 +330,14 @@ def test_report_opens_with_findings_and_warnings_and_ends_with_methods(lang: str
     s["variants"][1]["measures"]["sieges_succeeded"]["mean"] = 0.0
     annotate(s)
     page = render_html(s, lang)
-    f, w, first_table, methods = (page.index(x) for x in ("id='findings'", "id='warnings'", "<table", "id='methods'"))
+    f, w, first_table, methods = (
+        page.index(x) for x in ("id='findings'", "id='warnings'", "<table", "id='methods'")
+    )
     assert f < w < first_table < methods
     if lang == "en":
-        assert "sieges taken per game 2.30 → 0.00" not in page  # the finding uses the comparison, not the mean
+        assert (
+            "sieges taken per game 2.30 → 0.00" not in page
+        )  # the finding uses the comparison, not the mean
         assert "Diceless Sacrifice: sieges taken per game is 0.00" in page and "Games needed" in page
     else:
         assert "Risultati principali" in page and "assedi riusciti per partita vale 0,00" in page
@@ -222,8 +346,26 @@ def test_report_opens_with_findings_and_warnings_and_ends_with_methods(lang: str
 
 def test_cli_report_in_italian_and_a_bad_language_refused(tmp_path: Path) -> None:
     runner = CliRunner()
-    res = runner.invoke(app, ["lab", "compare", "polis", "--bots", "greedy,random", "--games", "2", "--seed", "3",
-                              "--option", "siege=classic,diceless", "--out", str(tmp_path), "--lang", "it"])
+    res = runner.invoke(
+        app,
+        [
+            "lab",
+            "compare",
+            "polis",
+            "--bots",
+            "greedy,random",
+            "--games",
+            "2",
+            "--seed",
+            "3",
+            "--option",
+            "siege=classic,diceless",
+            "--out",
+            str(tmp_path),
+            "--lang",
+            "it",
+        ],
+    )
     assert res.exit_code == 0, res.output
     assert "Risultati principali" in res.stdout and "Avvertenze" in res.stdout
     page = (tmp_path / "report.html").read_text()

@@ -85,7 +85,9 @@ def test_resume_recomputes_nothing_and_extends(tmp_path: Path) -> None:
     (tmp_path / GAMES_FILE).write_bytes(data[: data.rfind(b"\n") + 1] + data[data.rfind(b"\n") + 1 :][:40])
     repaired = run_sweep(sweep_polis(4), tmp_path)
     assert repaired["computed"] == 1 and repaired["games"] == 8
-    assert strip(read_jsonl(tmp_path / GAMES_FILE)) == strip(json.loads("[" + ",".join(before.decode().splitlines()) + "]"))
+    assert strip(read_jsonl(tmp_path / GAMES_FILE)) == strip(
+        json.loads("[" + ",".join(before.decode().splitlines()) + "]")
+    )
     more = run_sweep(sweep_polis(8), tmp_path)
     assert more["computed"] == 8 and more["games"] == 16
 
@@ -104,22 +106,39 @@ def test_processes_and_dask_equal_serial(tmp_path: Path) -> None:
     a = strip(read_jsonl(tmp_path / "serial" / GAMES_FILE))
     assert a == strip(read_jsonl(tmp_path / "procs" / GAMES_FILE))
     assert a == strip(read_jsonl(tmp_path / "dask" / GAMES_FILE))
-    assert serial["variants"][0]["seat_win_rate"] == dask["variants"][0]["seat_win_rate"] == procs["variants"][0]["seat_win_rate"]
+    assert (
+        serial["variants"][0]["seat_win_rate"]
+        == dask["variants"][0]["seat_win_rate"]
+        == procs["variants"][0]["seat_win_rate"]
+    )
     # a LocalCluster's start is timed apart from play (the games/s figure is play only); local backends start at once
-    assert dask["backend_start_seconds"] > 0 and serial["backend_start_seconds"] < dask["backend_start_seconds"]
+    assert (
+        dask["backend_start_seconds"] > 0 and serial["backend_start_seconds"] < dask["backend_start_seconds"]
+    )
     for s in (serial, procs, dask):
-        assert s["wall_seconds"] > 0 and s["games_per_second"] == pytest.approx(s["computed"] / s["wall_seconds"], rel=0.01)
+        assert s["wall_seconds"] > 0 and s["games_per_second"] == pytest.approx(
+            s["computed"] / s["wall_seconds"], rel=0.01
+        )
 
 
 def test_one_switch_at_a_time() -> None:
-    variants, labels = plan_variants([("naval_move", ["single_group", "per_trireme"]), ("garrison", ["a", "b", "c"])])
+    variants, labels = plan_variants(
+        [("naval_move", ["single_group", "per_trireme"]), ("garrison", ["a", "b", "c"])]
+    )
     assert variants[0] == {"naval_move": "single_group", "garrison": "a"}
     assert len(variants) == 4
     for v in variants[1:]:
         assert sum(1 for k in v if v[k] != variants[0][k]) == 1
     assert labels[1:] == ["naval_move=per_trireme", "garrison=b", "garrison=c"]
-    sweep = make_sweep("spqrisiko", "compare", ["greedy", "random"], 4, 1,
-                       ["naval_move=single_group,per_trireme", "garrison=move_in_first,garrison_first"], players=3)
+    sweep = make_sweep(
+        "spqrisiko",
+        "compare",
+        ["greedy", "random"],
+        4,
+        1,
+        ["naval_move=single_group,per_trireme", "garrison=move_in_first,garrison_first"],
+        players=3,
+    )
     assert len(sweep.variants) == 3 and len(plan_units(sweep)) == 12
     with pytest.raises(ConfigError):
         make_sweep("spqrisiko", "compare", ["greedy", "random"], 4, 1, ["naval_move=sideways,per_trireme"])
@@ -130,23 +149,73 @@ def test_one_switch_at_a_time() -> None:
 def test_cli_compare_tournament_report_json(tmp_path: Path) -> None:
     runner = CliRunner()
     out = tmp_path / "spqr"
-    res = runner.invoke(app, ["lab", "compare", "spqrisiko", "--option", "rules=house-1.2,official", "--players", "3",
-                              "--bots", "greedy,random", "--games", "2", "--option", "max_rounds=8", "--out", str(out), "--json"])
+    res = runner.invoke(
+        app,
+        [
+            "lab",
+            "compare",
+            "spqrisiko",
+            "--option",
+            "rules=house-1.2,official",
+            "--players",
+            "3",
+            "--bots",
+            "greedy,random",
+            "--games",
+            "2",
+            "--option",
+            "max_rounds=8",
+            "--out",
+            str(out),
+            "--json",
+        ],
+    )
     assert res.exit_code == 0, res.output
     summary = json.loads(res.stdout)
-    assert summary["games"] == 4 and [v["label"] for v in summary["variants"]] == ["rules=house-1.2", "rules=official"]
+    assert summary["games"] == 4 and [v["label"] for v in summary["variants"]] == [
+        "rules=house-1.2",
+        "rules=official",
+    ]
     assert "vp_empire" in summary["variants"][0]["measures"]
     res = runner.invoke(app, ["lab", "report", str(out), "--json"])
     assert res.exit_code == 0, res.output
     assert json.loads(res.stdout)["games"] == 4
-    res = runner.invoke(app, ["lab", "tournament", "polis", "--bots", "random,greedy,mcts:4", "--games", "2",
-                              "--out", str(tmp_path / "t"), "--json"])
+    res = runner.invoke(
+        app,
+        [
+            "lab",
+            "tournament",
+            "polis",
+            "--bots",
+            "random,greedy,mcts:4",
+            "--games",
+            "2",
+            "--out",
+            str(tmp_path / "t"),
+            "--json",
+        ],
+    )
     assert res.exit_code == 0, res.output
     t = json.loads(res.stdout)["tournament"]
     assert t["bots"] == ["random", "greedy", "mcts:4"] and t["cross"][1][0]["n"] == 2
-    res = runner.invoke(app, ["lab", "tournament", "polis", "--bots", "random,greedy,mcts:4", "--games", "2",
-                              "--out", str(tmp_path / "t")], env={"COLUMNS": "160"})  # the same games, reused, as tables
+    res = runner.invoke(
+        app,
+        [
+            "lab",
+            "tournament",
+            "polis",
+            "--bots",
+            "random,greedy,mcts:4",
+            "--games",
+            "2",
+            "--out",
+            str(tmp_path / "t"),
+        ],
+        env={"COLUMNS": "160"},
+    )  # the same games, reused, as tables
     assert res.exit_code == 0 and "reused" in res.stdout, res.output
-    assert re.search(r"variant.*games.*Athens.*Sparta.*first player", res.stdout) and "seat 0" not in res.stdout
+    assert (
+        re.search(r"variant.*games.*Athens.*Sparta.*first player", res.stdout) and "seat 0" not in res.stdout
+    )
     res = runner.invoke(app, ["lab", "report", str(tmp_path / "nothing")])
     assert res.exit_code == 2

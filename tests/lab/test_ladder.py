@@ -28,7 +28,9 @@ def test_two_players_exact_elo_and_standard_error() -> None:
     assert stats.bradley_terry(games, 2, prior_games=0, anchor=1)["elo"][0] == pytest.approx(190.85, abs=0.01)
 
 
-def simulate(truth: list[float], seat_edge: float, per_pair: int, seed: int) -> list[tuple[int, int, float, float]]:
+def simulate(
+    truth: list[float], seat_edge: float, per_pair: int, seed: int
+) -> list[tuple[int, int, float, float]]:
     """Games drawn from the Bradley-Terry model: each pair `per_pair` times, in alternating seats."""
     rng = random.Random(seed)
     games = []
@@ -95,7 +97,9 @@ def test_ladder_plays_the_lab_tournaments_games(tmp_path: Path) -> None:
     assert summary["games"] == 2 and summary["options"] == {"siege": "diceless"}
     random_lv, greedy_lv = summary["levels"]
     assert random_lv["elo"] == 0.0 and greedy_lv["elo"] > 0  # greedy beats random
-    assert greedy_lv["decisions"] > 10 and greedy_lv["decision_median_s"] > 0 and greedy_lv["cpu_per_game_s"] > 0
+    assert (
+        greedy_lv["decisions"] > 10 and greedy_lv["decision_median_s"] > 0 and greedy_lv["cpu_per_game_s"] > 0
+    )
     assert greedy_lv["decision_cpu_p90_s"] >= greedy_lv["decision_cpu_median_s"] > 0
     pair = summary["pairs"][0]
     assert (pair["a"], pair["b"], pair["games"]) == ("random", "greedy", 2)
@@ -126,7 +130,9 @@ def simulated_cells(truth: list[float], deals: int, seed: int, seat_edge: float 
 
 def test_summed_cells_fit_as_the_games_one_by_one() -> None:
     cs = simulated_cells([0.0, 150.0, 300.0], 30, seed=1)
-    games = [(a, b, float(cs.score[d, c]), seat) for d in range(30) for c, (a, b, seat) in enumerate(cs.cells)]
+    games = [
+        (a, b, float(cs.score[d, c]), seat) for d in range(30) for c, (a, b, seat) in enumerate(cs.cells)
+    ]
     fit = stats.bradley_terry(games, 3)
     summed = elo_of_cells(3, cs.cells, cs.score.sum(axis=0), cs.games.sum(axis=0))
     assert list(summed) == pytest.approx(fit["elo"], abs=1e-6)
@@ -145,7 +151,9 @@ def test_the_skill_range_of_known_strengths_and_its_paired_change() -> None:
     assert w["skill_range"]["elo"] == pytest.approx(w["levels"][3]["elo"] - w["levels"][0]["elo"])
     (d,) = res["differences"]
     assert d["label"] == "narrow" and d["low"] <= -300 <= d["high"] and d["high"] < 0
-    assert d["p_value"] < 0.01 and d["p_adjusted"] == pytest.approx(d["p_value"])  # one comparison: Holm keeps p
+    assert d["p_value"] < 0.01 and d["p_adjusted"] == pytest.approx(
+        d["p_value"]
+    )  # one comparison: Holm keeps p
 
 
 def test_a_ladder_that_does_not_separate_gives_no_skill_range() -> None:
@@ -155,11 +163,16 @@ def test_a_ladder_that_does_not_separate_gives_no_skill_range() -> None:
     res = skill(levels, [{"label": "good"}, {"label": "flat"}], [good, flat], seed=1, resamples=200)
     g, f = res["variants"]
     assert g["skill_range"] is not None and f["skill_range"] is None and not f["separated"]
-    assert res["warning_codes"] == ["ladder_not_separated"] and "flat: the ladder does not separate" in res["warnings"][0]
+    assert (
+        res["warning_codes"] == ["ladder_not_separated"]
+        and "flat: the ladder does not separate" in res["warnings"][0]
+    )
     assert "non separa" in res["warnings_it"][0]
     assert res["differences"] == []  # no change of a spread that is not given
     # and a ladder whose order is not the levels' order
-    upside = skill(levels, [{"label": "upside"}], [simulated_cells([0.0, 400.0, 100.0], 40, seed=6)], resamples=100)
+    upside = skill(
+        levels, [{"label": "upside"}], [simulated_cells([0.0, 400.0, 100.0], 40, seed=6)], resamples=100
+    )
     assert upside["variants"][0]["monotone"] is False and upside["variants"][0]["skill_range"] is None
     assert "does not rank above" in upside["warnings"][0]
 
@@ -182,8 +195,24 @@ def test_lab_ladder_command_plays_each_variant_on_the_same_deals(tmp_path: Path)
 
     from hegemon.cli import app
 
-    res = CliRunner().invoke(app, ["lab", "ladder", "polis", "--levels", "random,greedy", "--games", "2",
-                                   "--option", "siege=classic,diceless", "--resamples", "20", "--out", str(tmp_path)])
+    res = CliRunner().invoke(
+        app,
+        [
+            "lab",
+            "ladder",
+            "polis",
+            "--levels",
+            "random,greedy",
+            "--games",
+            "2",
+            "--option",
+            "siege=classic,diceless",
+            "--resamples",
+            "20",
+            "--out",
+            str(tmp_path),
+        ],
+    )
     assert res.exit_code == 0, res.stdout
     out = json.loads((tmp_path / "ladder.json").read_text())
     assert [v["label"] for v in out["variants"]] == ["siege=classic", "siege=diceless"]

@@ -65,8 +65,9 @@ def test_seats_pooled_for_many_players() -> None:
 
 @pytest.fixture(scope="module")
 def small_run() -> tuple[lk.LuckPlan, list[dict]]:
-    plan = lk.make_plan("polis", ["random", "greedy"], settings=3, streams=4, seed=5,
-                        options=["siege=classic,diceless"])
+    plan = lk.make_plan(
+        "polis", ["random", "greedy"], settings=3, streams=4, seed=5, options=["siege=classic,diceless"]
+    )
     return plan, lk.run(plan)
 
 
@@ -74,9 +75,11 @@ def test_run_games_replay_and_bot_seeds_do_not_follow_the_stream(small_run) -> N
     plan, records = small_run
     assert len(records) == 3 * 4 * 2
     for r in records[:6]:
-        assert verify(get_game('polis'), GameRecord.from_json(r)) == []
+        assert verify(get_game("polis"), GameRecord.from_json(r)) == []
     again = lk.play_game(lk.asdict(plan), 1, 2, 3)
-    same = next(r for r in records if (r["meta"]["variant"], r["meta"]["setting"], r["meta"]["stream"]) == (1, 2, 3))
+    same = next(
+        r for r in records if (r["meta"]["variant"], r["meta"]["setting"], r["meta"]["stream"]) == (1, 2, 3)
+    )
     assert again["digest"] == same["digest"] and again["actions"] == same["actions"]
     # the streams of a setting are different games; the seats rotate between settings
     digests = {r["digest"] for r in records if r["meta"]["setting"] == 0 and r["meta"]["variant"] == 0}

@@ -22,7 +22,15 @@ from hegemon.lab.measures import measures_for
 from hegemon.lab.run import make_sweep, run_sweep
 from hegemon.lab.sweep import plan_units, play_unit
 
-SIEGE_KINDS = {"besiege", "siege_roll", "start_siege", "continue_siege", "force_siege", "stop_forcing", "garrison"}
+SIEGE_KINDS = {
+    "besiege",
+    "siege_roll",
+    "start_siege",
+    "continue_siege",
+    "force_siege",
+    "stop_forcing",
+    "garrison",
+}
 RULES = ("classic", "sacrifice", "diceless", "diceless_sacrifice")
 
 
@@ -51,8 +59,25 @@ def test_compare_with_a_bot_that_always_wins_writes_its_summary(tmp_path: Path) 
     """greedy beats random in every game (skill rate 100%): the summary and the report's error bars are
     written, and the CLI exits 0."""
     runner = CliRunner()
-    res = runner.invoke(app, ["lab", "compare", "polis", "--bots", "greedy,random", "--games", "6", "--seed", "2",
-                              "--option", "siege=classic,diceless", "--out", str(tmp_path), "--json"])
+    res = runner.invoke(
+        app,
+        [
+            "lab",
+            "compare",
+            "polis",
+            "--bots",
+            "greedy,random",
+            "--games",
+            "6",
+            "--seed",
+            "2",
+            "--option",
+            "siege=classic,diceless",
+            "--out",
+            str(tmp_path),
+            "--json",
+        ],
+    )
     assert res.exit_code == 0, res.output
     summary = json.loads(res.stdout)
     skill = summary["variants"][0]["luck_vs_skill"][0]["skill_rate"]
@@ -97,8 +122,16 @@ def play_measured(rule: str, seed: int) -> tuple[GameRecord, dict[str, Any]]:
         state.apply(action)
         measures.after(state, action, token)
         actions.append(action.to_json())
-    rec = GameRecord(game="polis", version=game.version, options=opts.to_json(), seed=seed, actions=actions,
-                     seats=["t", "t"], outcome=None, digest="")
+    rec = GameRecord(
+        game="polis",
+        version=game.version,
+        options=opts.to_json(),
+        seed=seed,
+        actions=actions,
+        seats=["t", "t"],
+        outcome=None,
+        digest="",
+    )
     return rec, measures.result(state)
 
 
@@ -109,8 +142,18 @@ def recompute_polis(rec: GameRecord) -> dict[str, Any]:
     game = get_game("polis")
     state = game.new_game(game.parse_options(rec.options), rec.seed)
     fort = state.board.p_fort
-    out = dict.fromkeys(("sieges_attempted", "siege_actions", "sieges_succeeded", "sieges_forced", "pp_on_sieges",
-                         "hoplites_on_sieges", "hoplites_garrisoned"), 0)
+    out = dict.fromkeys(
+        (
+            "sieges_attempted",
+            "siege_actions",
+            "sieges_succeeded",
+            "sieges_forced",
+            "pp_on_sieges",
+            "hoplites_on_sieges",
+            "hoplites_garrisoned",
+        ),
+        0,
+    )
     prev_kind = ""
     first = None
     for raw in rec.actions:
@@ -144,8 +187,18 @@ def test_polis_siege_measures_recomputed_from_the_replay(rule: str) -> None:
     for seed in (1, 2, 3):
         rec, measured = play_measured(rule, seed)
         again = recompute_polis(rec)
-        for name in ("sieges_attempted", "siege_actions", "sieges_succeeded", "sieges_forced", "pp_on_sieges",
-                     "hoplites_on_sieges", "hoplites_garrisoned", "rounds", "end_reason", "first_player"):
+        for name in (
+            "sieges_attempted",
+            "siege_actions",
+            "sieges_succeeded",
+            "sieges_forced",
+            "pp_on_sieges",
+            "hoplites_on_sieges",
+            "hoplites_garrisoned",
+            "rounds",
+            "end_reason",
+            "first_player",
+        ):
             assert measured[name] == again[name], (rule, seed, name)
         assert measured["curves"]["prestige"][-1] == again["final_prestige"]
         assert len(measured["curves"]["population"]) == len(measured["curves"]["prestige"]) >= again["rounds"]
@@ -160,8 +213,11 @@ def test_polis_siege_measures_recomputed_from_the_replay(rule: str) -> None:
 
 
 def test_polis_sacrifice_forcing_is_measured() -> None:
-    forced = sum(play_measured(rule, seed)[1]["sieges_forced"] for rule in ("sacrifice", "diceless_sacrifice")
-                 for seed in (1, 2, 3))
+    forced = sum(
+        play_measured(rule, seed)[1]["sieges_forced"]
+        for rule in ("sacrifice", "diceless_sacrifice")
+        for seed in (1, 2, 3)
+    )
     assert forced > 0
 
 
@@ -190,7 +246,10 @@ def test_spqrisiko_measures_recomputed_from_the_replay() -> None:
         assert m["rounds"] == state.round and m["turns"] == state.turns
         assert m["eliminations"] == sum(state.eliminated)
         assert (m["sea_attacks"], m["naval_attacks"], m["naval_moves"]) == (
-            kinds.get("sea_attack", 0), kinds.get("naval_attack", 0), kinds.get("naval_move", 0))
+            kinds.get("sea_attack", 0),
+            kinds.get("naval_attack", 0),
+            kinds.get("naval_move", 0),
+        )
         assert m["first_player"] == first
         total = sum(m[f"vp_{k}"] for k in ("empire", "provinces", "seas", "power_centres"))
         assert total == vp_by_turn == sum(state.vp)
@@ -209,7 +268,9 @@ def test_polis_selfplay_summary_counts_real_caps_and_reports_rounds_and_decision
     s = json.loads(res.stdout)
     # greedy games play the four rounds to the end: a normal end, not a cap
     assert s["terminations"].get("end_of_rounds", 0) >= 1
-    assert s["capped_games"] == s["terminations"].get("action_limit", 0) + s["terminations"].get("round_limit", 0)
+    assert s["capped_games"] == s["terminations"].get("action_limit", 0) + s["terminations"].get(
+        "round_limit", 0
+    )
     assert 1 <= s["mean_rounds"] <= 4 and s["mean_decisions"] > 20
     assert s["mean_turns"] is None
     res = runner.invoke(app, ["selfplay", "polis", "--games", "2", "--bots", "greedy"])
@@ -218,8 +279,22 @@ def test_polis_selfplay_summary_counts_real_caps_and_reports_rounds_and_decision
 
 def test_spqrisiko_selfplay_counts_the_round_limit_as_a_cap() -> None:
     runner = CliRunner()
-    res = runner.invoke(app, ["selfplay", "spqrisiko", "--players", "3", "--games", "2", "--seed", "4",
-                              "--option", "max_rounds=2", "--json"])
+    res = runner.invoke(
+        app,
+        [
+            "selfplay",
+            "spqrisiko",
+            "--players",
+            "3",
+            "--games",
+            "2",
+            "--seed",
+            "4",
+            "--option",
+            "max_rounds=2",
+            "--json",
+        ],
+    )
     assert res.exit_code == 0, res.output
     s = json.loads(res.stdout)
     assert s["terminations"] == {"round_limit": 2} and s["capped_games"] == 2
@@ -227,8 +302,9 @@ def test_spqrisiko_selfplay_counts_the_round_limit_as_a_cap() -> None:
 
 
 def test_run_sweep_summary_keeps_intervals_inside_zero_one(tmp_path: Path) -> None:
-    summary = run_sweep(make_sweep("polis", "compare", ["greedy", "random"], 4, 9, ["siege=classic,sacrifice"]),
-                        tmp_path)
+    summary = run_sweep(
+        make_sweep("polis", "compare", ["greedy", "random"], 4, 9, ["siege=classic,sacrifice"]), tmp_path
+    )
     for v in summary["variants"]:
         for r in v["seat_win_rate"] + [e["skill_rate"] for e in v["luck_vs_skill"]]:
             assert 0.0 <= r["low"] <= r["rate"] <= r["high"] <= 1.0

@@ -17,7 +17,11 @@ from hegemon.lab import stats
 def test_wilson_against_newcombe_1998() -> None:
     # Newcombe, "Two-sided confidence intervals for the single proportion", Statistics in Medicine 17 (1998),
     # table II, method 3 (score interval without continuity correction)
-    for (s, n), (lo, hi) in {(81, 263): (0.2553, 0.3662), (15, 148): (0.0624, 0.1605), (8, 10): (0.4902, 0.9433)}.items():
+    for (s, n), (lo, hi) in {
+        (81, 263): (0.2553, 0.3662),
+        (15, 148): (0.0624, 0.1605),
+        (8, 10): (0.4902, 0.9433),
+    }.items():
         got = stats.wilson(s, n)
         assert got == pytest.approx((lo, hi), abs=1e-4)
         assert got == pytest.approx(proportion_confint(s, n, method="wilson"))
@@ -42,7 +46,9 @@ def test_a_rate_clustered_by_deal_is_wider_by_its_design_effect() -> None:
     assert deff == pytest.approx((2 * g - 1) / (g - 1))
     r = stats.rate_of(values, deals)
     n_eff = len(values) / deff
-    assert (r["low"], r["high"]) == pytest.approx(proportion_confint(r["rate"] * n_eff, n_eff, method="wilson"))
+    assert (r["low"], r["high"]) == pytest.approx(
+        proportion_confint(r["rate"] * n_eff, n_eff, method="wilson")
+    )
     plain = stats.rate_of(values)
     assert r["low"] < plain["low"] and r["high"] > plain["high"]
     # negatively correlated games are never reported narrower than independent ones
@@ -59,7 +65,9 @@ def test_a_clustered_mean_is_the_t_interval_of_the_deal_means() -> None:
     assert (m["low"], m["high"]) == pytest.approx((ref.low, ref.high))
     # unclustered: the ordinary t-interval (1, 2, 3, 4: 2.5 ± 3.182 · 0.6455)
     plain = stats.mean_ci([1.0, 2.0, 3.0, 4.0])
-    assert plain["low"] == pytest.approx(0.4457, abs=1e-4) and plain["high"] == pytest.approx(4.5543, abs=1e-4)
+    assert plain["low"] == pytest.approx(0.4457, abs=1e-4) and plain["high"] == pytest.approx(
+        4.5543, abs=1e-4
+    )
 
 
 def test_a_paired_difference_is_the_t_test_of_the_deal_means() -> None:
@@ -71,7 +79,9 @@ def test_a_paired_difference_is_the_t_test_of_the_deal_means() -> None:
     ci = ref.confidence_interval()
     assert e["test"] == "paired_cluster_t" and e["deals"] == 8 and e["pairs"] == 16
     assert e["diff"] == pytest.approx(sum(diffs) / 16)
-    assert e["p_value"] == pytest.approx(ref.pvalue) and (e["low"], e["high"]) == pytest.approx((ci.low, ci.high))
+    assert e["p_value"] == pytest.approx(ref.pvalue) and (e["low"], e["high"]) == pytest.approx(
+        (ci.low, ci.high)
+    )
     assert e["sd_deal"] == pytest.approx(st.tstd(means))
     # every game its own deal: scipy's paired t-test
     first = [0.0, 1.0, 0.5, 0.0, 1.0, 0.0, 0.0, 1.0]

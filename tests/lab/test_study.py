@@ -24,7 +24,12 @@ def test_a_study_writes_its_page_from_its_runs(tmp_path: Path) -> None:
     data = st.run_study(study, tmp_path, command="hegemon lab study polis-sieges --games 4")
     page = (tmp_path / "README.md").read_text(encoding="utf-8")
     # the runs are kept beside the page
-    for f in ("default/compare/summary.json", "default/luck/luck.json", "default/ladder/ladder.json", "study.json"):
+    for f in (
+        "default/compare/summary.json",
+        "default/luck/luck.json",
+        "default/ladder/ladder.json",
+        "study.json",
+    ):
         assert (tmp_path / f).exists(), f
     # findings first, in both languages, then how it was made
     assert page.index("## Findings") < page.index("## In italiano") < page.index("## How it was made")

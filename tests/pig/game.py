@@ -127,10 +127,15 @@ class PigState:
         if isinstance(action, Hold) and self.rolls == 0:
             return Refusal("hold", "pig_hold_first", "roll at least once before holding")
         if isinstance(action, Roll) and self.rolls >= MAX_ROLLS:
-            return Refusal("roll", "pig_max_rolls", f"at most {MAX_ROLLS} rolls a turn: hold now", {"n": MAX_ROLLS})
+            return Refusal(
+                "roll", "pig_max_rolls", f"at most {MAX_ROLLS} rolls a turn: hold now", {"n": MAX_ROLLS}
+            )
         phase = self.phase_name()
         return Refusal(
-            "turn", "pig_step", f"it is the {phase} step, not a {action.kind}", {"phase": phase, "kind": action.kind}
+            "turn",
+            "pig_step",
+            f"it is the {phase} step, not a {action.kind}",
+            {"phase": phase, "kind": action.kind},
         )
 
     def _next_turn(self) -> None:

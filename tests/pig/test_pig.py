@@ -85,7 +85,10 @@ class NoGlossary:
 @pytest.mark.parametrize(
     ("roles", "error"),
     [
-        (Roles(bots=ROLES.bots, lab=_lab), r"hog lacks the required role\(s\) text \(see hegemon.core.roles\)"),
+        (
+            Roles(bots=ROLES.bots, lab=_lab),
+            r"hog lacks the required role\(s\) text \(see hegemon.core.roles\)",
+        ),
         (Roles(lab=_lab), r"hog lacks the required role\(s\) text, bots"),
         (Roles(text=_bots_as_text, bots=ROLES.bots), r"hog: the text role loads a BotRole, not a TextRole"),
         ({"text": "tests.pig.roles"}, r"hog: `roles` must be a hegemon.core.roles.Roles, not dict"),
@@ -165,7 +168,9 @@ def test_the_kit_fails_a_game_that_leaks_or_shares_state(pig: Game) -> None:
     sharing: Any = BrokenGame(pig, SharingPig)
     with pytest.raises(testing.ConformanceError, match="applying to a clone changed the original"):
         testing.check_clone_and_codec(sharing, CONFIGS[0])
-    testing.check_clone_and_codec(BrokenGame(pig, PigState), CONFIGS[0])  # a deliberately broken game for the kit to catch
+    testing.check_clone_and_codec(
+        BrokenGame(pig, PigState), CONFIGS[0]
+    )  # a deliberately broken game for the kit to catch
 
 
 def test_a_table_plays_to_the_end_through_the_rest_api(pig: Game) -> None:

@@ -46,7 +46,13 @@ def test_games_list_options_with_help_in_both_languages(client: TestClient) -> N
 
 
 def test_create_list_detail_and_private_links(client: TestClient) -> None:
-    res = create(client, game="spqrisiko", players=3, seats=[{"human": True, "name": "Ada"}, {"human": True}, {"bot": "random"}], seed=1)
+    res = create(
+        client,
+        game="spqrisiko",
+        players=3,
+        seats=[{"human": True, "name": "Ada"}, {"human": True}, {"bot": "random"}],
+        seed=1,
+    )
     assert res["status"] == "waiting"
     links = [s for s in res["seats"] if s["kind"] == "human"]
     assert all(s["token"] and s["url"].endswith(f"/t/{res['id']}#seat={s['token']}") for s in links)
@@ -85,7 +91,11 @@ def test_rest_actions_and_typed_errors(client: TestClient) -> None:
         ({"token": tok, "version": v + 5, "action": action}, 409, "stale_version"),
         ({"token": toks[(cur + 1) % 3], "version": v, "action": action}, 409, "not_your_turn"),
         ({"token": "x" * 30, "version": v, "action": action}, 403, "unauthorized"),
-        ({"token": tok, "version": v, "action": {"type": "claim", "province": "atlantis"}}, 422, "illegal_action"),
+        (
+            {"token": tok, "version": v, "action": {"type": "claim", "province": "atlantis"}},
+            422,
+            "illegal_action",
+        ),
         ({"token": tok, "version": v, "action": {"type": "fly"}}, 400, "bad_request"),
         ({"token": tok, "version": "v", "action": action}, 400, "bad_request"),
         ({"token": tok, "version": v}, 400, "bad_request"),
@@ -96,13 +106,21 @@ def test_rest_actions_and_typed_errors(client: TestClient) -> None:
         assert client.get(f"/api/tables/{tid}").json()["version"] == v
         if code == "illegal_action":  # why, with the rule named, and what is legal instead
             err = r.json()
-            assert err["rule"] == "R 2" and "[R 2]" in err["message"] and err["legal_actions"] == mine["view"]["legal_actions"]
+            assert (
+                err["rule"] == "R 2"
+                and "[R 2]" in err["message"]
+                and err["legal_actions"] == mine["view"]["legal_actions"]
+            )
             # the reason as data, passed through from the engine unchanged: its id, its arguments, its English
             assert (err["detail"], err["args"]) == ("no_province", {"place": "atlantis"}), err
             assert err["reason"] == "there is no province 'atlantis'"
     r = client.post("/api/tables/nope/actions", json={"token": tok, "version": v, "action": action})
     assert (r.status_code, r.json()["code"]) == (404, "unknown_table")
-    r = client.post(f"/api/tables/{tid}/actions", content=b"{" + b" " * 400_000 + b"}", headers={"content-type": "application/json"})
+    r = client.post(
+        f"/api/tables/{tid}/actions",
+        content=b"{" + b" " * 400_000 + b"}",
+        headers={"content-type": "application/json"},
+    )
     assert r.status_code == 400 and r.json()["code"] == "bad_request"
     r = client.post(f"/api/tables/{tid}/actions", json={"token": tok, "version": v, "action": action})
     assert r.status_code == 200 and r.json()["version"] > v
@@ -112,12 +130,17 @@ def test_websocket_pushes_to_the_other_seat_and_survives_bad_messages(client: Te
     res = create(client, game="polis", seats=[{"human": True}, {"human": True}], seed=3)
     tid = res["id"]
     t0, t1 = res["seats"][0]["token"], res["seats"][1]["token"]
-    with client.websocket_connect(f"/ws/tables/{tid}?token={t0}") as w0, client.websocket_connect(
-        f"/ws/tables/{tid}?token={t1}"
-    ) as w1, client.websocket_connect(f"/ws/tables/{tid}") as spec:
+    with (
+        client.websocket_connect(f"/ws/tables/{tid}?token={t0}") as w0,
+        client.websocket_connect(f"/ws/tables/{tid}?token={t1}") as w1,
+        client.websocket_connect(f"/ws/tables/{tid}") as spec,
+    ):
+
         def latest(w: Any) -> dict[str, Any]:
             m = w.receive_json()
-            while m["type"] == "seat" or (m["type"] == "state" and m["status"] != "playing"):  # seat: its new token
+            while m["type"] == "seat" or (
+                m["type"] == "state" and m["status"] != "playing"
+            ):  # seat: its new token
                 m = w.receive_json()
             return m
 
@@ -190,9 +213,13 @@ def test_odds_endpoint_reads_the_position(client: TestClient) -> None:
             break
         play_random(m, t, 1, rng)
     a = attacks[0]
-    o = client.get(f"/api/tables/{t.id}/odds", params={"kind": "land", "source": a["source"], "target": a["target"]}).json()
+    o = client.get(
+        f"/api/tables/{t.id}/odds", params={"kind": "land", "source": a["source"], "target": a["target"]}
+    ).json()
     assert 0 <= o["p_win"]["decimal"] <= 1 and "/" in o["p_win"]["fraction"]
-    r = client.get(f"/api/tables/{t.id}/odds", params={"kind": "land", "source": "atlantis", "target": a["target"]})
+    r = client.get(
+        f"/api/tables/{t.id}/odds", params={"kind": "land", "source": "atlantis", "target": a["target"]}
+    )
     assert r.status_code == 400 and r.json()["code"] == "bad_request"
     p = create(client, game="polis", seed=1)
     o = client.get(f"/api/tables/{p['id']}/odds", params={"polis": "megara"}).json()
@@ -216,7 +243,11 @@ def test_board_file_upload_with_a_database(tmp_path: Path) -> None:
         r = c.post("/api/tables", json={"game": "polis", "board_data": text})
         assert r.status_code == 201, r.text
         bad = c.post("/api/tables", json={"game": "polis", "board_data": "[[territories]]\nid = 3\n"})
-        assert bad.status_code == 400 and bad.json()["code"] == "bad_request" and "board" in bad.json()["message"]
+        assert (
+            bad.status_code == 400
+            and bad.json()["code"] == "bad_request"
+            and "board" in bad.json()["message"]
+        )
 
 
 def test_static_client_and_headers(client: TestClient) -> None:
@@ -233,7 +264,11 @@ def test_static_client_and_headers(client: TestClient) -> None:
 
 
 def test_names_are_stored_as_text_without_control_characters(client: TestClient) -> None:
-    res = create(client, game="polis", seats=[{"human": True, "name": "<script>alert(1)</script>\x07"}, {"bot": "random"}])
+    res = create(
+        client,
+        game="polis",
+        seats=[{"human": True, "name": "<script>alert(1)</script>\x07"}, {"bot": "random"}],
+    )
     d = client.get(f"/api/tables/{res['id']}").json()
     assert d["seats"][0]["name"] == "<script>alert(1)</script>"
     assert client.get("/").headers["content-type"].startswith("text/html")
@@ -246,7 +281,10 @@ def test_restart_the_app_on_the_same_database(db_url: str) -> None:
     with TestClient(create_app(url, 0.0)) as c:
         res = create(c, game="spqrisiko", players=3, seats=[{"human": True}] * 3, seed=31)
         tid = res["id"]
-        toks = [c.post(f"/api/tables/{tid}/seat", json={"token": s["token"]}).json()["token"] for s in res["seats"]]
+        toks = [
+            c.post(f"/api/tables/{tid}/seat", json={"token": s["token"]}).json()["token"]
+            for s in res["seats"]
+        ]
         for _ in range(40):
             d = c.get(f"/api/tables/{tid}").json()
             cur = d["view"]["current_player"]
@@ -255,7 +293,9 @@ def test_restart_the_app_on_the_same_database(db_url: str) -> None:
                        json={"token": toks[cur], "version": mine["version"], "action": mine["view"]["legal_actions"][-1]})  # fmt: skip
             assert r.status_code == 200, r.text
         bots = create(c, game="polis", seats=[{"bot": "random"}] * 2, seed=3)
-        before = {t: c.get(f"/api/tables/{t}", params={"token": toks[0]} if t == tid else {}).json() for t in (tid,)}
+        before = {
+            t: c.get(f"/api/tables/{t}", params={"token": toks[0]} if t == tid else {}).json() for t in (tid,)
+        }
     with TestClient(create_app(url, 0.0)) as c:
         d = c.get(f"/api/tables/{tid}", params={"token": toks[0]}).json()
         assert d["version"] == before[tid]["version"] and d["view"] == before[tid]["view"]

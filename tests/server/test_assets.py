@@ -91,4 +91,3 @@ def test_the_version_follows_every_file(tmp_path: Path) -> None:
     v2 = client_version(tmp_path)
     (tmp_path / "js" / "a.js").rename(tmp_path / "js" / "b.js")
     assert len({v1, v2, client_version(tmp_path)}) == 3
-

@@ -45,13 +45,18 @@ def test_the_games_list_names_each_games_shipped_boards(tmp_path: Path) -> None:
     with app(tmp_path) as c:
         games = {g["name"]: g for g in c.get("/api/games").json()["games"]}
     assert games["polis"]["boards"] == ["default", "balanced"] == list(SHIPPED_BOARDS)
-    assert games["spqrisiko"]["boards"] == ["default"]  # one board: the lobby offers no choice, only an upload
+    assert games["spqrisiko"]["boards"] == [
+        "default"
+    ]  # one board: the lobby offers no choice, only an upload
     assert all("board" not in {o["name"] for o in g["options"]} for g in games.values())
 
 
 def test_a_polis_table_on_the_balanced_board_plays_and_shows_it(tmp_path: Path) -> None:
     with app(tmp_path) as c:
-        r = c.post("/api/tables", json={"game": "polis", "seed": 5, "seats": PEOPLE, "options": {"board": "balanced"}})
+        r = c.post(
+            "/api/tables",
+            json={"game": "polis", "seed": 5, "seats": PEOPLE, "options": {"board": "balanced"}},
+        )
         assert r.status_code == 201, r.text
         tid = r.json()["id"]
         plain = c.post("/api/tables", json={"game": "polis", "seed": 5, "seats": PEOPLE}).json()["id"]
@@ -95,7 +100,9 @@ def test_a_balanced_table_resumes_exactly_after_a_restart(tmp_path: Path) -> Non
         t = m.get(tid)
         for s in t.seats:
             m.claim(t, s.index)
-        assert play_random(m, t, 60, random.Random(4)) > 20  # (random play may end the game: that is resumed too)
+        assert (
+            play_random(m, t, 60, random.Random(4)) > 20
+        )  # (random play may end the game: that is resumed too)
         before = (t.version, state_digest(t.state), c.get(f"/api/tables/{tid}/glossary").json())
     with app(tmp_path) as c:
         d = c.get(f"/api/tables/{tid}").json()  # an ended table is loaded on demand (not at start-up)
@@ -114,7 +121,10 @@ HOSTILE: list[tuple[str, Any]] = [
     ("polis", "board-balanced.toml"),
     ("polis", "Balanced"),
     ("polis", "balanced "),
-    ("polis", "0123456789abcdef01234567.toml"),  # the form of an uploaded board's name: uploads go as board_data
+    (
+        "polis",
+        "0123456789abcdef01234567.toml",
+    ),  # the form of an uploaded board's name: uploads go as board_data
     ("polis", "x" * 5000),
     ("polis", 7),
     ("polis", ["balanced"]),
@@ -125,7 +135,9 @@ HOSTILE: list[tuple[str, Any]] = [
 
 
 @pytest.mark.parametrize("game, name", HOSTILE, ids=[f"{g}-{str(n)[:30]}" for g, n in HOSTILE])
-def test_a_name_that_is_not_a_shipped_board_is_refused_and_creates_nothing(tmp_path: Path, game: str, name: Any) -> None:
+def test_a_name_that_is_not_a_shipped_board_is_refused_and_creates_nothing(
+    tmp_path: Path, game: str, name: Any
+) -> None:
     with app(tmp_path) as c:
         r = c.post("/api/tables", json={"game": game, "options": {"board": name}})
         assert r.status_code == 400, r.text
@@ -144,12 +156,16 @@ def test_a_name_that_is_not_a_shipped_board_is_refused_and_creates_nothing(tmp_p
 def test_a_shipped_board_and_an_uploaded_file_together_are_refused(tmp_path: Path) -> None:
     text = SHIPPED_BOARDS["default"].read_text(encoding="utf-8").replace("value = 45", "value = 44", 1)
     with app(tmp_path) as c:
-        r = c.post("/api/tables", json={"game": "polis", "options": {"board": "balanced"}, "board_data": text})
+        r = c.post(
+            "/api/tables", json={"game": "polis", "options": {"board": "balanced"}, "board_data": text}
+        )
         assert r.status_code == 400, r.text
         assert r.json()["detail"] == "board_both" and r.json()["args"] == {"name": "balanced"}
         assert c.get("/api/tables").json() == []
         # the default board's name with a file is the file (the lobby's upload choice)
-        ok = c.post("/api/tables", json={"game": "polis", "options": {"board": "default"}, "board_data": text})
+        ok = c.post(
+            "/api/tables", json={"game": "polis", "options": {"board": "default"}, "board_data": text}
+        )
         assert ok.status_code == 201, ok.text
         d = c.get(f"/api/tables/{ok.json()['id']}").json()
         assert d["board"] == "uploaded" and d["options"]["board"].endswith(".toml")
@@ -160,7 +176,9 @@ def test_a_stored_table_naming_an_unknown_shipped_board_is_not_loaded(tmp_path: 
     """A stored board option is resolved like a request's: a shipped name, or an upload's content name in the
     board directory; anything else (an old server's path, a board since removed) leaves the table unloaded."""
     with app(tmp_path) as c:
-        tid = c.post("/api/tables", json={"game": "polis", "seats": PEOPLE, "options": {"board": "balanced"}}).json()["id"]
+        tid = c.post(
+            "/api/tables", json={"game": "polis", "seats": PEOPLE, "options": {"board": "balanced"}}
+        ).json()["id"]
     db = sqlite3.connect(tmp_path / "h.db")
     db.execute("UPDATE tables SET options = ? WHERE id = ?", (json.dumps({"board": "/etc/passwd"}), tid))
     db.commit()

@@ -147,7 +147,9 @@ def test_4100_coastal_provinces_on_one_sea_are_refused_by_size_and_by_count(tmp_
     with app(tmp_path) as c:
         r = c.post("/api/tables", json={"game": "spqrisiko", "board_data": attack})
         assert r.status_code == 400, r.text
-        assert r.json()["code"] == "bad_request" and "board_data" in r.json()["message"]  # refused at the door
+        assert (
+            r.json()["code"] == "bad_request" and "board_data" in r.json()["message"]
+        )  # refused at the door
         r = c.post("/api/tables", json={"game": "spqrisiko", "board_data": compact})
         assert r.status_code == 400, r.text
         assert "board: province: 2000 provinces is above the maximum 200" in r.json()["message"]
@@ -167,7 +169,11 @@ def test_provinces_crowding_one_sea_are_refused_and_the_largest_board_stays_smal
 
 MALFORMED: list[tuple[str, str, str]] = [
     ("spqrisiko", sub(SPQR, "legionary = 25", "legionary = " + "9" * 5000), "legionary (line"),
-    ("spqrisiko", sub(SPQR, "legionary = 25", "legionary = 501"), "cards.legionary: 501 is above the maximum 500"),
+    (
+        "spqrisiko",
+        sub(SPQR, "legionary = 25", "legionary = 501"),
+        "cards.legionary: 501 is above the maximum 500",
+    ),
     ("spqrisiko", sub(SPQR, "banner = 15", "banner = -1"), "cards.banner: -1 is below the minimum 0"),
     ("spqrisiko", sub(SPQR, "legionary = 25", 'legionary = "many"'), "cards.legionary: needs an integer"),
     ("spqrisiko", sub(SPQR, "lat = 39.5", "lat = nan"), "province[0].lat: nan is not a finite number"),
@@ -179,25 +185,57 @@ MALFORMED: list[tuple[str, str, str]] = [
     ("spqrisiko", sub(SPQR, "[meta]", "meta = 3\n[meta2]"), "meta: must be a table"),
     ("spqrisiko", "cards = [1]\n" + sub(SPQR, "[cards]", "[cards2]"), "cards: must be a table"),
     ("spqrisiko", sub(SPQR, "arena = 5", ""), "cards.arena: missing (needs an integer)"),
-    ("spqrisiko", sub(SPQR, "power_centres = 12", "power_centres = 1e300"), "pieces.power_centres: needs an integer"),
-    ("spqrisiko", sub(SPQR, "power_centres = 12", "power_centres = 100000"), "pieces.power_centres: 100000 is above"),
+    (
+        "spqrisiko",
+        sub(SPQR, "power_centres = 12", "power_centres = 1e300"),
+        "pieces.power_centres: needs an integer",
+    ),
+    (
+        "spqrisiko",
+        sub(SPQR, "power_centres = 12", "power_centres = 100000"),
+        "pieces.power_centres: 100000 is above",
+    ),
     ("spqrisiko", sub(SPQR, 'id = "lusitania"', 'id = ["lusitania"]'), "province[0].id: needs a string"),
     ("spqrisiko", sub(SPQR, 'kind = "coastal"', "kind = 3"), "province 'lusitania': kind must be one of"),
     ("spqrisiko", sub(SPQR, "[graph]", "[graph]\nx = 1\n[graph2]"), "graph.land: missing list"),
     ("spqrisiko", sub(SPQR, '["achaia", "epirus"]', '["achaia", 7]'), "graph.land["),
-    ("spqrisiko", sub(SPQR, 'name = "Lusitania"', 'name = "' + "L" * 5000 + '"'), "province[0].name: a string longer"),
+    (
+        "spqrisiko",
+        sub(SPQR, 'name = "Lusitania"', 'name = "' + "L" * 5000 + '"'),
+        "province[0].name: a string longer",
+    ),
     ("spqrisiko", "", "province: no [[province]] entries"),
     ("spqrisiko", "x = = 1", "file: not valid TOML"),
-    ("spqrisiko", "a" + " " * 100_000 + "1" * 31, "line 1: a number of more than 30 digits"),  # no regex blow-up
+    (
+        "spqrisiko",
+        "a" + " " * 100_000 + "1" * 31,
+        "line 1: a number of more than 30 digits",
+    ),  # no regex blow-up
     ("spqrisiko", "x = 1\n" + "a." * 50_000 + "a = 1\n", "line 2: a dotted key of more than 32 parts"),
     ("polis", "[" + "t." * 20_000 + "t]\n" + POLIS, "line 1: a dotted key of more than 32 parts"),
-    ("polis", sub(POLIS, "value = 45", 'value = "many"'), "constants.cubes_per_side: value must be a whole number"),
-    ("polis", sub(POLIS, "value = 45", "value = 10000000"), "constants.cubes_per_side: value must be between 1 and"),
+    (
+        "polis",
+        sub(POLIS, "value = 45", 'value = "many"'),
+        "constants.cubes_per_side: value must be a whole number",
+    ),
+    (
+        "polis",
+        sub(POLIS, "value = 45", "value = 10000000"),
+        "constants.cubes_per_side: value must be between 1 and",
+    ),
     ("polis", sub(POLIS, "positions = 10", "positions = 100000"), "market_values.positions: 100000 is above"),
     ("polis", POLIS + "\nx = " + "{a=" * 100 + "1" + "}" * 100 + "\n", "nested deeper than 8 levels"),
     ("polis", sub(POLIS, "adjacent = [", "adjacent = [[1], "), "adjacent: must be a list of plain values"),
-    ("polis", sub(POLIS, "immediate_prestige = ", "immediate_prestige = 99999999999 #"), "immediate_prestige: 99999999999"),
-    ("polis", sub(POLIS, "immediate_prestige = ", "immediate_prestige = 1.5 #"), "'immediate_prestige' has the wrong type"),
+    (
+        "polis",
+        sub(POLIS, "immediate_prestige = ", "immediate_prestige = 99999999999 #"),
+        "immediate_prestige: 99999999999",
+    ),
+    (
+        "polis",
+        sub(POLIS, "immediate_prestige = ", "immediate_prestige = 1.5 #"),
+        "'immediate_prestige' has the wrong type",
+    ),
     ("polis", sub(POLIS, "prestige = 3", "prestige = " + "7" * 4400), "prestige (line"),
     ("polis", "[[territories]]\nid = 3\n", "sides: missing or not an array of tables"),
 ]
@@ -225,7 +263,9 @@ def test_an_oversized_or_refused_board_with_bad_seats_stores_nothing(tmp_path: P
         assert c.post("/api/tables", json={"game": "spqrisiko", "board_data": big}).status_code == 400
         # a valid board on a request refused for its seats is not stored either
         valid = SPQR.replace("Lusitania", "Lusitania!")
-        r = c.post("/api/tables", json={"game": "spqrisiko", "board_data": valid, "seats": [{"bot": "wizard"}] * 3})
+        r = c.post(
+            "/api/tables", json={"game": "spqrisiko", "board_data": valid, "seats": [{"bot": "wizard"}] * 3}
+        )
         assert r.status_code == 400 and "unknown bot" in r.json()["message"]
         assert spqr_board.registered_board(board_name(valid.encode())) is None  # not kept in memory either
     assert boards_dir(tmp_path) == []
@@ -264,7 +304,9 @@ def test_restart_skips_a_table_whose_stored_board_no_longer_validates(
     good_text = sub(SPQR, "arena = 5", "arena = 6")
     with app(tmp_path) as c:
         bad = c.post("/api/tables", json={"game": "spqrisiko", "board_data": SPQR, "seed": 3}).json()["id"]
-        good = c.post("/api/tables", json={"game": "spqrisiko", "board_data": good_text, "seed": 3}).json()["id"]
+        good = c.post("/api/tables", json={"game": "spqrisiko", "board_data": good_text, "seed": 3}).json()[
+            "id"
+        ]
         plain = c.post("/api/tables", json={"game": "polis", "seed": 3}).json()["id"]
         bad_name = c.get(f"/api/tables/{bad}").json()["options"]["board"]
         good_name = c.get(f"/api/tables/{good}").json()["options"]["board"]
@@ -274,7 +316,9 @@ def test_restart_skips_a_table_whose_stored_board_no_longer_validates(
                (json.dumps({"board": str(tmp_path / "boards" / good_name), "players": 4}), good))  # fmt: skip
     db.commit()
     db.close()
-    (tmp_path / "boards" / bad_name).write_text(sub(SPQR, "legionary = 25", "legionary = 9223372036854775807"))
+    (tmp_path / "boards" / bad_name).write_text(
+        sub(SPQR, "legionary = 25", "legionary = 9223372036854775807")
+    )
     for name in (bad_name, good_name):  # a new process: nothing registered
         spqr_board.forget_board(name)
     with caplog.at_level(logging.WARNING, logger="hegemon.server"), app(tmp_path) as c:
@@ -301,7 +345,9 @@ def test_restart_skips_a_table_whose_actions_no_longer_replay_and_keeps_its_rows
     db = sqlite3.connect(tmp_path / "h.db")
     (first,) = db.execute("SELECT action FROM actions WHERE table_id = ? AND idx = 0", (stale,)).fetchone()
     # what the old board allowed and the new one does not: here a move where a card is to be drawn
-    db.execute("UPDATE actions SET action = ? WHERE table_id = ? AND idx = 0", (json.dumps({"type": "pass"}), stale))
+    db.execute(
+        "UPDATE actions SET action = ? WHERE table_id = ? AND idx = 0", (json.dumps({"type": "pass"}), stale)
+    )
     db.commit()
     rows = db.execute("SELECT COUNT(*) FROM actions WHERE table_id = ?", (stale,)).fetchone()[0]
     db.close()

@@ -114,7 +114,12 @@ ALLOWED = set("àèéìòùÀÈÉÌÒÙ·—–…←↑→↓−×") | {"\u2019
 def test_no_emoji_or_symbol_glyphs_in_the_shipped_client() -> None:
     """Icons are inline SVG: Debian's Chromium has no emoji font and shows such characters as empty boxes."""
     bad = {}
-    for path in [*WEB.rglob("*.js"), *WEB.rglob("*.html"), *WEB.rglob("*.css"), *(WEB / "i18n").glob("*.json")]:
+    for path in [
+        *WEB.rglob("*.js"),
+        *WEB.rglob("*.html"),
+        *WEB.rglob("*.css"),
+        *(WEB / "i18n").glob("*.json"),
+    ]:
         odd = {c for c in path.read_text() if ord(c) > 127 and c not in ALLOWED}
         if odd:
             bad[path.name] = sorted(odd)

@@ -177,10 +177,18 @@ def test_concurrent_moves_through_two_processes_never_fork_a_table(db: str, serv
         assert refused.json()["code"] == "stale_version"
         winner = (ra if ra.status_code == 200 else rb).json()["version"]
         # both processes end on the same version and the same position: one history, no fork
-        wait_for(lambda w=winner: a.get(f"/api/tables/{tid}")["version"] == w == b.get(f"/api/tables/{tid}")["version"])
+        wait_for(
+            lambda w=winner: (
+                a.get(f"/api/tables/{tid}")["version"] == w == b.get(f"/api/tables/{tid}")["version"]
+            )
+        )
         assert a.get(f"/api/tables/{tid}")["view"] == b.get(f"/api/tables/{tid}")["view"]
-    ra_rec = httpx.get(f"{a.url}/api/tables/{tid}/record?token={created['seats'][0]['token']}", timeout=30).text
-    rb_rec = httpx.get(f"{b.url}/api/tables/{tid}/record?token={created['seats'][0]['token']}", timeout=30).text
+    ra_rec = httpx.get(
+        f"{a.url}/api/tables/{tid}/record?token={created['seats'][0]['token']}", timeout=30
+    ).text
+    rb_rec = httpx.get(
+        f"{b.url}/api/tables/{tid}/record?token={created['seats'][0]['token']}", timeout=30
+    ).text
     assert json.loads(ra_rec)["actions"] == json.loads(rb_rec)["actions"]
 
 
@@ -262,12 +270,16 @@ def test_seats_taken_at_once_through_two_processes_are_both_kept(db: str, server
                 wait_for(lambda srv=srv, seat=seat, name=name, tid=tid: srv.post(
                     f"/api/tables/{tid}/seat", {"token": seat["token"], "name": name}).status_code == 200)  # fmt: skip
         for srv in (a, b):
-            d = wait_for(lambda srv=srv, tid=tid: (d := srv.get(f"/api/tables/{tid}"))["status"] == "playing" and d)
+            d = wait_for(
+                lambda srv=srv, tid=tid: (d := srv.get(f"/api/tables/{tid}"))["status"] == "playing" and d
+            )
             assert [s["name"] for s in d["seats"]] == ["Ada", "Bo"]
             assert all(s["claimed"] for s in d["seats"])
 
 
-def test_a_table_stopped_or_deleted_through_one_process_is_so_on_the_other(db: str, servers: list[Serve]) -> None:
+def test_a_table_stopped_or_deleted_through_one_process_is_so_on_the_other(
+    db: str, servers: list[Serve]
+) -> None:
     a, b = processes(db, servers, 2)
     created, tid = seated_table(a, a)
     token, detail = seat_on_turn(b, created)  # B holds the table too

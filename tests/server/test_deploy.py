@@ -30,8 +30,12 @@ UNITS = ("hegemon.service", "hegemon-backup.service", "hegemon-backup.timer")
 
 
 def tool(name: str) -> str:
-    path = shutil.which(name) or next((p for p in (f"/usr/sbin/{name}", f"/usr/bin/{name}") if os.path.exists(p)), None)
-    assert path, f"{name} is needed by this test (Debian: apt-get install {'nginx-light' if name == 'nginx' else 'systemd'})"
+    path = shutil.which(name) or next(
+        (p for p in (f"/usr/sbin/{name}", f"/usr/bin/{name}") if os.path.exists(p)), None
+    )
+    assert path, (
+        f"{name} is needed by this test (Debian: apt-get install {'nginx-light' if name == 'nginx' else 'systemd'})"
+    )
     return path
 
 
@@ -56,12 +60,16 @@ def unit_values(text: str, key: str) -> list[str]:
 
 
 def test_the_systemd_units_pass_systemd_analyze_verify(tmp_path: Path) -> None:
-    for name in UNITS:  # the installed path of hegemon replaced by this environment's (verify checks it exists)
+    for (
+        name
+    ) in UNITS:  # the installed path of hegemon replaced by this environment's (verify checks it exists)
         text = (DEPLOY / name).read_text().replace("/opt/hegemon/.venv/bin/hegemon", hegemon_bin())
         (tmp_path / name).write_text(text)
     r = subprocess.run([tool("systemd-analyze"), "verify", *(str(tmp_path / n) for n in UNITS)],
                        capture_output=True, text=True, timeout=120)  # fmt: skip
-    assert r.returncode == 0 and not r.stderr.strip() and not r.stdout.strip(), r.stdout + r.stderr  # no warnings
+    assert r.returncode == 0 and not r.stderr.strip() and not r.stdout.strip(), (
+        r.stdout + r.stderr
+    )  # no warnings
 
 
 def test_the_units_command_lines_serve_and_back_up(tmp_path: Path) -> None:
@@ -129,7 +137,9 @@ def behind_nginx(tmp_path: Path) -> Iterator[tuple[Served, str, str]]:
         p80, p443 = _free_port(), _free_port()
         site = (DEPLOY / "nginx-hegemon.conf").read_text()
         site = re.sub(r"^\s*listen \[::\]:\d+.*\n", "", site, flags=re.M)  # the machine may have no IPv6
-        site = site.replace("listen 80;", f"listen 127.0.0.1:{p80};").replace("listen 443 ssl;", f"listen 127.0.0.1:{p443} ssl;")
+        site = site.replace("listen 80;", f"listen 127.0.0.1:{p80};").replace(
+            "listen 443 ssl;", f"listen 127.0.0.1:{p443} ssl;"
+        )
         site = site.replace("/etc/letsencrypt/live/play.example.org/fullchain.pem", str(cert))
         site = site.replace("/etc/letsencrypt/live/play.example.org/privkey.pem", str(key))
         site = site.replace("server 127.0.0.1:8000;", f"server 127.0.0.1:{s.url.rsplit(':', 1)[1]};")
@@ -143,7 +153,15 @@ def behind_nginx(tmp_path: Path) -> Iterator[tuple[Served, str, str]]:
             f"    access_log off;\n    client_body_temp_path {tmp_path / 'body'};\n{temps}"
             f"    include {tmp_path / 'site.conf'};\n}}\n"
         )
-        base = [nginx, "-p", str(tmp_path), "-e", str(tmp_path / "error.log"), "-c", str(tmp_path / "nginx.conf")]
+        base = [
+            nginx,
+            "-p",
+            str(tmp_path),
+            "-e",
+            str(tmp_path / "error.log"),
+            "-c",
+            str(tmp_path / "nginx.conf"),
+        ]
         t = subprocess.run([*base, "-t"], capture_output=True, text=True, timeout=60)
         assert t.returncode == 0 and "test is successful" in t.stderr, t.stderr
         proc = subprocess.Popen([*base, "-g", "daemon off;"], stderr=subprocess.PIPE)
@@ -165,7 +183,9 @@ def behind_nginx(tmp_path: Path) -> Iterator[tuple[Served, str, str]]:
         s.stop()
 
 
-def test_the_nginx_site_serves_the_table_and_keeps_metrics_inside(behind_nginx: tuple[Served, str, str]) -> None:
+def test_the_nginx_site_serves_the_table_and_keeps_metrics_inside(
+    behind_nginx: tuple[Served, str, str],
+) -> None:
     s, https, http = behind_nginx
     with httpx.Client(base_url=https, verify=False, timeout=10) as c:
         r = c.get("/")
@@ -177,8 +197,12 @@ def test_the_nginx_site_serves_the_table_and_keeps_metrics_inside(behind_nginx: 
         made = c.post("/api/tables", json={"game": "polis", "seats": [{"bot": "random"}, {"bot": "random"}]})
         assert made.status_code == 201, made.text
         tid = made.json()["id"]
-        c.get("/api/tables/spoof", headers={"X-Forwarded-For": "198.51.100.7"})  # a client's own header is replaced
-        big = c.post("/api/tables", content=b"{" + b" " * 400_000 + b"}", headers={"content-type": "application/json"})
+        c.get(
+            "/api/tables/spoof", headers={"X-Forwarded-For": "198.51.100.7"}
+        )  # a client's own header is replaced
+        big = c.post(
+            "/api/tables", content=b"{" + b" " * 400_000 + b"}", headers={"content-type": "application/json"}
+        )
         assert big.status_code == 413  # nginx's client_max_body_size, before hegemon
     r = httpx.get(f"{http}/", follow_redirects=False)
     assert r.status_code == 301 and r.headers["location"].startswith("https://")

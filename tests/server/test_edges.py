@@ -82,10 +82,16 @@ def test_hostile_rest_bodies_get_400_never_500(client: TestClient) -> None:
     h = {"content-type": "application/json"}
     bodies = [
         ("/api/tables", '{"game": "polis", "\\ud800": 1}'),
-        ("/api/tables", '{"game": "polis", "seats": [{"human": true, "name": "\\udc00"}, {"bot": "random"}]}'),
+        (
+            "/api/tables",
+            '{"game": "polis", "seats": [{"human": true, "name": "\\udc00"}, {"bot": "random"}]}',
+        ),
         ("/api/tables", DEEP),
         (f"/api/tables/{tid}/actions", '{"token": "' + tok + '", "version": 0, "action": {"\\ud800": 1}}'),
-        (f"/api/tables/{tid}/actions", '{"token": "' + tok + '", "version": 0, "action": ' + "[" * 100 + "]" * 100 + "}"),
+        (
+            f"/api/tables/{tid}/actions",
+            '{"token": "' + tok + '", "version": 0, "action": ' + "[" * 100 + "]" * 100 + "}",
+        ),
         (f"/api/tables/{tid}/join", '{"name": "\\ud83d"}'),
     ]
     for path, body in bodies:
@@ -94,7 +100,11 @@ def test_hostile_rest_bodies_get_400_never_500(client: TestClient) -> None:
     assert client.app.state.manager.tables[tid].version == 0
     assert len(client.app.state.manager.tables) == 1
     # a real pair of surrogates (an emoji) is fine
-    r = client.post("/api/tables", content=b'{"game": "polis", "seats": [{"human": true, "name": "\\ud83d\\ude00 Ada"}, {"bot": "random"}]}', headers=h)
+    r = client.post(
+        "/api/tables",
+        content=b'{"game": "polis", "seats": [{"human": true, "name": "\\ud83d\\ude00 Ada"}, {"bot": "random"}]}',
+        headers=h,
+    )
     assert r.status_code == 201 and r.json()["seats"][0]["name"] == "\U0001f600 Ada"
 
 
@@ -113,7 +123,10 @@ def test_hostile_rest_bodies_get_400_never_500(client: TestClient) -> None:
         ("Ada\u3164\u115f", "Ada"),  # Hangul fillers draw as nothing
         ("A\u00a0 \u2003da", "A da"),  # runs of odd spaces become one space
         ("Ada\U000e0041", "Ada"),  # tag characters
-        ("A\u0301\u0301\u0301\u0301da", "\u00c1\u0301\u0301da"),  # composed, then at most two marks per letter
+        (
+            "A\u0301\u0301\u0301\u0301da",
+            "\u00c1\u0301\u0301da",
+        ),  # composed, then at most two marks per letter
         ("\u202e\u200b", "Player 1"),  # nothing visible left: the default name
         ("x" * 300, "x" * 40),
     ],
@@ -123,7 +136,17 @@ def test_names_cannot_spoof_another(raw: str, shown: str) -> None:
 
 
 def test_a_joiner_cannot_take_the_look_of_a_seated_player(client: TestClient) -> None:
-    res = create(client, game="spqrisiko", players=3, seats=[{"human": True, "name": "Ada"}, {"human": True, "name": "ada\u200b"}, {"human": True, "name": "Bea"}], claim=0)
+    res = create(
+        client,
+        game="spqrisiko",
+        players=3,
+        seats=[
+            {"human": True, "name": "Ada"},
+            {"human": True, "name": "ada\u200b"},
+            {"human": True, "name": "Bea"},
+        ],
+        claim=0,
+    )
     names = [s["name"] for s in client.get(f"/api/tables/{res['id']}").json()["seats"]]
     assert names[0] == "Ada" and names[1] != "Ada" and names[1].casefold() != "ada" and names[2] == "Bea"
 
@@ -135,7 +158,11 @@ def _bot_moves(seed: int, salt: str, n: int) -> tuple[list[dict[str, Any]], int]
     """The first `n` choices of the random bots of a table (where they had a choice), and how many of them a
     guesser who knows the seed (but not the table's secret salt) foretold."""
     m = TableManager(salt=lambda: salt)
-    t = m.create(CreateTable(game="spqrisiko", seed=seed, seats=[{"human": True}, {"bot": "random"}, {"bot": "random"}]))
+    t = m.create(
+        CreateTable(
+            game="spqrisiko", seed=seed, seats=[{"human": True}, {"bot": "random"}, {"bot": "random"}]
+        )
+    )
     m.claim(t, 0)
     guessers = {s: make_bot("random", derive_seed(seed, "bot", s)) for s in (1, 2)}
     out: list[dict[str, Any]] = []
@@ -211,11 +238,16 @@ def test_a_changing_forwarded_for_does_not_dodge_the_rate_limit() -> None:
                  for i in range(135)]  # fmt: skip
         assert 429 in codes[120:]
     # behind a trusted proxy each forwarded client has its own allowance
-    with TestClient(create_app(None, 0.0, trusted_proxies=parse_proxies("127.0.0.1")), client=("127.0.0.1", 5000)) as c:
+    with TestClient(
+        create_app(None, 0.0, trusted_proxies=parse_proxies("127.0.0.1")), client=("127.0.0.1", 5000)
+    ) as c:
         codes = [c.post("/api/tables", json=body, headers={"x-forwarded-for": f"10.1.{i // 250}.{i % 250}"}).status_code
                  for i in range(135)]  # fmt: skip
         assert codes == [201] * 135
-        one = [c.post("/api/tables", json=body, headers={"x-forwarded-for": "10.9.9.9"}).status_code for _ in range(135)]
+        one = [
+            c.post("/api/tables", json=body, headers={"x-forwarded-for": "10.9.9.9"}).status_code
+            for _ in range(135)
+        ]
         assert 429 in one[120:]
 
 
@@ -242,7 +274,18 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "HEGEMON_WS_SEND_TIMEOUT": "1",
     }
     env.pop("HEGEMON_TRUSTED_PROXIES", None)
-    cmd = [sys.executable, "-m", "hegemon.cli", "serve", "--port", str(port), "--db", f"sqlite:///{db}", "--bot-delay", "0"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "hegemon.cli",
+        "serve",
+        "--port",
+        str(port),
+        "--db",
+        f"sqlite:///{db}",
+        "--bot-delay",
+        "0",
+    ]
     cmd += ["--log-level", "warning"]  # no access log: a pipe nobody reads would fill up and block the server
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     url = f"http://127.0.0.1:{port}"
@@ -319,7 +362,11 @@ def test_a_chunked_body_is_cut_off_at_the_limit(served: str) -> None:
 
 def test_half_sent_requests_are_dropped(served: str) -> None:
     socks = []
-    for part in (b"", b"GET /api/ta", b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"ga"):
+    for part in (
+        b"",
+        b"GET /api/ta",
+        b'POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"ga',
+    ):
         s = socket.create_connection(("127.0.0.1", _port(served)))
         s.sendall(part)
         socks.append(s)
@@ -337,7 +384,9 @@ def test_half_sent_requests_are_dropped(served: str) -> None:
 
 
 def test_a_websocket_that_never_reads_is_dropped(served: str) -> None:
-    r = httpx.post(f"{served}/api/tables", json={"game": "polis", "seats": [{"bot": "random"}, {"bot": "random"}]})
+    r = httpx.post(
+        f"{served}/api/tables", json={"game": "polis", "seats": [{"bot": "random"}, {"bot": "random"}]}
+    )
     tid = r.json()["id"]
     s = socket.create_connection(("127.0.0.1", _port(served)))
     s.sendall(

@@ -29,7 +29,16 @@ def details_in_the_server() -> set[str]:
 
 def test_every_detail_the_server_sends_is_said_in_both_languages() -> None:
     details = details_in_the_server()
-    assert {"turn_of", "stale", "rate_limit", "not_stored", "no_seat", "board", "over", "no_open_seat"} <= details
+    assert {
+        "turn_of",
+        "stale",
+        "rate_limit",
+        "not_stored",
+        "no_seat",
+        "board",
+        "over",
+        "no_open_seat",
+    } <= details
     for d in details:
         assert f"err.{d}" in EN and f"err.{d}" in IT, d
         names = lambda s: sorted(set(re.findall(r"\{(\w+)\}", s)))  # noqa: E731
@@ -37,7 +46,9 @@ def test_every_detail_the_server_sends_is_said_in_both_languages() -> None:
 
 
 def test_a_refusal_carries_its_case_and_arguments() -> None:
-    e = ServerError("not_your_turn", "it is the turn of seat 1, not of seat 0", detail="turn_of", args={"seat": 1})
+    e = ServerError(
+        "not_your_turn", "it is the turn of seat 1, not of seat 0", detail="turn_of", args={"seat": 1}
+    )
     assert e.to_json() == {"type": "error", "code": "not_your_turn", "message": "it is the turn of seat 1, not of seat 0",
                            "detail": "turn_of", "args": {"seat": 1}}  # fmt: skip
     assert "detail" not in ServerError("bad_request", "x").to_json()
@@ -54,4 +65,8 @@ def test_the_api_names_the_case_of_its_refusals(tmp_path: Path) -> None:
         r = c.post("/api/tables", json={**body, "board_data": "not = [a board"})
         assert r.status_code == 400 and r.json()["detail"] == "board" and r.json()["args"]["msg"]
         r = c.post("/api/tables", json={**body, "players": 3})
-        assert r.status_code == 400 and r.json()["detail"] == "players" and r.json()["args"] == {"lo": 2, "hi": 2, "n": 3}
+        assert (
+            r.status_code == 400
+            and r.json()["detail"] == "players"
+            and r.json()["args"] == {"lo": 2, "hi": 2, "n": 3}
+        )

@@ -19,7 +19,9 @@ from hegemon.server.app import create_app
 from hegemon.server.protocol import CreateTable
 from hegemon.server.settings import WsLimits
 
-APP = create_app(None, 0.0, ws_limits=WsLimits(messages=1e9, burst=1e9))  # every message answered (one address)
+APP = create_app(
+    None, 0.0, ws_limits=WsLimits(messages=1e9, burst=1e9)
+)  # every message answered (one address)
 _M = APP.state.manager
 # a few tables for the fuzzer to hit by id
 _FIXED = [
@@ -62,13 +64,17 @@ messages = st.one_of(
     st.text(max_size=50),
     st.binary(max_size=50).map(lambda b: b.decode("latin-1")),
     st.just("x" * 5000),
-    st.builds(lambda v, a: json.dumps({"version": v, "action": a}), st.integers(-3, 10_000) | json_values, actions),
+    st.builds(
+        lambda v, a: json.dumps({"version": v, "action": a}), st.integers(-3, 10_000) | json_values, actions
+    ),
 )
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.lists(messages, min_size=1, max_size=6), st.sampled_from([0, 1, 2, None]), st.booleans())
-def test_websocket_fuzz_never_errors_or_changes_a_table(msgs: list[str], seat: int | None, other: bool) -> None:
+def test_websocket_fuzz_never_errors_or_changes_a_table(
+    msgs: list[str], seat: int | None, other: bool
+) -> None:
     t = _FIXED[0]
     cur = t.state.current_player()
     # other-seat / spectator messages, or the seat on turn with garbage
@@ -88,7 +94,13 @@ def test_websocket_fuzz_never_errors_or_changes_a_table(msgs: list[str], seat: i
                 if reply["type"] == "state":
                     changed = True  # a legal move by the seat on turn, made by chance
                     break
-                assert reply["code"] in ("illegal_action", "not_your_turn", "stale_version", "bad_request", "unauthorized")
+                assert reply["code"] in (
+                    "illegal_action",
+                    "not_your_turn",
+                    "stale_version",
+                    "bad_request",
+                    "unauthorized",
+                )
             if not changed:
                 assert (t.version, state_digest(t.state)) == before
             else:

@@ -28,7 +28,13 @@ def test_glossary_matches_the_engine_data() -> None:
                                           "immediate": 3, "posterity": 4}  # fmt: skip
     assert sum(len(f["values"]) for f in po["formations"].values()) == 24
     holy = po["events"]["holy_war"]["effects"]
-    assert {"type": "place_units", "side": "sparta", "unit": "hoplite", "territory": "thessalia", "count": 1} in holy
+    assert {
+        "type": "place_units",
+        "side": "sparta",
+        "unit": "hoplite",
+        "territory": "thessalia",
+        "count": 1,
+    } in holy
     assert po["names"]["thessalia"] == "Thessalia"
     assert sp["cards"] == {"legionary": 25, "banner": 15, "trireme": 10, "arena": 5}
     assert sp["power_centres"] == 12 and sp["set_alike"] == 8 and sp["set_different"] == 10
@@ -44,7 +50,10 @@ def test_every_effect_and_symbol_has_words_in_both_languages() -> None:
                 "market_shift": ["tip.eff.cheaper", "tip.eff.dearer"], "remove_units": ["tip.eff.remove"], "close_market": ["tip.eff.close_market"],
                 "exhaust_tribute": ["tip.eff.exhaust"], "first_player": ["tip.eff.first"]}.get(k, [f"tip.eff.{k}"])  # fmt: skip
         for key in keys:
-            assert (key in EN and key in IT and EN[key] != IT[key]) or key in ("tip.eff.gain", "tip.eff.lose"), key
+            assert (key in EN and key in IT and EN[key] != IT[key]) or key in (
+                "tip.eff.gain",
+                "tip.eff.lose",
+            ), key
     for sym in sp["cards"]:
         assert f"tip.cards.{sym}" in EN and f"tip.cards.{sym}" in IT
     for p in po["projects"].values():
@@ -65,7 +74,9 @@ def test_a_table_with_a_corrected_board_has_that_boards_numbers(tmp_path: Path) 
     with TestClient(create_app(f"sqlite:///{tmp_path / 'h.db'}")) as c:
         t1 = c.post("/api/tables", json={"game": "polis", "board_data": polis, "seed": 1,
                                          "seats": [{"human": True}, {"bot": "random"}]}).json()  # fmt: skip
-        t2 = c.post("/api/tables", json={"game": "polis", "seed": 1, "seats": [{"human": True}, {"bot": "random"}]}).json()
+        t2 = c.post(
+            "/api/tables", json={"game": "polis", "seed": 1, "seats": [{"human": True}, {"bot": "random"}]}
+        ).json()
         t3 = c.post("/api/tables", json={"game": "spqrisiko", "players": 3, "board_data": spqr, "seed": 1,
                                          "seats": [{"human": True}, {"bot": "random"}, {"bot": "random"}]}).json()  # fmt: skip
         assert c.get(f"/api/tables/{t1['id']}/glossary").json()["projects"]["parthenon"]["immediate"] == 5

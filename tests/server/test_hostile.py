@@ -23,8 +23,13 @@ from hegemon.server.protocol import ERROR_CODES, CreateTable
 from hegemon.server.settings import ReadLimits, WsLimits
 
 # no rate limit here: the fuzzers must reach the handlers, not the 429
-APP = create_app(None, 0.0, guard={"writes": (1e9, 1e9), "creates": (1e9, 1e9)}, reads=ReadLimits(1e9, 1e9),
-                 ws_limits=WsLimits(messages=1e9, burst=1e9))  # every message answered: the fuzz is of their contents
+APP = create_app(
+    None,
+    0.0,
+    guard={"writes": (1e9, 1e9), "creates": (1e9, 1e9)},
+    reads=ReadLimits(1e9, 1e9),
+    ws_limits=WsLimits(messages=1e9, burst=1e9),
+)  # every message answered: the fuzz is of their contents
 _M = APP.state.manager
 PLAYING = _M.create(CreateTable(game="spqrisiko", seed=1, seats=[{"human": True}] * 3))  # type: ignore[list-item]  # pydantic turns the dicts into SeatSpec
 for _s in PLAYING.seats:
@@ -84,7 +89,11 @@ leaves = (
     st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(max_size=12) | surrogates
 )  # fmt: skip
-values = st.recursive(leaves, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(keys, inner, max_size=3), max_leaves=10)
+values = st.recursive(
+    leaves,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(keys, inner, max_size=3),
+    max_leaves=10,
+)
 
 
 def nest(depth: int, kind: str) -> str:
@@ -101,11 +110,15 @@ hostile_text = st.one_of(
                      '\ufeff{"version": 0, "action": {}}', '{"version": 0, "action": {}, "version": 1}', "[]", "null", '""']),
     st.text(max_size=60),
 )  # fmt: skip
-hostile_bytes = st.binary(max_size=60) | st.sampled_from([b"\xff\xfe{}", b'{"version": 0, "action": {"\xed\xa0\x80": 1}}'])
+hostile_bytes = st.binary(max_size=60) | st.sampled_from(
+    [b"\xff\xfe{}", b'{"version": 0, "action": {"\xed\xa0\x80": 1}}']
+)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck), database=None)
-@given(msgs=st.lists(hostile_text | hostile_bytes, min_size=1, max_size=5), seat=st.sampled_from([0, 1, 2, None]))
+@given(
+    msgs=st.lists(hostile_text | hostile_bytes, min_size=1, max_size=5), seat=st.sampled_from([0, 1, 2, None])
+)
 def test_websocket_fuzz_hostile_messages(msgs: list[str | bytes], seat: int | None) -> None:
     t = PLAYING
     token = t.seats[seat].token if seat is not None else None

@@ -79,7 +79,9 @@ def bots_play(m: TableManager, t: Table) -> None:
 
 def test_the_lobby_opens_the_lessons_these_tests_replay() -> None:
     """learn.js creates the lesson tables with the seeds and options these stories are written for."""
-    learn = (Path(__file__).resolve().parents[2] / "src" / "hegemon" / "web" / "js" / "learn.js").read_text(encoding="utf-8")
+    learn = (Path(__file__).resolve().parents[2] / "src" / "hegemon" / "web" / "js" / "learn.js").read_text(
+        encoding="utf-8"
+    )
     for game, (body, _moves) in SCRIPTS.items():
         assert f'game: "{game}", players: {body["players"]}, seed: {body["seed"]},' in learn, game
 
@@ -125,7 +127,10 @@ def test_the_polis_lesson_ends_the_round_with_both_sides_well() -> None:
     [
         ([{"human": True}, {"human": True}], 0),  # a friend's private seat
         ([{"human": True}, {"human": True, "open": True}], 0),  # a seat open to anyone
-        ([{"human": True}, {"bot": "random"}], None),  # the learner's seat not taken at once: its link could be given
+        (
+            [{"human": True}, {"bot": "random"}],
+            None,
+        ),  # the learner's seat not taken at once: its link could be given
         ([{"bot": "random"}, {"bot": "random"}], None),  # nobody to learn
     ],
 )

@@ -22,7 +22,11 @@ def test_the_creator_stops_and_deletes_a_table_and_nobody_else_can(tmp_path: Pat
         res = c.post("/api/tables", json={"game": "spqrisiko", "players": 3, "seats": [{"bot": "random"}] * 3,
                                           "seed": 2, "options": {"vp_target": 1000}}).json()  # fmt: skip
         tid, creator = res["id"], res["creator_token"]
-        assert creator and creator not in c.get(f"/api/tables/{tid}").text and creator not in c.get("/api/tables").text
+        assert (
+            creator
+            and creator not in c.get(f"/api/tables/{tid}").text
+            and creator not in c.get("/api/tables").text
+        )
         for bad in ("forged", res["seats"][0].get("token") or "x"):
             r = c.post(f"/api/tables/{tid}/stop", json={"creator_token": bad})
             assert r.status_code == 403 and r.json()["code"] == "unauthorized"
@@ -44,10 +48,15 @@ def test_a_stopped_table_refuses_moves_and_stays_stopped_after_a_restart(tmp_pat
         res = c.post("/api/tables", json={"game": "polis", "seed": 1, "seats": [{"human": True}, {"human": True}],
                                           "claim": 0}).json()  # fmt: skip
         tid = res["id"]
-        assert c.post(f"/api/tables/{tid}/stop", json={"creator_token": res["creator_token"]}).status_code == 200
+        assert (
+            c.post(f"/api/tables/{tid}/stop", json={"creator_token": res["creator_token"]}).status_code == 200
+        )
         tok = next(s["token"] for s in res["seats"] if s.get("token"))
         d = c.get(f"/api/tables/{tid}", params={"token": tok}).json()
-        r = c.post(f"/api/tables/{tid}/actions", json={"token": tok, "version": d["version"], "action": {"kind": "x"}})
+        r = c.post(
+            f"/api/tables/{tid}/actions",
+            json={"token": tok, "version": d["version"], "action": {"kind": "x"}},
+        )
         assert r.status_code == 409 and r.json()["code"] == "game_over"
     with TestClient(create_app(url, 0.0)) as c:
         assert c.get(f"/api/tables/{tid}").json()["status"] == "stopped"

@@ -65,21 +65,33 @@ def test_live_tables_are_capped_per_client_and_in_all_with_typed_refusals(tmp_pa
                      trusted_proxies=parse_proxies(["127.0.0.1"]))  # fmt: skip
     body = {"game": "polis", "seats": [{"human": True}] * 2, "seed": 1}
     with TestClient(app, client=("127.0.0.1", 5000)) as c:
+
         def make(who: str) -> Any:
             return c.post("/api/tables", json=body, headers={"X-Forwarded-For": who})
 
         a = [make("10.0.0.1") for _ in range(2)]
         assert [r.status_code for r in a] == [201, 201]
         r = make("10.0.0.1")
-        assert r.status_code == 429 and r.json()["code"] == "bad_request" and r.json()["detail"] == "too_many_tables"
+        assert (
+            r.status_code == 429
+            and r.json()["code"] == "bad_request"
+            and r.json()["detail"] == "too_many_tables"
+        )
         assert r.json()["args"] == {"limit": 2} and r.headers["Retry-After"]
         assert make("10.0.0.2").status_code == 201  # another client still may
         r = make("10.0.0.3")
-        assert r.status_code == 503 and r.json()["code"] == "unavailable" and r.json()["detail"] == "server_full"
+        assert (
+            r.status_code == 503 and r.json()["code"] == "unavailable" and r.json()["detail"] == "server_full"
+        )
         assert len(app.state.manager.tables) == 3  # the refusals created nothing
         # an ended table no longer counts: its client may make another
         first = a[0].json()
-        assert c.post(f"/api/tables/{first['id']}/stop", json={"creator_token": first["creator_token"]}).status_code == 200
+        assert (
+            c.post(
+                f"/api/tables/{first['id']}/stop", json={"creator_token": first["creator_token"]}
+            ).status_code
+            == 200
+        )
         assert make("10.0.0.1").status_code == 201
     reader = SqlStorage(url)
     assert len(reader.load_all()) == 4
@@ -197,7 +209,9 @@ def test_an_ended_table_leaves_memory_and_its_record_and_replay_still_serve(db_u
         assert mgr.unload(now=time.time() + 30) == []  # watched a moment ago: it stays a while
         assert mgr.unload(now=time.time() + 3600) == [tid]  # ended and unwatched: out of memory
         assert tid not in mgr.tables and live in mgr.tables
-        assert any(s["id"] == tid and s["status"] == "finished" for s in c.get("/api/tables").json())  # still listed
+        assert any(
+            s["id"] == tid and s["status"] == "finished" for s in c.get("/api/tables").json()
+        )  # still listed
         assert c.get(f"/api/tables/{tid}/record").text == before  # read back from the database
         rec = GameRecord.from_line(before)
         assert rec.meta["complete"] and verify(get_game("spqrisiko"), rec) == []
@@ -251,7 +265,10 @@ def test_start_up_replays_only_the_live_tables(db_url: str, monkeypatch: pytest.
     listed = {d["id"]: d for d in m2.listing()}  # the lobby lists the ended ones without rebuilding them
     assert set(listed) == {done.id, stopped.id, live.id} and replayed == [live.id]
     assert (listed[done.id]["status"], listed[done.id]["version"]) == ("finished", done.version)
-    assert listed[stopped.id]["status"] == "stopped" and listed[stopped.id]["seats"] == m1.summary(stopped)["seats"]
+    assert (
+        listed[stopped.id]["status"] == "stopped"
+        and listed[stopped.id]["seats"] == m1.summary(stopped)["seats"]
+    )
     st = m2.storage.load_one(done.id)  # type: ignore[attr-defined]  # an attribute the protocol or the app's state does not declare
     back = m2.build(st)
     assert back is not None and back.finished and back.version == done.version

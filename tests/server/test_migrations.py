@@ -45,7 +45,9 @@ def test_a_database_made_before_migrations_is_stamped_and_upgraded_keeping_its_r
             "INTEGER NOT NULL, options JSON NOT NULL, seed BIGINT NOT NULL, seats JSON NOT NULL, created FLOAT NOT "
             "NULL, turn_timer INTEGER, status VARCHAR(16) NOT NULL)"
         )
-        conn.exec_driver_sql("CREATE TABLE table_secrets (table_id VARCHAR(32) NOT NULL PRIMARY KEY, salt VARCHAR(64) NOT NULL)")
+        conn.exec_driver_sql(
+            "CREATE TABLE table_secrets (table_id VARCHAR(32) NOT NULL PRIMARY KEY, salt VARCHAR(64) NOT NULL)"
+        )
         conn.exec_driver_sql(
             "CREATE TABLE actions (table_id VARCHAR(32) NOT NULL, idx INTEGER NOT NULL, action TEXT NOT NULL, "
             "actor INTEGER NOT NULL, note VARCHAR(32) NOT NULL, PRIMARY KEY (table_id, idx))"

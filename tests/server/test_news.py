@@ -14,7 +14,14 @@ from hegemon.server.tables import TableManager
 from .conftest import new_table, play_random
 from .test_tables import _collect
 
-HIDDEN_WORDS = ("hand", "card", "deck", "legionary\"", "banner", "arena")  # SPQR's card symbols, a hand, a deck
+HIDDEN_WORDS = (
+    "hand",
+    "card",
+    "deck",
+    'legionary"',
+    "banner",
+    "arena",
+)  # SPQR's card symbols, a hand, a deck
 
 
 def _lines_by_seat(inbox: dict) -> dict:
@@ -65,7 +72,9 @@ def test_spqr_log_says_conquests_losses_vp_and_the_same_to_every_seat(manager: T
     # turned into a trireme are not lost)
     rolls = [ln for ln in spectator.values() if ln["action"]["type"] == "roll" and ln.get("changes")]
     assert rolls and all(any(c["k"] == "lost" for c in ln["changes"]) for ln in rolls)
-    losers = {ln["action"]["type"] for ln in spectator.values() for c in ln.get("changes", []) if c["k"] == "lost"}
+    losers = {
+        ln["action"]["type"] for ln in spectator.values() for c in ln.get("changes", []) if c["k"] == "lost"
+    }
     assert losers == {"roll"}, losers
 
 

@@ -81,15 +81,20 @@ def test_a_moderate_battle_above_the_exact_bound_matches_the_exact_figure(client
     exact = O.land_battle(60, 60, stop_at=stop, keep=keep)
     assert o["exact"] is False and o["p_win"]["fraction"] is None
     assert o["p_win"]["decimal"] == pytest.approx(float(exact.p_win), abs=1e-12)
-    assert o["expected_attacker_losses"]["decimal"] == pytest.approx(float(exact.expected_attacker_losses), abs=1e-10)
+    assert o["expected_attacker_losses"]["decimal"] == pytest.approx(
+        float(exact.expected_attacker_losses), abs=1e-10
+    )
     rows = {(x["attacker_left"], x["defender_left"]): x["probability"] for x in o["outcomes"]}
     assert set(rows) == set(exact.distribution)
     assert all(rows[s] == pytest.approx(float(p), abs=1e-12) for s, p in exact.distribution.items())
     # a battle within the bound: exact fractions, as before
     huge(t, a, 20, 0)
     o = odds(client, t.id, kind="land", source=a["source"], target=a["target"]).json()
-    assert o["exact"] is True and Fraction(o["p_win"]["fraction"]) == O.land_battle(20, 20, keep=o["inputs"]["keep"],
-                                                                                   stop_at=o["inputs"]["stop_at"]).p_win
+    assert (
+        o["exact"] is True
+        and Fraction(o["p_win"]["fraction"])
+        == O.land_battle(20, 20, keep=o["inputs"]["keep"], stop_at=o["inputs"]["stop_at"]).p_win
+    )
 
 
 def test_floating_point_agrees_with_exact_fractions_for_every_kind() -> None:
@@ -100,7 +105,9 @@ def test_floating_point_agrees_with_exact_fractions_for_every_kind() -> None:
             assert x.p_win == pytest.approx(float(e.p_win), abs=1e-12), (kind, a, d)
             assert x.expected_defender_losses == pytest.approx(float(e.expected_defender_losses), abs=1e-10)
             assert set(x.distribution) == set(e.distribution)
-    assert O.battle_json("naval", 24, 24)["exact"] is True and O.battle_json("naval", 25, 25)["exact"] is False
+    assert (
+        O.battle_json("naval", 24, 24)["exact"] is True and O.battle_json("naval", 25, 25)["exact"] is False
+    )
 
 
 def test_a_huge_position_answers_and_a_person_plays_while_it_is_computed(client: TestClient) -> None:
@@ -113,7 +120,10 @@ def test_a_huge_position_answers_and_a_person_plays_while_it_is_computed(client:
     sea, other = huge(t, a, 190, 200)
     other_table = new_table(m, seed=5)  # where the person plays meanwhile
     tokens = {s.index: s.token for s in other_table.seats}
-    assert odds(client, t.id, kind="land", source=a["source"], target=a["target"], stop_at=150).status_code == 200  # warm
+    assert (
+        odds(client, t.id, kind="land", source=a["source"], target=a["target"], stop_at=150).status_code
+        == 200
+    )  # warm
     events: list[str] = []
     lock = threading.Lock()
     answers: list[Any] = []
@@ -171,7 +181,11 @@ def test_odds_and_other_reads_spend_a_per_client_budget() -> None:
             codes = [c.get(path, params=params).status_code for _ in range(8)]
             assert 429 in codes, (path, codes)
             r = c.get(path, params=params)
-            assert r.status_code == 429 and r.json()["code"] == "bad_request" and r.json()["detail"] == "rate_limit"
+            assert (
+                r.status_code == 429
+                and r.json()["code"] == "bad_request"
+                and r.json()["detail"] == "rate_limit"
+            )
             assert int(r.headers["retry-after"]) >= 1
             c.app.state.budget.balance.clear()  # type: ignore[attr-defined]  # the next path starts afresh
         assert c.get(f"/api/tables/{t.id}/record").status_code == 200

@@ -88,7 +88,9 @@ def metrics(url: str, **headers: str) -> dict[tuple[str, tuple[tuple[str, str], 
 
 
 def bot_table(url: str) -> str:
-    r = httpx.post(f"{url}/api/tables", json={"game": "polis", "seats": [{"bot": "random"}, {"bot": "random"}]})
+    r = httpx.post(
+        f"{url}/api/tables", json={"game": "polis", "seats": [{"bot": "random"}, {"bot": "random"}]}
+    )
     assert r.status_code == 201, r.text
     return str(r.json()["id"])
 
@@ -152,7 +154,9 @@ def test_readyz_is_503_while_the_schema_is_not_this_versions(server: Served) -> 
     assert httpx.get(f"{server.url}/readyz").status_code == 200
 
 
-def test_readyz_on_postgresql_follows_the_database(postgres: PostgresServer, pg_url: str, tmp_path: Path) -> None:
+def test_readyz_on_postgresql_follows_the_database(
+    postgres: PostgresServer, pg_url: str, tmp_path: Path
+) -> None:
     s = serve(pg_url, tmp_path / "pg.log", "--bot-delay", "0")
     try:
         r = httpx.get(f"{s.url}/readyz")
@@ -164,7 +168,9 @@ def test_readyz_on_postgresql_follows_the_database(postgres: PostgresServer, pg_
             assert r.status_code == 503, r.text
             body = r.json()
             assert body["reason"] == "database_unreachable"
-            assert "127.0.0.1" not in body["message"] and str(postgres.port) not in body["message"]  # no internals
+            assert (
+                "127.0.0.1" not in body["message"] and str(postgres.port) not in body["message"]
+            )  # no internals
             assert httpx.get(f"{s.url}/healthz").status_code == 200
         finally:
             postgres.start()
@@ -194,7 +200,9 @@ def test_metrics_count_requests_refusals_tables_actions_and_websockets(server: S
     tid = bot_table(server.url)
     wait_finished(server.url, tid)
     assert httpx.get(f"{server.url}/api/tables/nosuch").status_code == 404
-    r = httpx.post(f"{server.url}/api/tables/{tid}/actions", json={"token": "x" * 20, "version": 0, "action": {}})
+    r = httpx.post(
+        f"{server.url}/api/tables/{tid}/actions", json={"token": "x" * 20, "version": 0, "action": {}}
+    )
     assert r.status_code in (403, 409), r.text
     with connect(f"ws://127.0.0.1:{server.url.rsplit(':', 1)[1]}/ws/tables/{tid}") as ws:
         ws.recv(timeout=10)
@@ -207,12 +215,16 @@ def test_metrics_count_requests_refusals_tables_actions_and_websockets(server: S
     assert m[(req, (("method", "WEBSOCKET"), ("route", "/ws/tables/{table_id}"), ("status", "101")))] >= 1
     assert not any(k[0] == req and ("route", "/api/tables/nosuch") in k[1] for k in m)  # templates, not paths
     assert m[("hegemon_refusals_total", (("kind", "unknown_table"),))] >= 1
-    assert m[("hegemon_refusals_total", (("kind", "unauthorized"),))] + m[
-        ("hegemon_refusals_total", (("kind", "game_over"),))
-    ] >= 1
+    assert (
+        m[("hegemon_refusals_total", (("kind", "unauthorized"),))]
+        + m[("hegemon_refusals_total", (("kind", "game_over"),))]
+        >= 1
+    )
     assert m[("hegemon_tables_live", (("status", "finished"),))] >= 1
     # every action the server stored, and only those: the file says how many
-    assert m[("hegemon_actions_stored_total", ())] == stored_actions(Path(server.db.removeprefix("sqlite:///")))
+    assert m[("hegemon_actions_stored_total", ())] == stored_actions(
+        Path(server.db.removeprefix("sqlite:///"))
+    )
     assert m[("hegemon_actions_stored_total", ())] > 0
     assert m[("hegemon_storage_up", ())] == 1
     assert m[("hegemon_storage_info", (("backend", "sqlite"),))] == 1
@@ -221,7 +233,11 @@ def test_metrics_count_requests_refusals_tables_actions_and_websockets(server: S
 
 
 def test_metrics_refuse_anyone_behind_a_proxy_without_a_token(server: Served) -> None:
-    for h in ({"X-Forwarded-For": "203.0.113.9"}, {"Forwarded": "for=203.0.113.9"}, {"X-Real-IP": "203.0.113.9"}):
+    for h in (
+        {"X-Forwarded-For": "203.0.113.9"},
+        {"Forwarded": "for=203.0.113.9"},
+        {"X-Real-IP": "203.0.113.9"},
+    ):
         r = httpx.get(f"{server.url}/metrics", headers=h)
         assert r.status_code == 403 and r.json()["code"] == "unauthorized", r.text
         assert "hegemon_" not in r.text
@@ -259,7 +275,9 @@ def test_the_access_log_is_json_with_the_route_and_never_the_query(server: Serve
     deadline = time.time() + 5
     while True:
         records = [json.loads(line) for line in server.lines() if line.strip()]  # every line is JSON
-        hits = [r for r in records if r.get("logger") == "hegemon.access" and r.get("path") == "/api/tables/abc"]
+        hits = [
+            r for r in records if r.get("logger") == "hegemon.access" and r.get("path") == "/api/tables/abc"
+        ]
         if hits or time.time() > deadline:
             break
         time.sleep(0.1)
@@ -268,7 +286,9 @@ def test_the_access_log_is_json_with_the_route_and_never_the_query(server: Serve
     assert h["status"] == 404 and h["route"] == "/api/tables/{table_id}" and h["method"] == "GET"
     assert h["client"] == "127.0.0.1" and h["level"] == "INFO" and h["duration_ms"] >= 0 and "time" in h
     assert not any("SEAT-SECRET-123" in json.dumps(r) for r in records)
-    assert any(r.get("logger") == "hegemon.server" and r.get("url") == server.url for r in records)  # the banner
+    assert any(
+        r.get("logger") == "hegemon.server" and r.get("url") == server.url for r in records
+    )  # the banner
 
 
 # ------------------------------------------------------------------ the port
@@ -324,7 +344,9 @@ def test_a_live_backup_restores_and_the_server_serves_its_tables(tmp_path: Path)
     r = subprocess.run([*HEGEMON, "restore", str(backup), "--db", f"sqlite:///{restored}"],
                        capture_output=True, text=True, timeout=120)  # fmt: skip
     assert r.returncode == 0 and "restored 3 table(s)" in r.stdout, (r.stdout, r.stderr)
-    s2 = serve(f"sqlite:///{restored}", tmp_path / "restored.log", "--bot-delay", "60")  # bots wait: look first
+    s2 = serve(
+        f"sqlite:///{restored}", tmp_path / "restored.log", "--bot-delay", "60"
+    )  # bots wait: look first
     try:
         assert httpx.get(f"{s2.url}/readyz").json()["status"] == "ready"
         listed = {t["id"] for t in httpx.get(f"{s2.url}/api/tables").json()}

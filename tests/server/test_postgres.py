@@ -30,7 +30,20 @@ def test_a_plain_postgresql_url_uses_psycopg_3(pg_url: str) -> None:
 def test_tables_and_actions_round_trip(pg_url: str) -> None:
     s = SqlStorage(pg_url)
     try:
-        s.create_table(StoredTable("abc", "spqrisiko", 1, {"players": 3}, 5, [{"kind": "human"}], 1.5, 30, "playing", salt="pepper"))
+        s.create_table(
+            StoredTable(
+                "abc",
+                "spqrisiko",
+                1,
+                {"players": 3},
+                5,
+                [{"kind": "human"}],
+                1.5,
+                30,
+                "playing",
+                salt="pepper",
+            )
+        )
         s.append_action("abc", 0, {"kind": "x"}, 0, "")
         s.append_action("abc", 1, {"kind": "y"}, -1, "auto")
         s.update_table("abc", status="finished")
@@ -55,12 +68,19 @@ def test_a_restart_on_postgresql_keeps_every_table_exactly(pg_url: str) -> None:
         assert m2.load() == 2
         for tid, (v, d, toks, status) in snap.items():
             t = m2.get(tid)
-            assert (t.version, state_digest(t.state), [s.token for s in t.seats], t.status) == (v, d, toks, status)
+            assert (t.version, state_digest(t.state), [s.token for s in t.seats], t.status) == (
+                v,
+                d,
+                toks,
+                status,
+            )
     finally:
         m2.storage.close()
 
 
-def test_serve_says_clearly_when_postgresql_cannot_be_reached_or_refuses_the_user(postgres: PostgresServer) -> None:
+def test_serve_says_clearly_when_postgresql_cannot_be_reached_or_refuses_the_user(
+    postgres: PostgresServer,
+) -> None:
     closed = _closed_port()
     cases = {
         f"postgresql://someone:s3cret@127.0.0.1:{closed}/tables": "cannot use the database",
@@ -102,11 +122,15 @@ def test_serve_on_postgresql_creates_its_schema_and_keeps_tables_across_a_restar
             except httpx.HTTPError:
                 time.sleep(0.1)
         proc.kill()
-        raise AssertionError("the server did not start: " + (proc.stderr.read().decode() if proc.stderr else ""))
+        raise AssertionError(
+            "the server did not start: " + (proc.stderr.read().decode() if proc.stderr else "")
+        )
 
     proc, base = serve()
     try:
-        r = httpx.post(f"{base}/api/tables", json={"game": "polis", "seats": [{"bot": "random"}, {"bot": "random"}]})
+        r = httpx.post(
+            f"{base}/api/tables", json={"game": "polis", "seats": [{"bot": "random"}, {"bot": "random"}]}
+        )
         assert r.status_code == 201, r.text
         tid = r.json()["id"]
         for _ in range(100):  # the bots play on their own

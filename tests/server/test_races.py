@@ -77,7 +77,12 @@ def in_sync(url: str, tables: list[tuple[TableManager, Table]], tokens: list[str
     """Whether every process shows the table as stored (version, seats, status) and takes every token."""
     version, seats, status = as_stored(url, tables[0][1].id)
     for m, t in tables:
-        if (t.version, t.durable, [s.to_json() for s in t.seats], t.status) != (version, version, seats, status):
+        if (t.version, t.durable, [s.to_json() for s in t.seats], t.status) != (
+            version,
+            version,
+            seats,
+            status,
+        ):
             return False
         try:
             if sorted(m.seat_of(t, tok) for tok in tokens) != list(range(len(tokens))):
@@ -95,10 +100,13 @@ def test_a_seat_race_between_two_processes_leaves_both_on_the_stored_seats(pg_ur
         out = []
         try:
             for seed in range(3):
-                ta = a.manager.create(CreateTable(game="polis", seed=seed, seats=[{"human": True, "open": True}] * 2))  # type: ignore[list-item]  # seats as JSON, as a client sends them
+                ta = a.manager.create(
+                    CreateTable(game="polis", seed=seed, seats=[{"human": True, "open": True}] * 2)
+                )  # type: ignore[list-item]  # seats as JSON, as a client sends them
                 await durable(a.manager, ta)
                 tb = await b.cluster.fetch(ta.id)
                 assert tb is not None
+
                 # ten joins at once, five through each process, on a table with two open seats (each as the
                 # web handler does it: the join, then the wait for its commit)
                 async def join(m: TableManager, t: Table, name: str) -> str:
@@ -111,10 +119,14 @@ def test_a_seat_race_between_two_processes_leaves_both_on_the_stored_seats(pg_ur
                     return_exceptions=True,
                 )
                 for r in got:  # refused: no seat left as this process saw it, or the other process was first
-                    assert isinstance(r, str) or (isinstance(r, ServerError) and r.code in ("bad_request", "stale_version")), r
+                    assert isinstance(r, str) or (
+                        isinstance(r, ServerError) and r.code in ("bad_request", "stale_version")
+                    ), r
                 tokens = [r for r in got if isinstance(r, str)]
                 assert len(tokens) == 2  # the winners
-                assert sum(isinstance(r, ServerError) and r.code == "stale_version" for r in got) == 2  # a real race
+                assert (
+                    sum(isinstance(r, ServerError) and r.code == "stale_version" for r in got) == 2
+                )  # a real race
                 t0 = time.monotonic()
                 while not in_sync(pg_url, [(a.manager, ta), (b.manager, tb)], tokens):
                     assert time.monotonic() - t0 < 1.0, (ta.seats, tb.seats, ta.version, tb.version,
@@ -165,7 +177,9 @@ def rows(url: str, tid: str) -> dict[str, int]:
         with reader.engine.connect() as conn:
             return {
                 tab.name: conn.execute(
-                    select(func.count()).select_from(tab).where((tab.c.id if tab is tables_t else tab.c.table_id) == tid)
+                    select(func.count())
+                    .select_from(tab)
+                    .where((tab.c.id if tab is tables_t else tab.c.table_id) == tid)
                 ).scalar_one()
                 for tab in (tables_t, actions_t, secrets_t, owners_t)
             }
@@ -176,7 +190,13 @@ def rows(url: str, tid: str) -> dict[str, int]:
 def bot_table(c: TestClient, game: str) -> dict[str, Any]:
     body: dict[str, Any] = {"game": "polis", "seed": 3, "seats": [{"bot": "mcts:easy"}] * 2}
     if game == "spqrisiko":
-        body = {"game": game, "players": 3, "seed": 2, "seats": [{"bot": "mcts:easy"}] * 3, "options": {"vp_target": 1000}}
+        body = {
+            "game": game,
+            "players": 3,
+            "seed": 2,
+            "seats": [{"bot": "mcts:easy"}] * 3,
+            "options": {"vp_target": 1000},
+        }
     r = c.post("/api/tables", json=body)
     assert r.status_code == 201, r.text
     return dict(r.json())
@@ -195,7 +215,10 @@ def test_nothing_is_stored_after_a_stop_or_a_delete_even_while_a_bot_thinks(
         while thinkers.waiting < 1:  # the first search of table y waits for the worker
             assert time.monotonic() < deadline
             time.sleep(0.01)
-        assert c.post(f"/api/tables/{y['id']}/delete", json={"creator_token": y["creator_token"]}).status_code == 204
+        assert (
+            c.post(f"/api/tables/{y['id']}/delete", json={"creator_token": y["creator_token"]}).status_code
+            == 204
+        )
         r = c.post(f"/api/tables/{x['id']}/stop", json={"creator_token": x["creator_token"]})
         assert r.status_code == 200 and r.json()["status"] == "stopped", r.text
         assert thinkers.waiting == 0  # the queued search left the queue
@@ -205,7 +228,12 @@ def test_nothing_is_stored_after_a_stop_or_a_delete_even_while_a_bot_thinks(
         time.sleep(0.5)
         assert c.get(f"/api/tables/{x['id']}").json()["version"] == acknowledged
     assert rows(db_url, x["id"])["actions"] == acknowledged  # nothing stored after the stop was acknowledged
-    assert rows(db_url, y["id"]) == {"tables": 0, "actions": 0, "table_secrets": 0, "table_owners": 0}  # no orphans
+    assert rows(db_url, y["id"]) == {
+        "tables": 0,
+        "actions": 0,
+        "table_secrets": 0,
+        "table_owners": 0,
+    }  # no orphans
     assert gate.games == ["spqrisiko"]  # table y's queued search never ran
 
 
@@ -214,7 +242,9 @@ def test_a_move_is_never_stored_once_another_process_stopped_or_deleted_its_tabl
     try:
         for i, how in enumerate(("stop", "delete")):
             tid = f"t{i}"
-            mine.create_table(StoredTable(tid, "polis", 1, {}, 5, [{"kind": "bot"}] * 2, 1.0, None, "playing"))
+            mine.create_table(
+                StoredTable(tid, "polis", 1, {}, 5, [{"kind": "bot"}] * 2, 1.0, None, "playing")
+            )
             mine.append_action(tid, 0, {"kind": "x"}, 0, "")
             if how == "stop":
                 other.update_table(tid, status="stopped")

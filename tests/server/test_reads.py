@@ -61,10 +61,15 @@ def test_the_record_line_is_encoded_once_and_equals_the_plain_record() -> None:
 def test_replay_reads_are_rate_limited_per_client(monkeypatch: pytest.MonkeyPatch) -> None:
     import hegemon.server.service as service_module
 
-    monkeypatch.setattr(service_module, "READS_PER_SECOND", 1.0)  # a slow (loaded) machine must not refill the burst
+    monkeypatch.setattr(
+        service_module, "READS_PER_SECOND", 1.0
+    )  # a slow (loaded) machine must not refill the burst
     with TestClient(create_app(None, 0.0)) as c:
         res = c.post("/api/tables", json={"game": "polis", "seed": 1}).json()
-        codes = [c.get(f"/api/tables/{res['id']}/replay", params={"step": 0}).status_code for _ in range(int(READS_BURST) + 20)]
+        codes = [
+            c.get(f"/api/tables/{res['id']}/replay", params={"step": 0}).status_code
+            for _ in range(int(READS_BURST) + 20)
+        ]
         assert codes[0] == 200 and 429 in codes
         r = c.get(f"/api/tables/{res['id']}/replay", params={"step": 0})
         assert r.status_code == 429 and r.json()["code"] == "bad_request"

@@ -29,9 +29,13 @@ NODE = shutil.which("node")
 DICTS = {lang: json.loads((WEB / "i18n" / f"{lang}.json").read_text()) for lang in ("en", "it")}
 
 
-def run(lang: str, game: str = "", errors: list[dict[str, Any]] | None = None, calls: list[Any] | None = None) -> dict[str, Any]:
+def run(
+    lang: str, game: str = "", errors: list[dict[str, Any]] | None = None, calls: list[Any] | None = None
+) -> dict[str, Any]:
     assert NODE, "node is needed to run the client's modules"
-    arg = json.dumps({"web": WEB.as_uri() + "/", "lang": lang, "game": game, "errors": errors or [], "calls": calls or []})
+    arg = json.dumps(
+        {"web": WEB.as_uri() + "/", "lang": lang, "game": game, "errors": errors or [], "calls": calls or []}
+    )
     out = subprocess.run([NODE, str(HARNESS), arg], capture_output=True, text=True, timeout=60, check=True)
     result: dict[str, Any] = json.loads(out.stdout)
     return result
@@ -102,7 +106,9 @@ def refusals(game: str) -> list[Refusal]:
 
 def wire(r: Refusal) -> dict[str, Any]:
     """The refusal as the server sends it (`ServerError.to_json` of an illegal_action)."""
-    return json.loads(json.dumps({"code": "illegal_action", "detail": r.id, "args": dict(r.args), "reason": r.text}))
+    return json.loads(
+        json.dumps({"code": "illegal_action", "detail": r.id, "args": dict(r.args), "reason": r.text})
+    )
 
 
 @pytest.mark.parametrize("game", ["spqrisiko", "polis"])
@@ -123,7 +129,11 @@ def test_real_refusals_come_out_in_italian(game: str) -> None:
 
 
 def test_a_reason_nobody_wrote_a_text_for_is_shown_in_the_engines_english() -> None:
-    out = run("it", "spqrisiko", [{"detail": "a_brand_new_reason", "args": {"n": 1}, "reason": "a brand new reason"}])
+    out = run(
+        "it",
+        "spqrisiko",
+        [{"detail": "a_brand_new_reason", "args": {"n": 1}, "reason": "a brand new reason"}],
+    )
     assert out["reasons"] == ["a brand new reason"]
 
 

@@ -48,7 +48,9 @@ def test_every_cited_rule_has_its_paragraph_in_both_languages(game: str) -> None
 def test_the_pages_are_for_players(game: str) -> None:
     for lang in ("en", "it"):
         text = (RULES / f"{game}.{lang}.md").read_text()
-        assert not re.search(r"\bU\d+\b|\.md\b|\bthe user'?s\b|ATTESTED|RECONSTRUCTED|\b[a-z]+_[a-z_]+\b", text)
+        assert not re.search(
+            r"\bU\d+\b|\.md\b|\bthe user'?s\b|ATTESTED|RECONSTRUCTED|\b[a-z]+_[a-z_]+\b", text
+        )
         headings = [ln for ln in text.splitlines() if ln.startswith("## ")]
         assert len(headings) >= 9
 

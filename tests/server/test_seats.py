@@ -39,7 +39,9 @@ def test_join_mints_a_token_for_the_joiner_alone_and_never_gives_a_private_seat(
     tid = res["id"]
     creator = res["seats"][0]["token"]
     private = res["seats"][2]["token"]
-    assert res["seats"][1]["open"] and res["seats"][1].get("token") is None  # nobody holds the open seat's token
+    assert (
+        res["seats"][1]["open"] and res["seats"][1].get("token") is None
+    )  # nobody holds the open seat's token
     assert res["seats"][1]["url"].endswith(f"/t/{tid}")
     listed = client.get("/api/tables").json()[0]
     assert (listed["open_seats"], listed["joinable"]) == (2, 1)
@@ -84,7 +86,13 @@ def test_a_refused_action_takes_no_seat_and_starts_nothing(client: TestClient) -
 def test_a_joined_seat_and_its_token_survive_a_restart(db_url: str) -> None:
     url = db_url
     with TestClient(create_app(url, 0.0)) as c:
-        res = create(c, game="polis", seed=4, claim=0, seats=[{"human": True, "name": "Ada"}, {"human": True, "open": True}])
+        res = create(
+            c,
+            game="polis",
+            seed=4,
+            claim=0,
+            seats=[{"human": True, "name": "Ada"}, {"human": True, "open": True}],
+        )
         tid = res["id"]
         j = c.post(f"/api/tables/{tid}/join", json={"name": "Bea"}).json()
         assert c.get(f"/api/tables/{tid}").json()["status"] == "playing"
@@ -98,7 +106,10 @@ def test_a_joined_seat_and_its_token_survive_a_restart(db_url: str) -> None:
         cur = d["view"]["current_player"]
         tok = j["token"] if cur == 1 else res["seats"][0]["token"]
         mine = c.get(f"/api/tables/{tid}", params={"token": tok}).json()
-        r = c.post(f"/api/tables/{tid}/actions", json={"token": tok, "version": mine["version"], "action": mine["view"]["legal_actions"][0]})
+        r = c.post(
+            f"/api/tables/{tid}/actions",
+            json={"token": tok, "version": mine["version"], "action": mine["view"]["legal_actions"][0]},
+        )
         assert r.status_code == 200, r.text
 
 
@@ -140,13 +151,17 @@ def test_taking_a_private_seat_rotates_its_token_for_the_friend_alone(db_url: st
     has a new token, only in the friend's answer: the creator can neither read that hand nor play its moves,
     nor take the seat again; the new token is stored (it survives a restart). Issue 26 item 8."""
     with TestClient(create_app(db_url, 0.0)) as c:
-        res = create(c, game="polis", seed=4, claim=0, seats=[{"human": True, "name": "Ada"}, {"human": True}])
+        res = create(
+            c, game="polis", seed=4, claim=0, seats=[{"human": True, "name": "Ada"}, {"human": True}]
+        )
         tid, mine, link = res["id"], res["seats"][0]["token"], res["seats"][1]["token"]
         assert seat_of(c, tid, link) == 1  # before it is taken, the link is the seat
         r = c.post(f"/api/tables/{tid}/seat", json={"token": link, "name": "Bea"})
         assert r.status_code == 200, r.text
         friend = r.json()["token"]
-        assert friend != link and friend not in json.dumps(res) and r.json()["url"].endswith(f"#seat={friend}")
+        assert (
+            friend != link and friend not in json.dumps(res) and r.json()["url"].endswith(f"#seat={friend}")
+        )
         # the link's token: no hand, no move, no record or replay as that seat, no second taking
         for path in ("", "/record", "/replay"):
             r = c.get(f"/api/tables/{tid}{path}", params={"token": link})
@@ -155,7 +170,10 @@ def test_taking_a_private_seat_rotates_its_token_for_the_friend_alone(db_url: st
         assert r.status_code == 403
         d = c.get(f"/api/tables/{tid}").json()
         assert d["status"] == "playing" and d["seats"][1]["name"] == "Bea"
-        r = c.post(f"/api/tables/{tid}/actions", json={"token": link, "version": d["version"], "action": {"type": "pass"}})
+        r = c.post(
+            f"/api/tables/{tid}/actions",
+            json={"token": link, "version": d["version"], "action": {"type": "pass"}},
+        )
         assert (r.status_code, r.json()["code"]) == (403, "unauthorized")
         # the friend's token is the seat: taking again with it changes nothing, and it plays
         r = c.post(f"/api/tables/{tid}/seat", json={"token": friend, "name": "Zed"})
@@ -196,20 +214,27 @@ def test_a_connection_whose_link_lost_the_seat_is_told_and_closed(client: TestCl
 def test_names_that_look_the_same_are_told_apart_across_every_seat(client: TestClient) -> None:
     """Invisible marks (Default_Ignorable code points) are dropped and names are compared by their UTS #39
     confusable skeleton, bots' names included, ignoring case (issue 26 item 9)."""
-    assert clean_name("A\u034fd\ufe0fa\u17b4", "x") == "Ada" and clean_name("\u17b4\u034f", "Player 1") == "Player 1"
+    assert (
+        clean_name("A\u034fd\ufe0fa\u17b4", "x") == "Ada"
+        and clean_name("\u17b4\u034f", "Player 1") == "Player 1"
+    )
     res = create(client, game="spqrisiko", players=5, seed=9, claim=0, seats=[
         {"human": True, "name": "Ada"}, {"human": True, "name": "\u0410da"}, {"human": True, "name": "A\u034fda"},
         {"bot": "random", "name": "ADA"}, {"human": True, "open": True}])  # fmt: skip
     names = [s["name"] for s in res["seats"]]
     assert names[:4] == ["Ada", "\u0410da (2)", "Ada (3)", "ADA (4)"], names
-    j = client.post(f"/api/tables/{res['id']}/join", json={"name": "\u0430d\ufe0fa"}).json()  # Cyrillic а, VS16
+    j = client.post(
+        f"/api/tables/{res['id']}/join", json={"name": "\u0430d\ufe0fa"}
+    ).json()  # Cyrillic а, VS16
     assert client.get(f"/api/tables/{res['id']}").json()["seats"][j["seat"]]["name"] == "\u0430da (5)"
     # a person cannot take a bot's look either, nor a bot a person's
     res = create(client, game="polis", seed=9, seats=[{"bot": "random"}, {"human": True, "open": True}])
     j = client.post(f"/api/tables/{res['id']}/join", json={"name": "R\u0430nd\u043em"}).json()
     shown = client.get(f"/api/tables/{res['id']}").json()["seats"]
     assert shown[0]["name"] == "random" and shown[j["seat"]]["name"] == "R\u0430nd\u043em (2)"
-    res = create(client, game="polis", seed=9, seats=[{"human": True, "name": "Bea"}, {"bot": "greedy", "name": "bea"}])
+    res = create(
+        client, game="polis", seed=9, seats=[{"human": True, "name": "Bea"}, {"bot": "greedy", "name": "bea"}]
+    )
     assert [s["name"] for s in res["seats"]] == ["Bea", "bea (2)"]
 
 
@@ -220,15 +245,24 @@ def test_links_never_come_from_the_host_header() -> None:
     body = {"game": "spqrisiko", "seed": 2, "claim": 0, "seats": [{"human": True}, {"human": True}, {"human": True, "open": True}],
             "players": 3}  # fmt: skip
     evil = {"Host": "evil.example", "X-Forwarded-Host": "evil.example"}
-    for public, prefix in ((None, "/t/"), ("https://play.example.org/hegemon/", "https://play.example.org/hegemon/t/")):
+    for public, prefix in (
+        (None, "/t/"),
+        ("https://play.example.org/hegemon/", "https://play.example.org/hegemon/t/"),
+    ):
         with TestClient(create_app(None, 0.0, public_url=public)) as c:
             r = c.post("/api/tables", json=body, headers=evil)
             assert r.status_code == 201, r.text
             res = r.json()
             tid = res["id"]
             j = c.post(f"/api/tables/{tid}/join", json={"name": "Cy"}, headers=evil).json()
-            s = c.post(f"/api/tables/{tid}/seat", json={"token": res["seats"][1]["token"]}, headers=evil).json()
-            urls = [x["url"] for x in res["seats"] if x.get("url")] + [res["spectator_url"], j["url"], s["url"]]
+            s = c.post(
+                f"/api/tables/{tid}/seat", json={"token": res["seats"][1]["token"]}, headers=evil
+            ).json()
+            urls = [x["url"] for x in res["seats"] if x.get("url")] + [
+                res["spectator_url"],
+                j["url"],
+                s["url"],
+            ]
             assert len(urls) == 6 and all(u.startswith(prefix + tid) for u in urls), urls
             assert "evil" not in json.dumps([res, j, s])
     for bad in ("javascript:alert(1)", "ftp://x.example", "https://", "https://x.example/?a=1", "https://x.example/#f",

@@ -20,7 +20,12 @@ EVERY = [(group, name, default, spec) for group in GROUPS.values() for name, def
 def test_defaults_without_any_variable() -> None:
     s = Settings.from_env({})
     assert s == Settings()
-    assert (s.tables.max_tables, s.odds.workers, s.ws.spectators, s.expiry.idle_after) == (2000, 1, 10_000, 3 * 86400.0)
+    assert (s.tables.max_tables, s.odds.workers, s.ws.spectators, s.expiry.idle_after) == (
+        2000,
+        1,
+        10_000,
+        3 * 86400.0,
+    )
 
 
 def test_every_variable_is_read_into_its_field() -> None:
@@ -37,14 +42,18 @@ def test_every_variable_is_read_into_its_field() -> None:
 
 def test_a_flag_given_wins_over_its_variable() -> None:
     env = {"HEGEMON_LOG_LEVEL": "error", "HEGEMON_EXPIRE_FINISHED": "60"}
-    s = Settings.from_env(env, serve={"log_level": "debug", "search_workers": None}, expiry={"finished_after": 0})
+    s = Settings.from_env(
+        env, serve={"log_level": "debug", "search_workers": None}, expiry={"finished_after": 0}
+    )
     assert s.serve.log_level == "debug" and s.expiry.finished_after is None
     with pytest.raises(SettingsError, match="HEGEMON_SEARCH_BUDGET"):
         Settings.from_env({}, serve={"search_budget": -1})  # a flag is held to the same bounds
 
 
 @pytest.mark.parametrize(("group", "name", "default", "spec"), EVERY, ids=[spec.env for *_, spec in EVERY])
-def test_each_bad_value_is_a_typed_error_naming_its_variable(group: type, name: str, default: object, spec: object) -> None:
+def test_each_bad_value_is_a_typed_error_naming_its_variable(
+    group: type, name: str, default: object, spec: object
+) -> None:
     env_name = spec.env  # type: ignore[attr-defined]
     kind = spec.kind  # type: ignore[attr-defined]
     bad = {"choice": ["loud"], "text": {"HEGEMON_PUBLIC_URL": ["ftp://x"], "HEGEMON_TRUSTED_PROXIES": ["10.0.0.300"],

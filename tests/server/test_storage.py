@@ -55,7 +55,9 @@ def table_row(tid: str) -> StoredTable:
 
 
 @pytest.mark.parametrize("kind", [LoopCommit, GroupCommit])
-def test_callbacks_run_only_after_their_writes_are_committed_in_one_transaction(tmp_path: Path, kind: type) -> None:
+def test_callbacks_run_only_after_their_writes_are_committed_in_one_transaction(
+    tmp_path: Path, kind: type
+) -> None:
     url = f"sqlite:///{tmp_path / 'h.db'}"
     inner = CountingStorage(url)
     storage = kind(inner)
@@ -178,7 +180,7 @@ def test_a_locked_database_pauses_writes_off_the_loop_and_play_resumes_by_itself
             if heard and storage.down is None:
                 break
         assert heard == [v] and stored(url, t.id) == t.version == t.durable
-        told.extend(conn.errors[len(told):])
+        told.extend(conn.errors[len(told) :])
         assert fresh.stored and stored(url, fresh.id) == fresh.version
         assert [m["code"] for m in told] == ["storage_down", "storage_ok"]
         play_random(manager, t, 3, random.Random(2))  # accepted again, committed on the loop again

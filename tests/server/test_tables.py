@@ -158,12 +158,19 @@ def test_hidden_information_never_reaches_another_seat(manager: TableManager) ->
             if seat is None or msg["view"]["current_player"] != seat:
                 assert msg["view"]["legal_actions"] == []
     # own draws are visible to the drawer
-    own = [ln for m in inbox[0] for ln in m["log"] if ln["action"]["type"] == "draw" and ln["action"]["player"] == 0]
+    own = [
+        ln
+        for m in inbox[0]
+        for ln in m["log"]
+        if ln["action"]["type"] == "draw" and ln["action"]["player"] == 0
+    ]
     assert any(ln["action"]["card"] != "?" for ln in own) or not own
 
 
 def test_record_withholds_hidden_parts_while_running_and_verifies_when_over(tmp_path: Path) -> None:
-    m = TableManager(salt=lambda: "pepper")  # a fixed salt: the same draws every run (the game is still running)
+    m = TableManager(
+        salt=lambda: "pepper"
+    )  # a fixed salt: the same draws every run (the game is still running)
     t = new_table(m, seed=9)
     play_random(m, t, 400, random.Random(9))
     assert not t.finished
@@ -213,7 +220,12 @@ def test_restart_on_the_same_database_keeps_every_table(db_url: str) -> None:
     assert m2.load() == 2
     for tid, (v, d, toks, status) in snap.items():
         t = m2.get(tid)
-        assert (t.version, state_digest(t.state), [s.token for s in t.seats], t.status) == (v, d, toks, status)
+        assert (t.version, state_digest(t.state), [s.token for s in t.seats], t.status) == (
+            v,
+            d,
+            toks,
+            status,
+        )
     # the game goes on exactly as it would have without the restart: same chance draws
     ref = TableManager(salt=lambda: "pepper")
     r = new_table(ref, seed=21)

@@ -70,10 +70,14 @@ def test_spectators_share_one_serialised_update_coalesced_and_capped() -> None:
         hub = app.state.spectators
         busy = httpx.post(f"{url}/api/tables", json={"game": "spqrisiko", "players": 3, "seats": [{"bot": "random"}] * 3,
                                                      "options": {"vp_target": 1000}, "seed": 5}).json()["id"]  # fmt: skip
-        other = httpx.post(f"{url}/api/tables", json={"game": "polis", "seats": [{"bot": "random"}] * 2}).json()["id"]
+        other = httpx.post(
+            f"{url}/api/tables", json={"game": "polis", "seats": [{"bot": "random"}] * 2}
+        ).json()["id"]
 
         async def watch(table: str, i: int, seconds: float, got: list[dict[str, Any]]) -> None:
-            async with websockets.connect(ws_url(url, table), additional_headers=address(i), max_size=2**24) as w:
+            async with websockets.connect(
+                ws_url(url, table), additional_headers=address(i), max_size=2**24
+            ) as w:
                 end = time.monotonic() + seconds
                 while (left := end - time.monotonic()) > 0:
                     with contextlib.suppress(TimeoutError):
@@ -92,7 +96,9 @@ def test_spectators_share_one_serialised_update_coalesced_and_capped() -> None:
             await asyncio.sleep(3.0)  # all of them connected (each address opens at most 64)
             # the table's cap: the 241st spectator is refused, typed, and closed with 4503
             code, first = await refused(busy, 300)
-            assert code == FULL_CLOSE and first["code"] == "unavailable" and first["detail"] == "spectators_full"
+            assert (
+                code == FULL_CLOSE and first["code"] == "unavailable" and first["detail"] == "spectators_full"
+            )
             # the server's cap: 250 in all
             extra: list[list[dict[str, Any]]] = [[] for _ in range(10)]
             more = [asyncio.create_task(watch(other, 400 + i, 2.0, extra[i])) for i in range(10)]
@@ -119,7 +125,9 @@ def test_spectators_share_one_serialised_update_coalesced_and_capped() -> None:
             by_version: dict[int, str] = {}
             for got in logs:
                 for m in got[1:]:
-                    seen = json.dumps({k: v for k, v in m.items() if k not in ("log", "seconds_left")}, sort_keys=True)
+                    seen = json.dumps(
+                        {k: v for k, v in m.items() if k not in ("log", "seconds_left")}, sort_keys=True
+                    )
                     assert by_version.setdefault(m["version"], seen) == seen
 
         run_async(main())
@@ -138,7 +146,9 @@ def test_a_flooding_address_is_cut_off_while_another_keeps_playing() -> None:
     with serving(limits) as (url, _app):
         mine = httpx.post(f"{url}/api/tables", json={"game": "polis", "seats": [{"human": True}] * 2, "seed": 3},
                           headers=address(1)).json()  # fmt: skip
-        target = httpx.post(f"{url}/api/tables", json={"game": "polis", "seats": [{"bot": "random"}] * 2}).json()["id"]
+        target = httpx.post(
+            f"{url}/api/tables", json={"game": "polis", "seats": [{"bot": "random"}] * 2}
+        ).json()["id"]
         flood_from = {"X-Forwarded-For": "10.66.6.6"}
         junk = json.dumps({"version": 0, "action": {"type": "pass"}})
         outcome: dict[str, Any] = {"sent": 0, "answers": 0, "codes": []}
@@ -147,6 +157,7 @@ def test_a_flooding_address_is_cut_off_while_another_keeps_playing() -> None:
             async with websockets.connect(ws_url(url, target), additional_headers=flood_from) as w:
                 outcome["connected"] = outcome.get("connected", 0) + 1
                 await go.wait()
+
                 async def read() -> None:
                     async for m in w:
                         outcome["answers"] += json.loads(m)["type"] == "error"
@@ -179,7 +190,9 @@ def test_a_flooding_address_is_cut_off_while_another_keeps_playing() -> None:
 
             done = 0
             for _ in range(moves):
-                while not last[0] or last[0]["version"] != last[1].get("version"):  # both seats see the same version
+                while not last[0] or last[0]["version"] != last[1].get(
+                    "version"
+                ):  # both seats see the same version
                     v = max(m.get("version", 0) for m in last)
                     await until(0, v)
                     await until(1, v)
@@ -187,7 +200,9 @@ def test_a_flooding_address_is_cut_off_while_another_keeps_playing() -> None:
                 if not movers:
                     break
                 cur = movers[0]
-                await socks[cur].send(json.dumps({"version": v, "action": last[cur]["view"]["legal_actions"][0]}))
+                await socks[cur].send(
+                    json.dumps({"version": v, "action": last[cur]["view"]["legal_actions"][0]})
+                )
                 await until(1 - cur, v + 1)
                 done += 1
                 await asyncio.sleep(0.02)
@@ -224,12 +239,16 @@ def test_every_websocket_of_a_flooding_address_is_closed_with_it() -> None:
     within the grace), so a script cannot keep 63 sockets in reserve to flood in turn."""
     limits = WsLimits(messages=20, burst=40, kick_after=20, cooloff=30)
     with serving(limits) as (url, _app):
-        target = httpx.post(f"{url}/api/tables", json={"game": "polis", "seats": [{"bot": "random"}] * 2}).json()["id"]
+        target = httpx.post(
+            f"{url}/api/tables", json={"game": "polis", "seats": [{"bot": "random"}] * 2}
+        ).json()["id"]
         flood_from = {"X-Forwarded-For": "10.66.6.7"}
         junk = json.dumps({"version": 0, "action": {"type": "pass"}})
 
         async def main() -> tuple[list[Any], float]:
-            quiet = [await websockets.connect(ws_url(url, target), additional_headers=flood_from) for _ in range(5)]
+            quiet = [
+                await websockets.connect(ws_url(url, target), additional_headers=flood_from) for _ in range(5)
+            ]
             other = await websockets.connect(ws_url(url, target), additional_headers=address(7))
             async with websockets.connect(ws_url(url, target), additional_headers=flood_from) as loud:
                 with contextlib.suppress(websockets.ConnectionClosed):
@@ -284,7 +303,9 @@ def test_a_cooled_off_address_is_refused_before_any_websocket_machinery() -> Non
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    config = uvicorn.Config(app, http=timed_http_protocol(30, refuse), ws=firm_websocket_protocol(), log_level="warning")
+    config = uvicorn.Config(
+        app, http=timed_http_protocol(30, refuse), ws=firm_websocket_protocol(), log_level="warning"
+    )
     server = uvicorn.Server(config)
     th = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     th.start()
@@ -293,11 +314,16 @@ def test_a_cooled_off_address_is_refused_before_any_websocket_machinery() -> Non
         assert time.time() < deadline and th.is_alive(), "the server did not start"
         time.sleep(0.05)
     try:
+
         async def main() -> int:
             with pytest.raises(websockets.InvalidStatus) as e:
-                async with websockets.connect(f"ws://127.0.0.1:{port}/ws/x", additional_headers={"X-Forwarded-For": "10.66.6.8"}):
+                async with websockets.connect(
+                    f"ws://127.0.0.1:{port}/ws/x", additional_headers={"X-Forwarded-For": "10.66.6.8"}
+                ):
                     pass
-            async with websockets.connect(f"ws://127.0.0.1:{port}/ws/x", additional_headers={"X-Forwarded-For": "10.1.1.1"}) as w:
+            async with websockets.connect(
+                f"ws://127.0.0.1:{port}/ws/x", additional_headers={"X-Forwarded-For": "10.1.1.1"}
+            ) as w:
                 with contextlib.suppress(websockets.ConnectionClosed):
                     await w.recv()
             return e.value.response.status_code

@@ -32,7 +32,9 @@ def decision(state: State, player: PlayerId) -> list[Action]:
     """`player`'s legal actions in `state`; NoDecisionError when it is not `player`'s decision."""
     actions = state.legal_actions() if state.current_player() == player else []
     if not actions:
-        raise NoDecisionError(f"player {player} has no decision to make here (to move: {state.current_player()})")
+        raise NoDecisionError(
+            f"player {player} has no decision to make here (to move: {state.current_player()})"
+        )
     return actions
 
 

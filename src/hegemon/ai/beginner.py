@@ -43,7 +43,9 @@ class BeginnerBot:
         samples: int = 1,
     ) -> None:
         if not (temperature > 0 and 0 <= miss < 1 and 0 <= blunder <= 1 and samples >= 1):
-            raise ConfigError("bot", "beginner: temperature > 0, 0 <= miss < 1, 0 <= blunder <= 1, samples >= 1")
+            raise ConfigError(
+                "bot", "beginner: temperature > 0, 0 <= miss < 1, 0 <= blunder <= 1, samples >= 1"
+            )
         self.rng = random.Random(seed)
         self.temperature = temperature
         self.miss = miss
@@ -89,7 +91,9 @@ def _factory(arg: str, seed: int) -> BeginnerBot:
     for part in (p for p in arg.split(":") if p.strip()):
         key, sep, value = part.strip().lower().partition("=")
         if not sep or key not in SPEC_KEYS:
-            raise ConfigError("bot", f"beginner setting {part!r}: use {', '.join(k + '=…' for k in SPEC_KEYS)}")
+            raise ConfigError(
+                "bot", f"beginner setting {part!r}: use {', '.join(k + '=…' for k in SPEC_KEYS)}"
+            )
         try:
             kwargs[SPEC_KEYS[key]] = int(value) if key == "samples" else float(value)
         except ValueError:

@@ -34,7 +34,9 @@ class GreedyBot:
         if len(actions) == 1:
             return actions[0]
         legal = set(actions)
-        values = [(a, v) for a, v in self.action_values(state, player) if a in legal] or [(a, 0.0) for a in actions]
+        values = [(a, v) for a, v in self.action_values(state, player) if a in legal] or [
+            (a, 0.0) for a in actions
+        ]
         top = max(v for _, v in values)
         best = [a for a, v in values if v >= top - 1e-12]
         return best[int(self.rng.random() * len(best))]

@@ -90,7 +90,9 @@ class LevelBot:
         iters = self.level.budget(game)
         if self.anytime:
             iters *= TABLE_CAP
-        bot = MctsBot(0, iterations=iters, time_limit=self.time_limit, **{**self.level.settings_for(game), **self.extra})
+        bot = MctsBot(
+            0, iterations=iters, time_limit=self.time_limit, **{**self.level.settings_for(game), **self.extra}
+        )
         bot.rng = self.rng
         return bot
 

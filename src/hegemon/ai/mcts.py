@@ -140,7 +140,9 @@ class MctsBot:
         `samples` draws with the game's `stratify_root` (the root's prior takes the game's `prior_samples`, 2 by
         default)."""
         spread = self._stratify and samples > 1
-        return dict(one_ply_values(state, player, know, self.rng, samples, stratified=spread, evaluate=self._evaluate))
+        return dict(
+            one_ply_values(state, player, know, self.rng, samples, stratified=spread, evaluate=self._evaluate)
+        )
 
     def search(self, state: State, player: PlayerId) -> Node:
         """Run the search from `state` for `player`; the root node with every action's statistics."""
@@ -303,7 +305,9 @@ class MctsBot:
                 w[k] += v
         return steps
 
-    def _to_expand(self, node: Node, untried: list[Action], at_root: bool, d: Any, p: int, know: BotRole) -> Action:
+    def _to_expand(
+        self, node: Node, untried: list[Action], at_root: bool, d: Any, p: int, know: BotRole
+    ) -> Action:
         """Which untried action becomes the new node: at the root the best by the one-ply bias; below it the
         inner prior, or the game's default, its plans and the one-ply order at the start, or one at random."""
         if at_root:
@@ -355,7 +359,9 @@ class MctsBot:
             steps += self._finish_turn(d, know, last, mover)
             if self._greedy_finish or self._playout:
                 p = d.current_player()
-                if changes >= self._turns:  # stopped where the horizon's last turn ended: only the playout's turns
+                if (
+                    changes >= self._turns
+                ):  # stopped where the horizon's last turn ended: only the playout's turns
                     left = self._playout
                     mover = p
                 else:  # the tree stopped inside a turn of the horizon: finish it (and the horizon's others) first
@@ -368,7 +374,9 @@ class MctsBot:
             settle(d, know, self.rng)
         return steps
 
-    def _greedy_turns(self, d: Any, know: BotRole, last: Action | None, mover: PlayerId, turns: int, limit: int = 400) -> int:
+    def _greedy_turns(
+        self, d: Any, know: BotRole, last: Action | None, mover: PlayerId, turns: int, limit: int = 400
+    ) -> int:
         """Play `turns` turns from `d` (the first the rest of `mover`'s) with one-ply choices: each player to move
         takes the action that maximises its own entry of the search's evaluation one ply ahead (its sub-choices by
         the tree's defaults, chance sampled once); the number of steps. A leaf finished this way is valued at
@@ -513,7 +521,9 @@ def parse_settings(parts: list[str]) -> dict[str, Any]:
     for part in parts:
         key, sep, value = part.strip().partition("=")
         if not sep or key not in SPEC_SETTINGS:
-            raise ConfigError("bot", f"mcts setting {part!r}: use {', '.join(k + '=…' for k in SPEC_SETTINGS)}")
+            raise ConfigError(
+                "bot", f"mcts setting {part!r}: use {', '.join(k + '=…' for k in SPEC_SETTINGS)}"
+            )
         name, kind, high = SPEC_SETTINGS[key]
         try:
             v = kind(value)

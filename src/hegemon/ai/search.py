@@ -50,7 +50,12 @@ def spread_chance(state: Any, u: float) -> None:
 
 
 def one_ply_values(
-    state: Any, player: PlayerId, know: BotRole, rng: random.Random, samples: int, stratified: bool = False,
+    state: Any,
+    player: PlayerId,
+    know: BotRole,
+    rng: random.Random,
+    samples: int,
+    stratified: bool = False,
     evaluate: Callable[[Any], list[float]] | None = None,
 ) -> list[tuple[Any, float]]:
     """Every legal action of `state` with its one-ply value for `player`: the evaluation after the action

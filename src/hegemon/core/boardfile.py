@@ -104,14 +104,20 @@ def _loads(text: str, label: str) -> tuple[dict[str, Any], RulesDataError | None
     m = _DIGIT_RUN.search(text)
     if m is not None:
         raise RulesDataError(
-            label, _line_key(text, m.start()), f"a number of more than {MAX_DIGITS} digits (at most {MAX_INT})"
+            label,
+            _line_key(text, m.start()),
+            f"a number of more than {MAX_DIGITS} digits (at most {MAX_INT})",
         )
     pos = 0
     for part in _KEY_BREAKS.split(text):
         if part.count(".") > MAX_KEY_PARTS:
-            line = text.count("\n", 0, pos) + 1  # parts are split on single characters: this one starts at pos
+            line = (
+                text.count("\n", 0, pos) + 1
+            )  # parts are split on single characters: this one starts at pos
             raise RulesDataError(
-                label, f"line {line}", f"a dotted key of more than {MAX_KEY_PARTS} parts (at most {MAX_DEPTH} levels)"
+                label,
+                f"line {line}",
+                f"a dotted key of more than {MAX_KEY_PARTS} parts (at most {MAX_DEPTH} levels)",
             )
         pos += len(part) + 1
     try:
@@ -154,7 +160,9 @@ def check_tree(data: dict[str, Any], label: str) -> RulesDataError | None:
             if isinstance(v, float) and not math.isfinite(v):
                 raise RulesDataError(label, entry, f"{v} is not a finite number")
             if abs(v) > MAX_INT and late is None:
-                late = RulesDataError(label, entry, f"{v} is beyond ±{MAX_INT}, the limit for any number in a board")
+                late = RulesDataError(
+                    label, entry, f"{v} is beyond ±{MAX_INT}, the limit for any number in a board"
+                )
         elif isinstance(v, str) and len(v) > MAX_STRING:
             raise RulesDataError(label, entry, f"a string longer than {MAX_STRING} characters")
     return late

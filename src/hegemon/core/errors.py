@@ -69,7 +69,9 @@ class IllegalActionError(HegemonError):
         self.player = player
         self.refusal = refusal
         self.rule = refusal.rule if refusal else ""
-        self.reason = refusal.text if refusal else ""  # the explanation alone (no action, player or rule), in English
+        self.reason = (
+            refusal.text if refusal else ""
+        )  # the explanation alone (no action, player or rule), in English
         super().__init__(message)
 
 

@@ -44,7 +44,9 @@ class BaseGame(Generic[OptionsT]):
             return options
         if options is None or isinstance(options, Mapping):
             return parse_options(self.options_type, options)
-        raise ConfigError("options", f"expected {self.options_type.__name__} or a mapping, got {type(options).__name__}")
+        raise ConfigError(
+            "options", f"expected {self.options_type.__name__} or a mapping, got {type(options).__name__}"
+        )
 
     def parse_options(self, raw: Mapping[str, Any] | None = None, **overrides: Any) -> OptionsT:
         """Validated options from a mapping (JSON or CLI strings) and `overrides`; options already parsed pass

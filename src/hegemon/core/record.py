@@ -76,7 +76,11 @@ class GameRecord:
             )
         except KeyError as e:
             raise RecordError(f"{where}: missing field {e.args[0]!r}") from None
-        if not isinstance(rec.game, str) or not isinstance(rec.actions, list) or not isinstance(rec.options, dict):
+        if (
+            not isinstance(rec.game, str)
+            or not isinstance(rec.actions, list)
+            or not isinstance(rec.options, dict)
+        ):
             raise RecordError(f"{where}: fields have the wrong types")
         return rec
 
@@ -107,7 +111,9 @@ def replay(game: Game, record: GameRecord, upto: int | None = None) -> State:
     if record.game != game.name:
         raise RecordError(f"record is for {record.game!r}, not {game.name!r}")
     if record.version != game.version:
-        raise RecordError(f"record is for {game.name} version {record.version}; this engine is {game.version}")
+        raise RecordError(
+            f"record is for {game.name} version {record.version}; this engine is {game.version}"
+        )
     try:
         options = game.parse_options(record.options)
     except HegemonError as e:
@@ -172,4 +178,3 @@ def run_game(
         digest=state_digest(state),
     )
     return state, record
-

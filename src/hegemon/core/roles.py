@@ -262,10 +262,14 @@ def check_roles(name: str, roles: object) -> None:
     """ConfigError unless `roles` is a `Roles` that declares every required role and loads each declared one as
     its role's type (a plug-in game is checked so when it is registered)."""
     if not isinstance(roles, Roles):
-        raise ConfigError("game", f"{name}: `roles` must be a hegemon.core.roles.Roles, not {type(roles).__name__}")
+        raise ConfigError(
+            "game", f"{name}: `roles` must be a hegemon.core.roles.Roles, not {type(roles).__name__}"
+        )
     missing = [r for r in _REQUIRED if not roles.declared()[r]]
     if missing:
-        raise ConfigError("game", f"{name} lacks the required role(s) {', '.join(missing)} (see hegemon.core.roles)")
+        raise ConfigError(
+            "game", f"{name} lacks the required role(s) {', '.join(missing)} (see hegemon.core.roles)"
+        )
     try:
         roles.load_all()
     except ConfigError as e:

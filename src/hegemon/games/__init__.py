@@ -36,7 +36,9 @@ def register_game(name: str, module: str) -> Game:
     game: object = importlib.import_module(module).GAME
     missing = sorted(_CONTRACT - set(dir(game)))
     if missing:
-        raise ConfigError("game", f"{module}.GAME lacks {', '.join(missing)} of the game contract (hegemon.core.game.Game)")
+        raise ConfigError(
+            "game", f"{module}.GAME lacks {', '.join(missing)} of the game contract (hegemon.core.game.Game)"
+        )
     assert isinstance(game, Game)  # every member is there (the protocol's own check, at run time)
     if game.name != key:
         raise ConfigError("game", f"{module}.GAME is named {game.name!r}, not {key!r}")

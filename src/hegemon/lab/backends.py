@@ -73,7 +73,9 @@ def run_processes(sweep: Sweep, units: list[Unit], jobs: int, size: int, parts: 
                     pending[pool.submit(run_units_to_file, sj, nxt[1], str(_part(parts, nxt[0])))] = nxt[0]
 
 
-def _dask_tasks(client: Any, sweep: Sweep, units: list[Unit], size: int, parts: Path | None) -> Iterator[Batch]:
+def _dask_tasks(
+    client: Any, sweep: Sweep, units: list[Unit], size: int, parts: Path | None
+) -> Iterator[Batch]:
     from dask.distributed import as_completed
 
     sj = sweep.to_json()
@@ -91,8 +93,15 @@ def _dask_tasks(client: Any, sweep: Sweep, units: list[Unit], size: int, parts: 
             yield Batch(f.result(), written=False)
 
 
-def run_dask(sweep: Sweep, units: list[Unit], address: str, size: int, workers: int, parts: Path,
-             on_ready: Callable[[], None] | None = None) -> Iterator[Batch]:
+def run_dask(
+    sweep: Sweep,
+    units: list[Unit],
+    address: str,
+    size: int,
+    workers: int,
+    parts: Path,
+    on_ready: Callable[[], None] | None = None,
+) -> Iterator[Batch]:
     """Tasks on a Dask cluster: `address` is a scheduler (tcp://host:8786) or `local` (a LocalCluster of
     `workers` processes, closed at the end). LocalCluster workers share the disk and write their own part
     files; a remote cluster's workers send their records back. `on_ready` is called once the cluster's
@@ -101,7 +110,9 @@ def run_dask(sweep: Sweep, units: list[Unit], address: str, size: int, workers: 
 
     cluster = None
     if address == "local":
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+        cluster = LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+        )
         client = Client(cluster)
         client.wait_for_workers(workers)
     else:

@@ -44,43 +44,82 @@ INCOMPLETE = frozenset({"action_limit", "unfinished"})
 
 # (name, one plain sentence) in English and Italian
 WORDS: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
-    "rounds": (("rounds per game", "round per partita"),
-               ("How many rounds a game lasts.", "Quanti round dura una partita.")),
-    "decisions": (("decisions per game", "decisioni per partita"),
-                  ("How many choices the players make in a game, forced ones included.",
-                   "Quante scelte fanno i giocatori in una partita, comprese quelle obbligate.")),
-    "completed": (("games completed", "partite concluse"),
-                  ("The share of games that reach an end the rules define, rather than being cut off by the "
-                   "lab's action limit.",
-                   "La quota di partite che arrivano a una fine prevista dalle regole, invece di essere "
-                   "interrotte dal limite di azioni del laboratorio.")),
-    "decided_at": (("decided at (share of the game)", "decisa a (quota della partita)"),
-                   ("How far into the game the eventual winner takes the lead for good: 0 means from the "
-                    "first move, 1 means only at the very end.",
-                    "A che punto della partita il vincitore prende il comando per non lasciarlo più: 0 vuol dire "
-                    "dalla prima mossa, 1 solo alla fine.")),
-    "lead_changes": (("lead changes per game", "cambi di comando per partita"),
-                     ("How many times the lead on score passes from one player to another.",
-                      "Quante volte il comando nel punteggio passa da un giocatore a un altro.")),
-    "drama": (("drama (winner's worst deficit)", "dramma (massimo svantaggio del vincitore)"),
-              ("The most points the eventual winner was ever behind the leader.",
-               "Il massimo numero di punti di cui il vincitore è stato dietro al primo.")),
-    "behind_share": (("winner behind (share of decisions)", "vincitore in svantaggio (quota di decisioni)"),
-                     ("The share of the game the eventual winner spent behind on score.",
-                      "La quota di partita che il vincitore ha passato in svantaggio nel punteggio.")),
-    "margin": (("final score margin", "scarto finale di punteggio"),
-               ("How many points the winner finishes ahead of the best other player.",
-                "Di quanti punti il vincitore chiude davanti al migliore degli altri.")),
-    "branching": (("branching factor", "fattore di ramificazione"),
-                  ("How many legal moves a player has to choose from, on average.",
-                   "Tra quante mosse legali sceglie in media un giocatore.")),
-    "seat": (("seat advantage", "vantaggio del posto"),
-             ("How often each seat wins, a tie a share of a win; an even game gives each the same share.",
-              "Quanto spesso vince ciascun posto, un pareggio una quota di vittoria; in un gioco equilibrato "
-              "ogni posto ha la stessa quota.")),
-    "first_player": (("first player's win rate", "vittorie del primo giocatore"),
-                     ("How often the player who moves first wins.",
-                      "Quanto spesso vince chi muove per primo.")),
+    "rounds": (
+        ("rounds per game", "round per partita"),
+        ("How many rounds a game lasts.", "Quanti round dura una partita."),
+    ),
+    "decisions": (
+        ("decisions per game", "decisioni per partita"),
+        (
+            "How many choices the players make in a game, forced ones included.",
+            "Quante scelte fanno i giocatori in una partita, comprese quelle obbligate.",
+        ),
+    ),
+    "completed": (
+        ("games completed", "partite concluse"),
+        (
+            "The share of games that reach an end the rules define, rather than being cut off by the "
+            "lab's action limit.",
+            "La quota di partite che arrivano a una fine prevista dalle regole, invece di essere "
+            "interrotte dal limite di azioni del laboratorio.",
+        ),
+    ),
+    "decided_at": (
+        ("decided at (share of the game)", "decisa a (quota della partita)"),
+        (
+            "How far into the game the eventual winner takes the lead for good: 0 means from the "
+            "first move, 1 means only at the very end.",
+            "A che punto della partita il vincitore prende il comando per non lasciarlo più: 0 vuol dire "
+            "dalla prima mossa, 1 solo alla fine.",
+        ),
+    ),
+    "lead_changes": (
+        ("lead changes per game", "cambi di comando per partita"),
+        (
+            "How many times the lead on score passes from one player to another.",
+            "Quante volte il comando nel punteggio passa da un giocatore a un altro.",
+        ),
+    ),
+    "drama": (
+        ("drama (winner's worst deficit)", "dramma (massimo svantaggio del vincitore)"),
+        (
+            "The most points the eventual winner was ever behind the leader.",
+            "Il massimo numero di punti di cui il vincitore è stato dietro al primo.",
+        ),
+    ),
+    "behind_share": (
+        ("winner behind (share of decisions)", "vincitore in svantaggio (quota di decisioni)"),
+        (
+            "The share of the game the eventual winner spent behind on score.",
+            "La quota di partita che il vincitore ha passato in svantaggio nel punteggio.",
+        ),
+    ),
+    "margin": (
+        ("final score margin", "scarto finale di punteggio"),
+        (
+            "How many points the winner finishes ahead of the best other player.",
+            "Di quanti punti il vincitore chiude davanti al migliore degli altri.",
+        ),
+    ),
+    "branching": (
+        ("branching factor", "fattore di ramificazione"),
+        (
+            "How many legal moves a player has to choose from, on average.",
+            "Tra quante mosse legali sceglie in media un giocatore.",
+        ),
+    ),
+    "seat": (
+        ("seat advantage", "vantaggio del posto"),
+        (
+            "How often each seat wins, a tie a share of a win; an even game gives each the same share.",
+            "Quanto spesso vince ciascun posto, un pareggio una quota di vittoria; in un gioco equilibrato "
+            "ogni posto ha la stessa quota.",
+        ),
+    ),
+    "first_player": (
+        ("first player's win rate", "vittorie del primo giocatore"),
+        ("How often the player who moves first wins.", "Quanto spesso vince chi muove per primo."),
+    ),
 }
 
 
@@ -124,7 +163,11 @@ def design_metrics(
         last = who
     out: dict[str, Any] = {
         "completed": 0 if termination in INCOMPLETE else 1,
-        "decided_at": None, "lead_changes": changes, "drama": None, "behind_share": None, "margin": None,
+        "decided_at": None,
+        "lead_changes": changes,
+        "drama": None,
+        "behind_share": None,
+        "margin": None,
         "branching": sum(legal) / len(legal) if legal else None,
     }
     decisions = len(leads)
@@ -172,11 +215,18 @@ class Tracker:
         out = state.outcome()
         final = [float(x) for x in self.lead(state)] if self.lead is not None else None
         if self.lead is None:
-            m = design_metrics([], self.legal, None, [], [], out.termination if out is not None else "unfinished")
+            m = design_metrics(
+                [], self.legal, None, [], [], out.termination if out is not None else "unfinished"
+            )
             return {k: m[k] for k in ("completed", "branching")}
-        return design_metrics(self.leads, self.legal, final, list(out.winners) if out is not None else [],
-                              list(out.scores) if out is not None else [],
-                              str(out.termination) if out is not None else "unfinished")
+        return design_metrics(
+            self.leads,
+            self.legal,
+            final,
+            list(out.winners) if out is not None else [],
+            list(out.scores) if out is not None else [],
+            str(out.termination) if out is not None else "unfinished",
+        )
 
 
 def summarise(metrics: Sequence[dict[str, Any] | None], deals: Sequence[Hashable]) -> dict[str, Any]:
@@ -184,7 +234,9 @@ def summarise(metrics: Sequence[dict[str, Any] | None], deals: Sequence[Hashable
     clustered by deal (`stats.mean_ci`, `stats.rate_of`); empty for records from before the metrics were kept."""
     out: dict[str, Any] = {}
     for key in METRICS:
-        pairs = [(float(m[key]), d) for m, d in zip(metrics, deals, strict=True) if m and m.get(key) is not None]
+        pairs = [
+            (float(m[key]), d) for m, d in zip(metrics, deals, strict=True) if m and m.get(key) is not None
+        ]
         if not pairs:
             continue
         xs, ds = [x for x, _ in pairs], [d for _, d in pairs]

@@ -48,7 +48,10 @@ REASON_NAMES: dict[str, tuple[str, str]] = {
 
 @functools.cache
 def game_words() -> tuple[
-    dict[str, tuple[str, str]], dict[str, tuple[str, str]], dict[str, tuple[str, ...]], dict[str, tuple[str, str]]
+    dict[str, tuple[str, str]],
+    dict[str, tuple[str, str]],
+    dict[str, tuple[str, ...]],
+    dict[str, tuple[str, str]],
 ]:
     """The lab's words of every registered game, from each game's measures module: (measure names, option value
     names, the measures each option switch is about, end reasons), each name as (English, Italian)."""
@@ -172,11 +175,13 @@ def _p_of(c: dict[str, Any]) -> float:
 
 
 def _test(c: dict[str, Any], lang: str) -> str:
-    """"paired t-test clustered by deal, Holm-adjusted p = 0.03" (the raw p when no adjustment was made)."""
+    """ "paired t-test clustered by deal, Holm-adjusted p = 0.03" (the raw p when no adjustment was made)."""
     name = test_name(c["test"], lang)
     if c.get("p_adjusted") is None:
         return f"{name} {_p(c['p_value'], lang)}"
-    method = stats.MULTIPLE_TESTING_NAMES.get(c.get("p_method", stats.MULTIPLE_TESTING), ("Holm", "Holm"))[_i(lang)]
+    method = stats.MULTIPLE_TESTING_NAMES.get(c.get("p_method", stats.MULTIPLE_TESTING), ("Holm", "Holm"))[
+        _i(lang)
+    ]
     word = f"{method}-adjusted" if lang == "en" else f"corretto ({method})"
     return f"{name}, {word} {_p(c['p_adjusted'], lang)}"
 
@@ -185,14 +190,20 @@ def _test(c: dict[str, Any], lang: str) -> str:
 
 
 def _rate_change(name: str, before: float | None, c: dict[str, Any], lang: str) -> str:
-    """"Sparta's win rate 80.0% → 75.0% (−5.0 points, 95% CI …, paired t-test clustered by deal, Holm-adjusted
+    """ "Sparta's win rate 80.0% → 75.0% (−5.0 points, 95% CI …, paired t-test clustered by deal, Holm-adjusted
     p = 0.2): no clear change"."""
     pts = "points" if lang == "en" else "punti"
     after = None if before is None else before + c["diff"]
-    head = f"{name} {_pct(before, lang)} → {_pct(after, lang)}" if before is not None and after is not None else name
-    body = (f"{_signed(100 * c['diff'], lang, 1)} {pts}, "
-            f"{_ci(c['low'], c['high'], lang, lambda x: _signed(100 * x, lang, 1))}, "
-            f"{_test(c, lang)}")
+    head = (
+        f"{name} {_pct(before, lang)} → {_pct(after, lang)}"
+        if before is not None and after is not None
+        else name
+    )
+    body = (
+        f"{_signed(100 * c['diff'], lang, 1)} {pts}, "
+        f"{_ci(c['low'], c['high'], lang, lambda x: _signed(100 * x, lang, 1))}, "
+        f"{_test(c, lang)}"
+    )
     return f"{head} ({body}){_verdict(_p_of(c), lang)}"
 
 
@@ -203,7 +214,7 @@ def _verdict(p: float, lang: str) -> str:
 
 
 def _mean_change(key: str, before: float | None, c: dict[str, Any], lang: str) -> str:
-    """"sieges taken per game 2.30 → 1.10 (−52%, 95% CI −1.50 to −0.90, paired t-test clustered by deal,
+    """ "sieges taken per game 2.30 → 1.10 (−52%, 95% CI −1.50 to −0.90, paired t-test clustered by deal,
     Holm-adjusted p < 0.001)"."""
     name = measure_name(key, lang)
     d = c["diff"]
@@ -222,35 +233,48 @@ def _ending_name(kind: str, lang: str) -> str:
     return f"games ending by {word}" if lang == "en" else f"partite finite per {word}"
 
 
-def _first_player(summary: dict[str, Any], v: dict[str, Any], r: dict[str, Any], n_players: int, lang: str) -> str:
-    """"Baseline: the first player wins 31.0% of games (95% CI …, Wilson, 200 games); an even share is 25.0%"."""
+def _first_player(
+    summary: dict[str, Any], v: dict[str, Any], r: dict[str, Any], n_players: int, lang: str
+) -> str:
+    """ "Baseline: the first player wins 31.0% of games (95% CI …, Wilson, 200 games); an even share is 25.0%"."""
     where = variant_name(summary, v["variant"], lang)
     fair = 1 / n_players
     ci = _ci(r["low"], r["high"], lang, lambda x: _pct(x, lang))
     even = r["low"] <= fair <= r["high"]
     if lang == "en":
-        tail = f", consistent with an even share ({_pct(fair, lang)})." if even else f"; an even share is {_pct(fair, lang)}."
+        tail = (
+            f", consistent with an even share ({_pct(fair, lang)})."
+            if even
+            else f"; an even share is {_pct(fair, lang)}."
+        )
         s = f"{where}: the first player wins {_pct(r['rate'], lang)} of games ({ci}, Wilson, {r['n']} games){tail}"
     else:
-        tail = (f", compatibile con una quota equa ({_pct(fair, lang)})." if even
-                else f"; una quota equa è {_pct(fair, lang)}.")
+        tail = (
+            f", compatibile con una quota equa ({_pct(fair, lang)})."
+            if even
+            else f"; una quota equa è {_pct(fair, lang)}."
+        )
         s = f"{where}: il primo giocatore vince il {_pct(r['rate'], lang)} delle partite ({ci}, Wilson, {r['n']} partite){tail}"
     return s[0].upper() + s[1:]
 
 
 def _endings(summary: dict[str, Any], v: dict[str, Any], lang: str) -> str:
-    """"Baseline: games end by the VP target 92.0% (95% CI …) and by the round limit 8.0% (…)"."""
+    """ "Baseline: games end by the VP target 92.0% (95% CI …) and by the round limit 8.0% (…)"."""
     where = variant_name(summary, v["variant"], lang)
     ends = sorted((v.get("endings") or {}).items(), key=lambda ke: -(ke[1].get("rate") or 0))
     word = TERMINATION_NAMES
-    items = [f"{word.get(k, (k, k))[_i(lang)]} {_pct(e['rate'], lang)} ({_ci(e['low'], e['high'], lang, lambda x: _pct(x, lang))})"
-             for k, e in ends if e.get("rate") is not None]
+    items = [
+        f"{word.get(k, (k, k))[_i(lang)]} {_pct(e['rate'], lang)} ({_ci(e['low'], e['high'], lang, lambda x: _pct(x, lang))})"
+        for k, e in ends
+        if e.get("rate") is not None
+    ]
     if len(items) == 1:
         head = "every game ends by " if lang == "en" else "ogni partita finisce per "
     else:
         head = "games end by " if lang == "en" else "le partite finiscono per "
-    s = f"{where}: {head}{_where(items, lang)}" + (f", Wilson, {v['games']} games." if lang == "en"
-                                                   else f", Wilson, {v['games']} partite.")
+    s = f"{where}: {head}{_where(items, lang)}" + (
+        f", Wilson, {v['games']} games." if lang == "en" else f", Wilson, {v['games']} partite."
+    )
     return s[0].upper() + s[1:]
 
 
@@ -274,15 +298,25 @@ def findings(summary: dict[str, Any], lang: str = "en") -> list[str]:
         fair = 1 / max(1, n_players)
         where = variant_name(summary, base["variant"], lang)
         if lang == "en":
-            s = (f"{where}: {seat_rate_name(game, best, lang)} is {_pct(r['rate'], lang)} "
-                 f"({_ci(r['low'], r['high'], lang, lambda x: _pct(x, lang))}, Wilson, {r['n']} games)")
-            s += (f"; an even game would give {_pct(fair, lang)}." if not (r["low"] <= fair <= r["high"])
-                  else f", consistent with an even game ({_pct(fair, lang)}).")
+            s = (
+                f"{where}: {seat_rate_name(game, best, lang)} is {_pct(r['rate'], lang)} "
+                f"({_ci(r['low'], r['high'], lang, lambda x: _pct(x, lang))}, Wilson, {r['n']} games)"
+            )
+            s += (
+                f"; an even game would give {_pct(fair, lang)}."
+                if not (r["low"] <= fair <= r["high"])
+                else f", consistent with an even game ({_pct(fair, lang)})."
+            )
         else:
-            s = (f"{where}: {seat_rate_name(game, best, lang)} è {_pct(r['rate'], lang)} "
-                 f"({_ci(r['low'], r['high'], lang, lambda x: _pct(x, lang))}, Wilson, {r['n']} partite)")
-            s += (f"; un gioco equilibrato darebbe {_pct(fair, lang)}." if not (r["low"] <= fair <= r["high"])
-                  else f", compatibile con un gioco equilibrato ({_pct(fair, lang)}).")
+            s = (
+                f"{where}: {seat_rate_name(game, best, lang)} è {_pct(r['rate'], lang)} "
+                f"({_ci(r['low'], r['high'], lang, lambda x: _pct(x, lang))}, Wilson, {r['n']} partite)"
+            )
+            s += (
+                f"; un gioco equilibrato darebbe {_pct(fair, lang)}."
+                if not (r["low"] <= fair <= r["high"])
+                else f", compatibile con un gioco equilibrato ({_pct(fair, lang)})."
+            )
         out.append(s[0].upper() + s[1:])
     fp = base.get("first_player_win_rate")
     if n_players > 2 and fp and fp.get("rate") is not None:
@@ -295,11 +329,15 @@ def findings(summary: dict[str, Any], lang: str = "en") -> list[str]:
         if not r or r.get("rate") is None or e.get("stronger") == e.get("weaker"):
             continue  # the same bot twice: no skill to compare
         if lang == "en":
-            out.append(f"{e['stronger']} beats {e['weaker']} in {_pct(r['rate'], lang)} of games "
-                       f"({_ci(r['low'], r['high'], lang, lambda x: _pct(x, lang))}, Wilson, {r['n']} games).")
+            out.append(
+                f"{e['stronger']} beats {e['weaker']} in {_pct(r['rate'], lang)} of games "
+                f"({_ci(r['low'], r['high'], lang, lambda x: _pct(x, lang))}, Wilson, {r['n']} games)."
+            )
         else:
-            out.append(f"{e['stronger']} batte {e['weaker']} nel {_pct(r['rate'], lang)} delle partite "
-                       f"({_ci(r['low'], r['high'], lang, lambda x: _pct(x, lang))}, Wilson, {r['n']} partite).")
+            out.append(
+                f"{e['stronger']} batte {e['weaker']} nel {_pct(r['rate'], lang)} delle partite "
+                f"({_ci(r['low'], r['high'], lang, lambda x: _pct(x, lang))}, Wilson, {r['n']} partite)."
+            )
     for c in summary.get("comparisons") or []:
         v = c["variant"]
         name = variant_name(summary, v, lang)
@@ -309,8 +347,11 @@ def findings(summary: dict[str, Any], lang: str = "en") -> list[str]:
             against = "the baseline" if lang == "en" else "al riferimento"
         parts: list[str] = []
         base_measures = base.get("measures") or {}
-        changed = [(k, m) for k, m in (c.get("measures") or {}).items()
-                   if m.get("diff") is not None and _p_of(m) < 0.05]
+        changed = [
+            (k, m)
+            for k, m in (c.get("measures") or {}).items()
+            if m.get("diff") is not None and _p_of(m) < 0.05
+        ]
         changed.sort(key=lambda km: _p_of(km[1]))
         for k, m in changed:
             parts.append(_mean_change(k, (base_measures.get(k) or {}).get("mean"), m, lang))
@@ -319,29 +360,53 @@ def findings(summary: dict[str, Any], lang: str = "en") -> list[str]:
             if m.get("diff") is None or _p_of(m) >= 0.05:
                 continue
             before = (base_design.get(k) or {}).get("rate" if k in design.RATES else "mean")
-            parts.append(_rate_change(measure_name(k, lang), before, m, lang) if k in design.RATES
-                         else _mean_change(k, before, m, lang))
+            parts.append(
+                _rate_change(measure_name(k, lang), before, m, lang)
+                if k in design.RATES
+                else _mean_change(k, before, m, lang)
+            )
             changed.append((k, m))
         ln = c.get("length")
         if ln and ln.get("diff") is not None and _p_of(ln) < 0.05:
-            parts.append(_mean_change("length", (base.get("length") or {}).get("turns_or_rounds", {}).get("mean"), ln, lang))
+            parts.append(
+                _mean_change(
+                    "length", (base.get("length") or {}).get("turns_or_rounds", {}).get("mean"), ln, lang
+                )
+            )
         base_ends = base.get("endings") or {}
         for kind, e in sorted((c.get("endings") or {}).items(), key=lambda ke: _p_of(ke[1])):
             if _p_of(e) < 0.05:
-                parts.append(_rate_change(_ending_name(kind, lang), (base_ends.get(kind) or {}).get("rate", 0.0), e, lang))
+                parts.append(
+                    _rate_change(
+                        _ending_name(kind, lang), (base_ends.get(kind) or {}).get("rate", 0.0), e, lang
+                    )
+                )
         f = c.get("first_player_win_rate")
         if n_players > 2 and f and _p_of(f) < 0.05:
-            parts.append(_rate_change(RATE_NAMES["first_player"][_i(lang)], (base.get("first_player_win_rate") or {}).get("rate"),
-                                      f, lang))
+            parts.append(
+                _rate_change(
+                    RATE_NAMES["first_player"][_i(lang)],
+                    (base.get("first_player_win_rate") or {}).get("rate"),
+                    f,
+                    lang,
+                )
+            )
         seat_changes = c.get("seat_win_rate") or []
         # two sides: one seat's rate says it all (the other is its complement but for draws)
         shown = seat_changes[1:2] if n_players == 2 else seat_changes
         for e in shown:
             j = e["seat"]
-            parts.append(_rate_change(seat_rate_name(game, j, lang), seats[j]["rate"] if j < len(seats) else None, e, lang))
+            parts.append(
+                _rate_change(
+                    seat_rate_name(game, j, lang), seats[j]["rate"] if j < len(seats) else None, e, lang
+                )
+            )
         if not changed:
-            parts.append("no game measure changed clearly (all adjusted p ≥ 0.05)" if lang == "en"
-                         else "nessuna misura di gioco è cambiata chiaramente (tutti i p corretti ≥ 0,05)")
+            parts.append(
+                "no game measure changed clearly (all adjusted p ≥ 0.05)"
+                if lang == "en"
+                else "nessuna misura di gioco è cambiata chiaramente (tutti i p corretti ≥ 0,05)"
+            )
         vs_word = "against" if lang == "en" else ("rispetto" if against == "al riferimento" else "rispetto a")
         out.append(f"{name} {vs_word} {against}: " + "; ".join(parts) + ".")
     return out
@@ -383,8 +448,13 @@ def games_needed(summary: dict[str, Any]) -> list[dict[str, Any]]:
     def item(r: dict[str, Any], pick: Any, **kw: Any) -> dict[str, Any]:
         ind = games_for_change(r["rate"], deff=r.get("design_effect", 1.0))
         paired = _paired_need(summary, pick)
-        return {**kw, "value": r["rate"], "games_paired": paired, "games_independent": ind,
-                "games": paired if paired is not None else ind}
+        return {
+            **kw,
+            "value": r["rate"],
+            "games_paired": paired,
+            "games_independent": ind,
+            "games": paired if paired is not None else ind,
+        }
 
     def seat_entry(c: dict[str, Any], j: int) -> dict[str, Any] | None:
         return next((e for e in c.get("seat_win_rate") or [] if e.get("seat") == j), None)
@@ -392,18 +462,42 @@ def games_needed(summary: dict[str, Any]) -> list[dict[str, Any]]:
     seats = base.get("seat_win_rate") or []
     for j, r in enumerate(seats[: 1 if len(seats) == 2 else len(seats)]):
         if r.get("rate") is not None:
-            out.append(item(r, lambda c, j=j: seat_entry(c, j), rate="seat", seat=j, name=seat_rate_name(game, j),
-                            name_it=seat_rate_name(game, j, "it")))
+            out.append(
+                item(
+                    r,
+                    lambda c, j=j: seat_entry(c, j),
+                    rate="seat",
+                    seat=j,
+                    name=seat_rate_name(game, j),
+                    name_it=seat_rate_name(game, j, "it"),
+                )
+            )
     fp = base.get("first_player_win_rate")
     if fp and fp.get("rate") is not None:
-        out.append(item(fp, lambda c: c.get("first_player_win_rate"), rate="first_player",
-                        name=RATE_NAMES["first_player"][0], name_it=RATE_NAMES["first_player"][1]))
+        out.append(
+            item(
+                fp,
+                lambda c: c.get("first_player_win_rate"),
+                rate="first_player",
+                name=RATE_NAMES["first_player"][0],
+                name_it=RATE_NAMES["first_player"][1],
+            )
+        )
     for e in base.get("luck_vs_skill") or []:
         r = e.get("skill_rate")
         if r and r.get("rate") is not None and e.get("stronger") != e.get("weaker"):
-            out.append(item(r, lambda c, p=e["pair"]: next((x for x in c.get("skill_rate") or [] if x["pair"] == p), None),
-                            rate="skill", pair=e["pair"], name=f"{e['stronger']} beats {e['weaker']}",
-                            name_it=f"{e['stronger']} batte {e['weaker']}"))
+            out.append(
+                item(
+                    r,
+                    lambda c, p=e["pair"]: next(
+                        (x for x in c.get("skill_rate") or [] if x["pair"] == p), None
+                    ),
+                    rate="skill",
+                    pair=e["pair"],
+                    name=f"{e['stronger']} beats {e['weaker']}",
+                    name_it=f"{e['stronger']} batte {e['weaker']}",
+                )
+            )
     return out
 
 
@@ -423,8 +517,12 @@ def adjust_tests(summary: dict[str, Any], method: str = stats.MULTIPLE_TESTING) 
     for e, p in zip(entries, stats.adjust([e["p_value"] for e in entries], method), strict=True):
         e["p_adjusted"] = p
         e["p_method"] = method
-    summary["multiple_testing"] = {"method": method, "name": stats.MULTIPLE_TESTING_NAMES[method][0],
-                                   "tests": len(entries), "alpha": stats.ALPHA}
+    summary["multiple_testing"] = {
+        "method": method,
+        "name": stats.MULTIPLE_TESTING_NAMES[method][0],
+        "tests": len(entries),
+        "alpha": stats.ALPHA,
+    }
     return summary
 
 
@@ -532,10 +630,15 @@ def warnings(summary: dict[str, Any], lang: str = "en") -> list[tuple[str, str]]
         if "end_of_rounds" in endings or fixed_length:
             early = 1 - (endings.get("end_of_rounds") or {}).get("rate", 0.0)
             if early > 0.5:
-                why = {k: e["rate"] for k, e in (v.get("end_reasons") or endings).items()
-                       if k not in ("final", "end_of_rounds")}
+                why = {
+                    k: e["rate"]
+                    for k, e in (v.get("end_reasons") or endings).items()
+                    if k not in ("final", "end_of_rounds")
+                }
                 short.append((where, early, why))
-        capped = sum((endings.get(k) or {}).get("rate", 0.0) for k in ("round_limit", "action_limit", "unfinished"))
+        capped = sum(
+            (endings.get(k) or {}).get("rate", 0.0) for k in ("round_limit", "action_limit", "unfinished")
+        )
         if capped > 0.5:
             capped_in.append((where, capped))
         seats = v.get("seat_win_rate") or []
@@ -545,44 +648,107 @@ def warnings(summary: dict[str, Any], lang: str = "en") -> list[tuple[str, str]]
                 if r.get("rate") is not None and r["rate"] - fair >= SEAT_GAP and r["low"] > fair:
                     seat_off.setdefault(j, []).append((where, r["rate"], r["low"], r["high"]))
                     break
-    same = list(dict.fromkeys(" vs ".join(e["bots"]) for v in played for e in v.get("luck_vs_skill") or []
-                              if e.get("same_bot")))
+    same = list(
+        dict.fromkeys(
+            " vs ".join(e["bots"]) for v in played for e in v.get("luck_vs_skill") or [] if e.get("same_bot")
+        )
+    )
     if same:
         out.append(("same_bot_skill", _warn("same_bot_skill", lang, pairs=_where(same, lang))))
-    ident = [(variant_name(summary, v["variant"], lang), v["identical_rotations"]["share"]) for v in played
-             if (v.get("identical_rotations") or {}).get("share") is not None]
+    ident = [
+        (variant_name(summary, v["variant"], lang), v["identical_rotations"]["share"])
+        for v in played
+        if (v.get("identical_rotations") or {}).get("share") is not None
+    ]
     hit = [(w, x) for w, x in ident if x >= IDENTICAL_SHARE]
     if hit:
-        out.append(("identical_rotations", _warn(
-            "identical_rotations", lang, where=_where([w for w, _ in hit], lang), rate=_span([x for _, x in hit], lang),
-            shares=", ".join(f"{w} {_pct(x, lang)}" for w, x in ident))))
+        out.append(
+            (
+                "identical_rotations",
+                _warn(
+                    "identical_rotations",
+                    lang,
+                    where=_where([w for w, _ in hit], lang),
+                    rate=_span([x for _, x in hit], lang),
+                    shares=", ".join(f"{w} {_pct(x, lang)}" for w, x in ident),
+                ),
+            )
+        )
     for bot, dom in dominant.items():
-        out.append(("dominant_bot", _warn("dominant_bot", lang, where=_where([w for w, _ in dom], lang), bot=bot,
-                                          rate=_span([r for _, r in dom], lang))))
+        out.append(
+            (
+                "dominant_bot",
+                _warn(
+                    "dominant_bot",
+                    lang,
+                    where=_where([w for w, _ in dom], lang),
+                    bot=bot,
+                    rate=_span([r for _, r in dom], lang),
+                ),
+            )
+        )
     if short:
         reasons: dict[str, list[float]] = {}
         for _, _, rs in short:
             for k, x in rs.items():
                 reasons.setdefault(k, []).append(x)
-        text = ", ".join(f"{game_words()[3].get(k, (k, k))[_i(lang)]} {_span(x, lang)}" for k, x in sorted(reasons.items()))
-        out.append(("short_games", _warn("short_games", lang, where=_where([w for w, _, _ in short], lang),
-                                         rate=_span([e for _, e, _ in short], lang), reasons=text)))
+        text = ", ".join(
+            f"{game_words()[3].get(k, (k, k))[_i(lang)]} {_span(x, lang)}" for k, x in sorted(reasons.items())
+        )
+        out.append(
+            (
+                "short_games",
+                _warn(
+                    "short_games",
+                    lang,
+                    where=_where([w for w, _, _ in short], lang),
+                    rate=_span([e for _, e, _ in short], lang),
+                    reasons=text,
+                ),
+            )
+        )
     if capped_in:
-        out.append(("capped_games", _warn("capped_games", lang, where=_where([w for w, _ in capped_in], lang),
-                                          rate=_span([c for _, c in capped_in], lang))))
+        out.append(
+            (
+                "capped_games",
+                _warn(
+                    "capped_games",
+                    lang,
+                    where=_where([w for w, _ in capped_in], lang),
+                    rate=_span([c for _, c in capped_in], lang),
+                ),
+            )
+        )
     for j, hits in sorted(seat_off.items()):
         if len(hits) == 1:
             ci = _ci(hits[0][2], hits[0][3], lang, lambda x: _pct(x, lang))
         else:
-            ci = ("95% Wilson intervals all above " if lang == "en" else "intervalli di Wilson al 95% tutti sopra il ") \
-                + _pct(1 / n_players, lang)
-        out.append(("seat_imbalance", _warn("seat_imbalance", lang, where=_where([h[0] for h in hits], lang),
-                                            seat=seat_name(game, j, lang), rate=_span([h[1] for h in hits], lang),
-                                            ci=ci)))
+            ci = (
+                "95% Wilson intervals all above "
+                if lang == "en"
+                else "intervalli di Wilson al 95% tutti sopra il "
+            ) + _pct(1 / n_players, lang)
+        out.append(
+            (
+                "seat_imbalance",
+                _warn(
+                    "seat_imbalance",
+                    lang,
+                    where=_where([h[0] for h in hits], lang),
+                    seat=seat_name(game, j, lang),
+                    rate=_span([h[1] for h in hits], lang),
+                    ci=ci,
+                ),
+            )
+        )
     # the switches a compare varies, and the measures they are about
     if len(played) > 1:
-        switches = {k for v in played[1:] for k, x in (v.get("options") or {}).items()
-                    if x != (played[0].get("options") or {}).get(k)}
+        switches = {
+            k
+            for v in played[1:]
+            for k, x in (v.get("options") or {}).items()
+            if x != (played[0].get("options") or {}).get(k)
+        }
         for key in sorted(switches):
             for mkey in game_words()[2].get(key, ()):
                 present = [v for v in played if mkey in (v.get("measures") or {})]
@@ -591,20 +757,47 @@ def warnings(summary: dict[str, Any], lang: str = "en") -> list[tuple[str, str]]
                 for v in present:
                     mean = v["measures"][mkey].get("mean")
                     if mean is not None and mean < NEAR_ZERO:
-                        out.append(("variant_measure_zero", _warn(
-                            "variant_measure_zero", lang, where=variant_name(summary, v["variant"], lang),
-                            measure=measure_name(mkey, lang), value=_num(mean, lang), switch=key)))
+                        out.append(
+                            (
+                                "variant_measure_zero",
+                                _warn(
+                                    "variant_measure_zero",
+                                    lang,
+                                    where=variant_name(summary, v["variant"], lang),
+                                    measure=measure_name(mkey, lang),
+                                    value=_num(mean, lang),
+                                    switch=key,
+                                ),
+                            )
+                        )
                 break  # the first measure of the switch that the game records
         comps = summary.get("comparisons") or []
         if comps:
-            ps = [_p_of(e) for c in comps for e in (c.get("seat_win_rate") or []) + (c.get("skill_rate") or [])]
-            ps += [_p_of(m) for c in comps for m in (c.get("measures") or {}).values() if m.get("diff") is not None]
+            ps = [
+                _p_of(e) for c in comps for e in (c.get("seat_win_rate") or []) + (c.get("skill_rate") or [])
+            ]
+            ps += [
+                _p_of(m)
+                for c in comps
+                for m in (c.get("measures") or {}).values()
+                if m.get("diff") is not None
+            ]
             need = games_needed(summary)
             main = max(need, key=lambda x: x["games"]) if need else None
             n = min(v["games"] for v in played)
             if ps and min(ps) >= 0.05 and main is not None and n < main["games"]:
-                out.append(("too_few_games", _warn("too_few_games", lang, games=n, needed=main["games"],
-                                                   rate=main["name"] if lang == "en" else main["name_it"])))
+                out.append(
+                    (
+                        "too_few_games",
+                        _warn(
+                            "too_few_games",
+                            lang,
+                            games=n,
+                            needed=main["games"],
+                            rate=main["name"] if lang == "en" else main["name_it"],
+                        ),
+                    )
+                )
     return out
 
 

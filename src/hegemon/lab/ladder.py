@@ -95,9 +95,13 @@ def play_timed(sweep_json: dict[str, Any], units: list[tuple[int, int, int, int]
         sa = a_seats(unit.rotation, n)
         a, b = sweep.pairs[unit.pair]
         res = UnitResult(
-            pair=unit.pair, deal=unit.deal, rotation=unit.rotation,
-            credit_a=credit(rec, sa), credit_b=credit(rec, [j for j in range(n) if j not in sa]),
-            digest=rec["digest"], seats=rec["seats"],
+            pair=unit.pair,
+            deal=unit.deal,
+            rotation=unit.rotation,
+            credit_a=credit(rec, sa),
+            credit_b=credit(rec, [j for j in range(n) if j not in sa]),
+            digest=rec["digest"],
+            seats=rec["seats"],
         )
         for j, t in enumerate(timed):
             level = a if j in sa else b
@@ -136,12 +140,18 @@ def run_ladder(
     results = play(sweep, jobs, on_progress)
     summary = summarise(sweep, results)
     summary["wall_seconds"] = round(time.perf_counter() - t0, 2)
-    summary["load"] = {"before": [round(x, 2) for x in load0], "after": [round(x, 2) for x in os.getloadavg()],
-                       "cpus": os.cpu_count(), "jobs": jobs}
+    summary["load"] = {
+        "before": [round(x, 2) for x in load0],
+        "after": [round(x, 2) for x in os.getloadavg()],
+        "cpus": os.cpu_count(),
+        "jobs": jobs,
+    }
     return summary
 
 
-def play(sweep: Sweep, jobs: int = 1, on_progress: Callable[[int, int], None] | None = None) -> list[UnitResult]:
+def play(
+    sweep: Sweep, jobs: int = 1, on_progress: Callable[[int, int], None] | None = None
+) -> list[UnitResult]:
     """Every game of a ladder's sweep, on `jobs` processes."""
     units = [(u.variant, u.pair, u.deal, u.rotation) for u in plan_units(sweep)]
     sj = sweep.to_json()
@@ -177,30 +187,49 @@ def summarise(sweep: Sweep, results: list[UnitResult]) -> dict[str, Any]:
     pairs = []
     for p, (a, b) in enumerate(sweep.pairs):
         rs = [r for r in results if r.pair == p]
-        pairs.append({
-            "a": sweep.bots[a], "b": sweep.bots[b], "games": len(rs),
-            # a's share of the win in each game (a game nobody won counts half each), its interval widened by
-            # the clustering of the games by deal, as the lab's rates are
-            "a_rate": stats.rate_of([r.credit_a + (1.0 - r.credit_a - r.credit_b) / 2 for r in rs],
-                                    [r.deal for r in rs]),
-            "identical_rotations": identical_rotations(rs),
-        })
+        pairs.append(
+            {
+                "a": sweep.bots[a],
+                "b": sweep.bots[b],
+                "games": len(rs),
+                # a's share of the win in each game (a game nobody won counts half each), its interval widened by
+                # the clustering of the games by deal, as the lab's rates are
+                "a_rate": stats.rate_of(
+                    [r.credit_a + (1.0 - r.credit_a - r.credit_b) / 2 for r in rs], [r.deal for r in rs]
+                ),
+                "identical_rotations": identical_rotations(rs),
+            }
+        )
     levels = []
     for i, bot in enumerate(sweep.bots):
         wall = [t for r in results for t in r.wall.get(i, [])]
         cpu = [r.cpu[i] for r in results if i in r.cpu]
         each = [t for r in results for t in r.cpu_each.get(i, [])]
-        levels.append({
-            "level": bot, "elo": fit["elo"][i], "low": fit["low"][i], "high": fit["high"][i],
-            "games": sum(1 for r in results if i in sweep.pairs[r.pair]),
-            "decisions": len(wall),
-            "decision_median_s": quantile(wall, 0.5), "decision_p90_s": quantile(wall, 0.9),
-            "decision_cpu_median_s": quantile(each, 0.5), "decision_cpu_p90_s": quantile(each, 0.9),
-            "cpu_per_game_s": sum(cpu) / len(cpu) if cpu else None,
-        })
+        levels.append(
+            {
+                "level": bot,
+                "elo": fit["elo"][i],
+                "low": fit["low"][i],
+                "high": fit["high"][i],
+                "games": sum(1 for r in results if i in sweep.pairs[r.pair]),
+                "decisions": len(wall),
+                "decision_median_s": quantile(wall, 0.5),
+                "decision_p90_s": quantile(wall, 0.9),
+                "decision_cpu_median_s": quantile(each, 0.5),
+                "decision_cpu_p90_s": quantile(each, 0.9),
+                "cpu_per_game_s": sum(cpu) / len(cpu) if cpu else None,
+            }
+        )
     return {
-        "game": sweep.game, "levels": levels, "pairs": pairs, "seat_elo": fit["seat"], "anchor": sweep.bots[0],
-        "games": len(results), "seed": sweep.seed, "options": sweep.base, "players": sweep.players,
+        "game": sweep.game,
+        "levels": levels,
+        "pairs": pairs,
+        "seat_elo": fit["seat"],
+        "anchor": sweep.bots[0],
+        "games": len(results),
+        "seed": sweep.seed,
+        "options": sweep.base,
+        "players": sweep.players,
         "digests": sorted(r.digest for r in results),
     }
 
@@ -258,7 +287,9 @@ class Cells:
 def cells_of(sweep: Sweep, results: list[UnitResult], deals: int) -> Cells:
     import numpy as np
 
-    index = {(p, rot): c for c, (p, rot) in enumerate((p, rot) for p in range(len(sweep.pairs)) for rot in (0, 1))}
+    index = {
+        (p, rot): c for c, (p, rot) in enumerate((p, rot) for p in range(len(sweep.pairs)) for rot in (0, 1))
+    }
     score = np.zeros((deals, len(index)))
     games = np.zeros((deals, len(index)))
     for r in results:
@@ -270,7 +301,9 @@ def cells_of(sweep: Sweep, results: list[UnitResult], deals: int) -> Cells:
     return Cells(len(sweep.bots), cells, score, games)
 
 
-def elo_of_cells(k: int, cells: list[tuple[int, int, float]], score: Any, games: Any, prior_games: int = 2) -> Any:
+def elo_of_cells(
+    k: int, cells: list[tuple[int, int, float]], score: Any, games: Any, prior_games: int = 2
+) -> Any:
     """The Bradley-Terry (Elo) point estimates of `k` levels (level 0 at 0) from games summed by cell: the same
     likelihood as `stats.bradley_terry` on the games one by one (a binomial GLM of each cell's mean score with
     its games as weights, the same seat term and the same `prior_games` drawn games a pair), only faster — what
@@ -300,13 +333,20 @@ def elo_of_cells(k: int, cells: list[tuple[int, int, float]], score: Any, games:
             add(a, b, 1.0 if v % 2 == 0 else -1.0, 0.5, 1.0)
     with warnings_module.catch_warnings():
         warnings_module.simplefilter("ignore")
-        fit = sm.GLM(np.asarray(ys), np.asarray(rows), family=sm.families.Binomial(),
-                     var_weights=np.asarray(ws)).fit()
+        fit = sm.GLM(
+            np.asarray(ys), np.asarray(rows), family=sm.families.Binomial(), var_weights=np.asarray(ws)
+        ).fit()
     return np.concatenate([[0.0], np.asarray(fit.params)[: k - 1]]) * stats.ELO
 
 
-def skill(levels: list[str], variants: list[dict[str, Any]], cells: list[Cells], seed: int = 0,
-          resamples: int = RESAMPLES, confidence: float = CONFIDENCE) -> dict[str, Any]:
+def skill(
+    levels: list[str],
+    variants: list[dict[str, Any]],
+    cells: list[Cells],
+    seed: int = 0,
+    resamples: int = RESAMPLES,
+    confidence: float = CONFIDENCE,
+) -> dict[str, Any]:
     """Each variant's skill range from its ladder's games (`cells`, on the same deals in every variant): the Elo
     of every level with a percentile bootstrap interval over deals, the intervals of adjacent levels' Elo
     differences, whether the ladder separates, the spread (top level minus bottom level) with its interval when
@@ -326,52 +366,87 @@ def skill(levels: list[str], variants: list[dict[str, Any]], cells: list[Cells],
     twice = sorted({levels[i] for i in range(k) if ids.index(ids[i]) != i})
     warns: list[tuple[str, str, str]] = []
     if twice:
-        warns.append(("same_bot_ladder",
-                      f"The levels name one bot more than once ({', '.join(twice)}): copies of one bot have no "
-                      "strength gap, so no skill range is given. List levels of known, different strength: one "
-                      "search at increasing budgets, with greedy and random.",
-                      f"I livelli nominano lo stesso bot più volte ({', '.join(twice)}): copie dello stesso bot non "
-                      "hanno un divario di forza, quindi non si dà un'ampiezza di abilità. Elenca livelli di forza "
-                      "nota e diversa: la stessa ricerca a budget crescenti, con greedy e random."))
+        warns.append(
+            (
+                "same_bot_ladder",
+                f"The levels name one bot more than once ({', '.join(twice)}): copies of one bot have no "
+                "strength gap, so no skill range is given. List levels of known, different strength: one "
+                "search at increasing budgets, with greedy and random.",
+                f"I livelli nominano lo stesso bot più volte ({', '.join(twice)}): copie dello stesso bot non "
+                "hanno un divario di forza, quindi non si dà un'ampiezza di abilità. Elenca livelli di forza "
+                "nota e diversa: la stessa ricerca a budget crescenti, con greedy e random.",
+            )
+        )
     out_vs: list[dict[str, Any]] = []
     boots: list[Any] = []
     for var, cs in zip(variants, cells, strict=True):
         point = elo_of_cells(k, cs.cells, cs.score.sum(axis=0), cs.games.sum(axis=0))
-        boot = np.stack([elo_of_cells(k, cs.cells, c @ cs.score, c @ cs.games) for c in counts])  # [resamples, k]
+        boot = np.stack(
+            [elo_of_cells(k, cs.cells, c @ cs.score, c @ cs.games) for c in counts]
+        )  # [resamples, k]
         boots.append(boot)
-        lv = [{"level": levels[i], "elo": float(point[i]), "low": float(np.quantile(boot[:, i], lo_q)),
-               "high": float(np.quantile(boot[:, i], hi_q))} for i in range(k)]
+        lv = [
+            {
+                "level": levels[i],
+                "elo": float(point[i]),
+                "low": float(np.quantile(boot[:, i], lo_q)),
+                "high": float(np.quantile(boot[:, i], hi_q)),
+            }
+            for i in range(k)
+        ]
         adjacent: list[dict[str, Any]] = []
         for i in range(k - 1):
             d = boot[:, i + 1] - boot[:, i]
-            adjacent.append({"lower": levels[i], "upper": levels[i + 1], "diff": float(point[i + 1] - point[i]),
-                             "low": float(np.quantile(d, lo_q)), "high": float(np.quantile(d, hi_q))})
+            adjacent.append(
+                {
+                    "lower": levels[i],
+                    "upper": levels[i + 1],
+                    "diff": float(point[i + 1] - point[i]),
+                    "low": float(np.quantile(d, lo_q)),
+                    "high": float(np.quantile(d, hi_q)),
+                }
+            )
         monotone = all(point[i + 1] > point[i] for i in range(k - 1))
         separated = monotone and all(a["low"] > 0 for a in adjacent)
         spread = boot[:, k - 1] - boot[:, 0]
         entry: dict[str, Any] = {
-            **var, "levels": lv, "adjacent": adjacent, "monotone": monotone, "separated": separated,
+            **var,
+            "levels": lv,
+            "adjacent": adjacent,
+            "monotone": monotone,
+            "separated": separated,
             "skill_range": None,
         }
         if separated and not twice:
-            entry["skill_range"] = {"elo": float(point[k - 1] - point[0]), "low": float(np.quantile(spread, lo_q)),
-                                    "high": float(np.quantile(spread, hi_q))}
+            entry["skill_range"] = {
+                "elo": float(point[k - 1] - point[0]),
+                "low": float(np.quantile(spread, lo_q)),
+                "high": float(np.quantile(spread, hi_q)),
+            }
         elif not twice:
             bad = next(a for a in adjacent if not (a["diff"] > 0 and a["low"] > 0))
             if not monotone:
                 why_en = f"{bad['upper']} does not rank above {bad['lower']}"
                 why_it = f"{bad['upper']} non si classifica sopra {bad['lower']}"
             else:
-                why_en = (f"the Elo difference of {bad['lower']} and {bad['upper']} is {bad['diff']:+.0f}, its "
-                          f"{confidence:.0%} interval {bad['low']:+.0f} to {bad['high']:+.0f} reaching 0")
-                why_it = (f"la differenza di Elo tra {bad['lower']} e {bad['upper']} è {bad['diff']:+.0f}, con "
-                          f"intervallo al {confidence:.0%} da {bad['low']:+.0f} a {bad['high']:+.0f} che tocca 0")
-            warns.append(("ladder_not_separated",
-                          f"{var['label']}: the ladder does not separate ({why_en}), so no skill range is given: "
-                          "its spread would mix noise with skill. Play more games, or levels further apart.",
-                          f"{var['label']}: la scala non separa i livelli ({why_it}), quindi non si dà "
-                          "un'ampiezza di abilità: mescolerebbe rumore e abilità. Gioca più partite, o livelli più "
-                          "distanti."))
+                why_en = (
+                    f"the Elo difference of {bad['lower']} and {bad['upper']} is {bad['diff']:+.0f}, its "
+                    f"{confidence:.0%} interval {bad['low']:+.0f} to {bad['high']:+.0f} reaching 0"
+                )
+                why_it = (
+                    f"la differenza di Elo tra {bad['lower']} e {bad['upper']} è {bad['diff']:+.0f}, con "
+                    f"intervallo al {confidence:.0%} da {bad['low']:+.0f} a {bad['high']:+.0f} che tocca 0"
+                )
+            warns.append(
+                (
+                    "ladder_not_separated",
+                    f"{var['label']}: the ladder does not separate ({why_en}), so no skill range is given: "
+                    "its spread would mix noise with skill. Play more games, or levels further apart.",
+                    f"{var['label']}: la scala non separa i livelli ({why_it}), quindi non si dà "
+                    "un'ampiezza di abilità: mescolerebbe rumore e abilità. Gioca più partite, o livelli più "
+                    "distanti.",
+                )
+            )
         out_vs.append(entry)
     diffs: list[dict[str, Any]] = []
     base = out_vs[0]
@@ -380,16 +455,30 @@ def skill(levels: list[str], variants: list[dict[str, Any]], cells: list[Cells],
             continue
         d = (boots[v][:, k - 1] - boots[v][:, 0]) - (boots[0][:, k - 1] - boots[0][:, 0])
         p = float(min(1.0, 2 * min((d <= 0).mean(), (d >= 0).mean())))
-        diffs.append({"label": out_vs[v]["label"], "versus": base["label"],
-                      "diff": out_vs[v]["skill_range"]["elo"] - base["skill_range"]["elo"],
-                      "low": float(np.quantile(d, lo_q)), "high": float(np.quantile(d, hi_q)), "p_value": p})
+        diffs.append(
+            {
+                "label": out_vs[v]["label"],
+                "versus": base["label"],
+                "diff": out_vs[v]["skill_range"]["elo"] - base["skill_range"]["elo"],
+                "low": float(np.quantile(d, lo_q)),
+                "high": float(np.quantile(d, hi_q)),
+                "p_value": p,
+            }
+        )
     for e, p in zip(diffs, stats.adjust([e["p_value"] for e in diffs]), strict=True):
         e["p_adjusted"] = p
-    return {"levels": levels, "deals": deals, "resamples": resamples, "confidence": confidence,
-            "multiple_testing": stats.MULTIPLE_TESTING_NAMES[stats.MULTIPLE_TESTING][0],
-            "variants": out_vs, "differences": diffs,
-            "warning_codes": [c for c, _, _ in warns], "warnings": [e for _, e, _ in warns],
-            "warnings_it": [i for _, _, i in warns]}
+    return {
+        "levels": levels,
+        "deals": deals,
+        "resamples": resamples,
+        "confidence": confidence,
+        "multiple_testing": stats.MULTIPLE_TESTING_NAMES[stats.MULTIPLE_TESTING][0],
+        "variants": out_vs,
+        "differences": diffs,
+        "warning_codes": [c for c, _, _ in warns],
+        "warnings": [e for _, e, _ in warns],
+        "warnings_it": [i for _, _, i in warns],
+    }
 
 
 def run_skill(
@@ -412,14 +501,25 @@ def run_skill(
     g = get_game(game)
     fixed, switches = parse_switches(options or [], board)
     variants, labels = plan_variants(switches, g.options_type.PRESET_FIELD, g.options_type.PRESETS)
-    sweeps = [make_sweep(game, "tournament", levels, games, seed,
-                         [f"{k}={x}" for k, x in {**fixed, **var}.items()], players=players) for var in variants]
+    sweeps = [
+        make_sweep(
+            game,
+            "tournament",
+            levels,
+            games,
+            seed,
+            [f"{k}={x}" for k, x in {**fixed, **var}.items()],
+            players=players,
+        )
+        for var in variants
+    ]
     total = sum(len(plan_units(s)) for s in sweeps)
     t0, c0 = time.perf_counter(), time.process_time()
     load0 = os.getloadavg()
     ladders, cells = [], []
     done = 0
     for sweep in sweeps:
+
         def step(n: int, _total: int, before: int = done) -> None:
             if on_progress:
                 on_progress(before + n, total)
@@ -428,13 +528,31 @@ def run_skill(
         done += len(results)
         ladders.append(summarise(sweep, results))
         cells.append(cells_of(sweep, results, sweep.deals))
-    out = skill(levels, [{"variant": v, "label": lab, "options": var} for v, (lab, var) in
-                         enumerate(zip(labels, variants, strict=True))], cells, seed, resamples)
+    out = skill(
+        levels,
+        [
+            {"variant": v, "label": lab, "options": var}
+            for v, (lab, var) in enumerate(zip(labels, variants, strict=True))
+        ],
+        cells,
+        seed,
+        resamples,
+    )
     for entry, lad in zip(out["variants"], ladders, strict=True):
         entry["ladder"] = {k: lad[k] for k in ("levels", "pairs", "seat_elo", "games")}
-    out.update(game=g.name, seed=seed, options=fixed, games_per_pair=2 * sweeps[0].deals, players=players,
-               wall_seconds=round(time.perf_counter() - t0, 2),
-               parent_cpu_seconds=round(time.process_time() - c0, 2),
-               load={"before": [round(x, 2) for x in load0], "after": [round(x, 2) for x in os.getloadavg()],
-                     "cpus": os.cpu_count(), "jobs": jobs})
+    out.update(
+        game=g.name,
+        seed=seed,
+        options=fixed,
+        games_per_pair=2 * sweeps[0].deals,
+        players=players,
+        wall_seconds=round(time.perf_counter() - t0, 2),
+        parent_cpu_seconds=round(time.process_time() - c0, 2),
+        load={
+            "before": [round(x, 2) for x in load0],
+            "after": [round(x, 2) for x in os.getloadavg()],
+            "cpus": os.cpu_count(),
+            "jobs": jobs,
+        },
+    )
     return out

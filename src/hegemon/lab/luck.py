@@ -84,8 +84,13 @@ def play_game(plan_json: dict[str, Any], variant: int, setting: int, stream: int
     bots = [make_bot(s, derive_seed("lab-luck-bot", plan.seed, setting, j)) for j, s in enumerate(seats)]
     untimed(bots)  # iteration budgets only: reproducible anywhere
     state, actions, decisions = play_measured(game, opts, seed, bots, measures_for(game.name))
-    meta = {"variant": variant, "label": plan.labels[variant], "setting": setting, "stream": stream,
-            "decisions": decisions}
+    meta = {
+        "variant": variant,
+        "label": plan.labels[variant],
+        "setting": setting,
+        "stream": stream,
+        "decisions": decisions,
+    }
     return record_json(game, opts, seed, seats, state, actions, meta)
 
 
@@ -95,10 +100,15 @@ def _play_many(plan_json: dict[str, Any], units: list[tuple[int, int, int]]) -> 
 
 def run(plan: LuckPlan, jobs: int = 1, progress: Any = None) -> list[dict[str, Any]]:
     """Play every game of the plan (setting-major, so that every variant sees the same settings); records."""
-    units = [(v, s, k) for s in range(plan.settings) for v in range(len(plan.variants)) for k in range(plan.streams)]
+    units = [
+        (v, s, k)
+        for s in range(plan.settings)
+        for v in range(len(plan.variants))
+        for k in range(plan.streams)
+    ]
     pj = asdict(plan)
     size = max(1, min(16, len(units) // max(1, 4 * jobs)))
-    tasks = [units[i:i + size] for i in range(0, len(units), size)]
+    tasks = [units[i : i + size] for i in range(0, len(units), size)]
     out: list[dict[str, Any]] = []
     if jobs <= 1:
         for t in tasks:
@@ -169,8 +179,9 @@ def identical_share(records: list[dict[str, Any]], variant: int) -> float:
     return sum(1 for d in by.values() if len(d) == 1) / len(by) if by else float("nan")
 
 
-def analyse(records: list[dict[str, Any]], plan: LuckPlan, confidence: float = 0.95,
-            resamples: int = 2000) -> dict[str, Any]:
+def analyse(
+    records: list[dict[str, Any]], plan: LuckPlan, confidence: float = 0.95, resamples: int = 2000
+) -> dict[str, Any]:
     """Per variant: the luck share with its bootstrap interval; per variant after the first: the paired
     difference with its interval and a Holm-corrected p-value; warnings for what cannot be read."""
     import numpy as np
@@ -185,10 +196,14 @@ def analyse(records: list[dict[str, Any]], plan: LuckPlan, confidence: float = 0
     rng = np.random.default_rng(derive_seed("lab-luck-bootstrap", plan.seed))
     warnings: list[str] = []
     if plan.streams < MIN_STREAMS:
-        warnings.append(f"only {plan.streams} chance streams a setting (at least {MIN_STREAMS} are needed to read "
-                        "the luck share): the figures below are withheld")
+        warnings.append(
+            f"only {plan.streams} chance streams a setting (at least {MIN_STREAMS} are needed to read "
+            "the luck share): the figures below are withheld"
+        )
     if common < MIN_SETTINGS:
-        warnings.append(f"only {common} settings (at least {MIN_SETTINGS}): the intervals are too wide to read")
+        warnings.append(
+            f"only {common} settings (at least {MIN_SETTINGS}): the intervals are too wide to read"
+        )
     readable = plan.streams >= MIN_STREAMS and common >= 2
 
     def stat(idx: Any, v: int) -> float:
@@ -198,39 +213,74 @@ def analyse(records: list[dict[str, Any]], plan: LuckPlan, confidence: float = 0
     idx = np.arange(common)
     for v, label in enumerate(plan.labels):
         d = decompose(arrays[v]) if common >= 2 else {"luck": float("nan"), "within": 0.0, "between": 0.0}
-        row: dict[str, Any] = {"label": label, "settings": common, "streams": plan.streams,
-                               "identical_streams": identical_share(records, v), **d}
+        row: dict[str, Any] = {
+            "label": label,
+            "settings": common,
+            "streams": plan.streams,
+            "identical_streams": identical_share(records, v),
+            **d,
+        }
         if readable and not np.isnan(d["luck"]):
             with warnings_module.catch_warnings():
                 warnings_module.simplefilter("ignore", stats.DegenerateDataWarning)
-                ci = stats.bootstrap((idx,), lambda i, v=v: stat(i, v), n_resamples=resamples,
-                                     confidence_level=confidence, method="percentile", random_state=rng,
-                                     vectorized=False).confidence_interval
-            if np.isnan(ci.low) or np.isnan(ci.high):  # every resample gives the same value (scipy returns NaN)
+                ci = stats.bootstrap(
+                    (idx,),
+                    lambda i, v=v: stat(i, v),
+                    n_resamples=resamples,
+                    confidence_level=confidence,
+                    method="percentile",
+                    random_state=rng,
+                    vectorized=False,
+                ).confidence_interval
+            if np.isnan(ci.low) or np.isnan(
+                ci.high
+            ):  # every resample gives the same value (scipy returns NaN)
                 row["ci"] = [d["luck"], d["luck"]]
             else:
                 row["ci"] = [float(ci.low), float(ci.high)]
         if row["identical_streams"] == 1.0:
-            warnings.append(f"{label}: every setting played the same game under every chance stream: no chance "
-                            "reached the result (luck share 0 by construction)")
+            warnings.append(
+                f"{label}: every setting played the same game under every chance stream: no chance "
+                "reached the result (luck share 0 by construction)"
+            )
         variants.append(row)
     diffs: list[dict[str, Any]] = []
     if readable and len(arrays) > 1:
         boot = rng.integers(0, common, size=(resamples, common))
         for v in range(1, len(arrays)):
             point = variants[v]["luck"] - variants[0]["luck"]
-            draws = np.array([decompose(arrays[v][b])["luck"] - decompose(arrays[0][b])["luck"] for b in boot])
+            draws = np.array(
+                [decompose(arrays[v][b])["luck"] - decompose(arrays[0][b])["luck"] for b in boot]
+            )
             draws = draws[~np.isnan(draws)]
             lo, hi = np.quantile(draws, [(1 - confidence) / 2, (1 + confidence) / 2])
-            p = float(min(1.0, 2 * min((draws <= 0).mean(), (draws >= 0).mean()))) if len(draws) else float("nan")
-            diffs.append({"label": plan.labels[v], "versus": plan.labels[0], "difference": float(point),
-                          "ci": [float(lo), float(hi)], "p": p})
+            p = (
+                float(min(1.0, 2 * min((draws <= 0).mean(), (draws >= 0).mean())))
+                if len(draws)
+                else float("nan")
+            )
+            diffs.append(
+                {
+                    "label": plan.labels[v],
+                    "versus": plan.labels[0],
+                    "difference": float(point),
+                    "ci": [float(lo), float(hi)],
+                    "p": p,
+                }
+            )
         if diffs:
             _, adj, _, _ = multipletests([d["p"] for d in diffs], method="holm")
             for d, a in zip(diffs, adj, strict=True):
                 d["p_holm"] = float(a)
-    return {"plan": asdict(plan), "variants": variants, "differences": diffs, "warnings": warnings,
-            "confidence": confidence, "correction": "Holm", "readable": readable}
+    return {
+        "plan": asdict(plan),
+        "variants": variants,
+        "differences": diffs,
+        "warnings": warnings,
+        "confidence": confidence,
+        "correction": "Holm",
+        "readable": readable,
+    }
 
 
 def write(out: Path, records: list[dict[str, Any]], result: dict[str, Any]) -> None:
@@ -241,9 +291,16 @@ def write(out: Path, records: list[dict[str, Any]], result: dict[str, Any]) -> N
     (out / "luck.json").write_text(json.dumps(result, indent=1, sort_keys=True))
 
 
-
-def make_plan(game: str, bots: list[str], settings: int, streams: int, seed: int = 0,
-              options: list[str] | None = None, board: str | None = None, players: int | None = None) -> LuckPlan:
+def make_plan(
+    game: str,
+    bots: list[str],
+    settings: int,
+    streams: int,
+    seed: int = 0,
+    options: list[str] | None = None,
+    board: str | None = None,
+    players: int | None = None,
+) -> LuckPlan:
     """Validate everything up front (every variant's options, every bot spec) and build the plan."""
     from hegemon.core.errors import ConfigError
     from hegemon.lab.run import parse_switches, plan_variants
@@ -259,8 +316,17 @@ def make_plan(game: str, bots: list[str], settings: int, streams: int, seed: int
         raise ConfigError("streams", "--streams must be at least 2 (the luck share compares chance streams)")
     fixed, switches = parse_switches(options or [], board)
     variants, labels = plan_variants(switches, g.options_type.PRESET_FIELD, g.options_type.PRESETS)
-    plan = LuckPlan(game=g.name, bots=bots, variants=variants, labels=labels, settings=settings, streams=streams,
-                    seed=seed, base=fixed, players=players)
+    plan = LuckPlan(
+        game=g.name,
+        bots=bots,
+        variants=variants,
+        labels=labels,
+        settings=settings,
+        streams=streams,
+        seed=seed,
+        base=fixed,
+        players=players,
+    )
     for v in range(len(variants)):
         g.parse_options(plan.options(v))
     return plan

@@ -153,14 +153,21 @@ def summarise(records: list[dict[str, Any]], sweep: Sweep) -> dict[str, Any]:
             continue
         deals = [g.deal for g in gs]
         entry["deals"] = len(set(deals))
-        entry["seat_win_rate"] = [stats.rate_of([g.seat_credit(j) for g in gs], deals) for j in range(n_players)]
+        entry["seat_win_rate"] = [
+            stats.rate_of([g.seat_credit(j) for g in gs], deals) for j in range(n_players)
+        ]
         fp = [g for g in gs if g.first_player is not None]
-        entry["first_player_win_rate"] = stats.rate_of([g.first_credit for g in fp], [g.deal for g in fp]) if fp else None
+        entry["first_player_win_rate"] = (
+            stats.rate_of([g.first_credit for g in fp], [g.deal for g in fp]) if fp else None
+        )
         bots = []
         for spec in dict.fromkeys(sweep.bots):
             # a bot's games against other bots (two copies of one bot meeting each other say nothing of it)
-            mine = [(g, g.credit_a if sweep.bots[g.bot_a] == spec else g.credit_b) for g in gs
-                    if (sweep.bots[g.bot_a] == spec) != (sweep.bots[g.bot_b] == spec)]
+            mine = [
+                (g, g.credit_a if sweep.bots[g.bot_a] == spec else g.credit_b)
+                for g in gs
+                if (sweep.bots[g.bot_a] == spec) != (sweep.bots[g.bot_b] == spec)
+            ]
             if mine:
                 bots.append({"bot": spec, **stats.rate_of([c for _, c in mine], [g.deal for g, _ in mine])})
         entry["bot_win_rate"] = bots
@@ -171,14 +178,20 @@ def summarise(records: list[dict[str, Any]], sweep: Sweep) -> dict[str, Any]:
             if not pg:
                 continue
             a, b = sweep.pairs[p]
-            e: dict[str, Any] = {"pair": p, "bots": [sweep.bots[a], sweep.bots[b]],
-                                 "rank_gap": abs(sweep.pairs[p][0] - sweep.pairs[p][1])}
+            e: dict[str, Any] = {
+                "pair": p,
+                "bots": [sweep.bots[a], sweep.bots[b]],
+                "rank_gap": abs(sweep.pairs[p][0] - sweep.pairs[p][1]),
+            }
             sw = strong[p]
             if sw is None:
                 e.update(same_bot=True, skill_rate=None)
             else:
-                e.update(stronger=sweep.bots[sw[0]], weaker=sweep.bots[sw[1]],
-                         skill_rate=stats.rate_of([g.bot_credit(sw[0]) for g in pg], [g.deal for g in pg]))
+                e.update(
+                    stronger=sweep.bots[sw[0]],
+                    weaker=sweep.bots[sw[1]],
+                    skill_rate=stats.rate_of([g.bot_credit(sw[0]) for g in pg], [g.deal for g in pg]),
+                )
             same = identical_rotations(pg)
             e["identical_rotations"] = same
             if same["share"] is not None and same["share"] >= IDENTICAL_SHARE:
@@ -207,13 +220,16 @@ def summarise(records: list[dict[str, Any]], sweep: Sweep) -> dict[str, Any]:
         entry["endings"] = {k: stats.rate_of([float(g.termination == k) for g in gs], deals) for k in kinds}
         reasons = sorted({str(g.measures["end_reason"]) for g in gs if g.measures.get("end_reason")})
         if reasons:
-            entry["end_reasons"] = {k: stats.rate_of([float(g.measures.get("end_reason") == k) for g in gs], deals)
-                                    for k in reasons}
+            entry["end_reasons"] = {
+                k: stats.rate_of([float(g.measures.get("end_reason") == k) for g in gs], deals)
+                for k in reasons
+            }
         measure_names = sorted(
             k for k, x in gs[0].measures.items() if k not in SKIP_MEASURES and isinstance(x, int | float)
         )
-        entry["measures"] = {k: stats.mean_ci([float(g.measures.get(k) or 0) for g in gs], deals)
-                             for k in measure_names}
+        entry["measures"] = {
+            k: stats.mean_ci([float(g.measures.get(k) or 0) for g in gs], deals) for k in measure_names
+        }
         entry["design"] = design.summarise([g.metrics for g in gs], deals)
         entry["curves"] = curves(gs)
         entry["seconds_per_game"] = sum(g.seconds for g in gs) / n
@@ -290,11 +306,22 @@ def compare_variants(
         if not keys:
             continue
 
-        def test(first: Any, second: Any, ks: list[tuple[int, int, int]] = keys,
-                 other: dict[tuple[int, int, int], Game] = other) -> dict[str, Any]:
-            return stats.paired([float(second(other[k])) - float(first(base[k])) for k in ks], [k[1] for k in ks])
+        def test(
+            first: Any,
+            second: Any,
+            ks: list[tuple[int, int, int]] = keys,
+            other: dict[tuple[int, int, int], Game] = other,
+        ) -> dict[str, Any]:
+            return stats.paired(
+                [float(second(other[k])) - float(first(base[k])) for k in ks], [k[1] for k in ks]
+            )
 
-        entry: dict[str, Any] = {"variant": v, "label": sweep.labels[v], "baseline": sweep.labels[0], "paired_games": len(keys)}
+        entry: dict[str, Any] = {
+            "variant": v,
+            "label": sweep.labels[v],
+            "baseline": sweep.labels[0],
+            "paired_games": len(keys),
+        }
         skill = []
         for p in range(len(sweep.pairs)):
             pk = [k for k in keys if k[0] == p]
@@ -302,25 +329,40 @@ def compare_variants(
             if not pk or sw is None:  # two copies of one bot: no skill to compare
                 continue
             s = sw[0]
-            skill.append({"pair": p, "stronger": sweep.bots[s],
-                          **test(lambda g, s=s: g.bot_credit(s), lambda g, s=s: g.bot_credit(s), pk)})
+            skill.append(
+                {
+                    "pair": p,
+                    "stronger": sweep.bots[s],
+                    **test(lambda g, s=s: g.bot_credit(s), lambda g, s=s: g.bot_credit(s), pk),
+                }
+            )
         entry["skill_rate"] = skill
-        entry["seat_win_rate"] = [{"seat": j, **test(lambda g, j=j: g.seat_credit(j), lambda g, j=j: g.seat_credit(j))}
-                                  for j in range(n_players)]
+        entry["seat_win_rate"] = [
+            {"seat": j, **test(lambda g, j=j: g.seat_credit(j), lambda g, j=j: g.seat_credit(j))}
+            for j in range(n_players)
+        ]
         fk = [k for k in keys if base[k].first_player is not None and other[k].first_player is not None]
         if fk:
             entry["first_player_win_rate"] = test(lambda g: g.first_credit, lambda g: g.first_credit, fk)
         kinds = sorted({g.termination for k in keys for g in (base[k], other[k])})
         if len(kinds) > 1:
             # how games end (VP target, round limit, …): each way's paired rate
-            entry["endings"] = {kind: test(lambda g, kind=kind: g.termination == kind,
-                                           lambda g, kind=kind: g.termination == kind) for kind in kinds}
+            entry["endings"] = {
+                kind: test(
+                    lambda g, kind=kind: g.termination == kind, lambda g, kind=kind: g.termination == kind
+                )
+                for kind in kinds
+            }
         entry["length"] = test(lambda g: g.length(), lambda g: g.length())
         names = [
-            k for k, x in base[keys[0]].measures.items() if k not in SKIP_MEASURES and isinstance(x, int | float)
+            k
+            for k, x in base[keys[0]].measures.items()
+            if k not in SKIP_MEASURES and isinstance(x, int | float)
         ]
         entry["measures"] = {
-            name: test(lambda g, name=name: g.measures.get(name) or 0, lambda g, name=name: g.measures.get(name) or 0)
+            name: test(
+                lambda g, name=name: g.measures.get(name) or 0, lambda g, name=name: g.measures.get(name) or 0
+            )
             for name in sorted(names)
         }
         # the designer's metrics, on the paired games where both variants have the metric (a game with a shared
@@ -329,7 +371,9 @@ def compare_variants(
         for key in design.METRICS:
             dk = [k for k in keys if _metric(base[k], key) is not None and _metric(other[k], key) is not None]
             if dk:
-                entry["design"][key] = test(lambda g, key=key: _metric(g, key), lambda g, key=key: _metric(g, key), dk)
+                entry["design"][key] = test(
+                    lambda g, key=key: _metric(g, key), lambda g, key=key: _metric(g, key), dk
+                )
         out.append(entry)
     return out
 
@@ -359,10 +403,16 @@ def tournament_table(games: list[Game], sweep: Sweep) -> dict[str, Any]:
             tot_deals += [g.deal for g in gs]
         overall.append({"bot": sweep.bots[i], **stats.rate_of(tot, tot_deals)})
     ranking = sorted(range(k), key=lambda i: -(overall[i]["rate"] or 0))
-    return {"bots": sweep.bots, "cross": cells, "overall": overall, "ranking": [sweep.bots[i] for i in ranking]}
+    return {
+        "bots": sweep.bots,
+        "cross": cells,
+        "overall": overall,
+        "ranking": [sweep.bots[i] for i in ranking],
+    }
 
 
 # --------------------------------------------------------------------------- per-game table
+
 
 def game_rows(records: list[dict[str, Any]], sweep: Sweep) -> list[dict[str, Any]]:
     """One flat row per game: identifiers, seats, result, each seat's final score and its components, every
@@ -439,6 +489,7 @@ def write_tables(records: list[dict[str, Any]], sweep: Sweep, out: Path) -> list
 
 # --------------------------------------------------------------------------- HTML
 
+
 def _png(fig: Any) -> str:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=90, bbox_inches="tight")
@@ -466,7 +517,9 @@ def plots(summary: dict[str, Any]) -> list[tuple[str, str]]:
 
     def legend(ax: Any, size: int = 7) -> None:
         # outside the axes, at their right: a legend never covers the data
-        ax.legend(fontsize=size, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, frameon=False)
+        ax.legend(
+            fontsize=size, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, frameon=False
+        )
 
     def bars(ax: Any, rates: list[dict[str, Any]], offset: float, width: float, label: str) -> None:
         ys = [r["rate"] for r in rates]
@@ -475,8 +528,12 @@ def plots(summary: dict[str, Any]) -> list[tuple[str, str]]:
         ax.bar([i + offset for i in x], ys, width, yerr=[lo, hi], capsize=3, label=label)
 
     # skill only between different bots (two copies of one bot have no stronger one)
-    skilled = [p for p, e in enumerate(vs[0]["luck_vs_skill"]) if e.get("skill_rate")
-               and all(p < len(v["luck_vs_skill"]) and v["luck_vs_skill"][p].get("skill_rate") for v in vs)]
+    skilled = [
+        p
+        for p, e in enumerate(vs[0]["luck_vs_skill"])
+        if e.get("skill_rate")
+        and all(p < len(v["luck_vs_skill"]) and v["luck_vs_skill"][p].get("skill_rate") for v in vs)
+    ]
     if skilled:
         fig, ax = plt.subplots(figsize=(max(5, 1.6 * len(vs)), 3.2))
         width = 0.8 / len(skilled)
@@ -489,26 +546,40 @@ def plots(summary: dict[str, Any]) -> list[tuple[str, str]]:
         ax.set_ylim(0, 1)
         ax.set_ylabel("stronger bot's win rate")
         legend(ax)
-        out.append(("Luck vs skill: the stronger bot's win rate, a tie a share of a win (95% Wilson intervals, "
-                    "clustered by deal)", _png(fig)))
+        out.append(
+            (
+                "Luck vs skill: the stronger bot's win rate, a tie a share of a win (95% Wilson intervals, "
+                "clustered by deal)",
+                _png(fig),
+            )
+        )
 
     seats = len(vs[0]["seat_win_rate"])
     fig, ax = plt.subplots(figsize=(max(5, 1.6 * len(vs)), 3.2))
     width = 0.8 / seats
     for j in range(seats):
-        bars(ax, [v["seat_win_rate"][j] for v in vs], (j - (seats - 1) / 2) * width, width, seat_name(game, j))
+        bars(
+            ax, [v["seat_win_rate"][j] for v in vs], (j - (seats - 1) / 2) * width, width, seat_name(game, j)
+        )
     ax.axhline(1 / seats, color="grey", lw=0.8, ls="--")
     ax.set_xticks(x, labels, rotation=20, ha="right")
     ax.set_ylabel("win rate")
     legend(ax)
-    out.append(("Win rate per seat, a tie a share of a win (bots rotated over seats; 95% Wilson intervals, "
-                "clustered by deal)", _png(fig)))
+    out.append(
+        (
+            "Win rate per seat, a tie a share of a win (bots rotated over seats; 95% Wilson intervals, "
+            "clustered by deal)",
+            _png(fig),
+        )
+    )
 
     gaps = sorted({e["rank_gap"] for v in vs for e in v["luck_vs_skill"] if e.get("skill_rate")})
     if len(gaps) > 1:
         fig, ax = plt.subplots(figsize=(5, 3.2))
         for v in vs:
-            pts = sorted((e["rank_gap"], e["skill_rate"]["rate"]) for e in v["luck_vs_skill"] if e.get("skill_rate"))
+            pts = sorted(
+                (e["rank_gap"], e["skill_rate"]["rate"]) for e in v["luck_vs_skill"] if e.get("skill_rate")
+            )
             ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=v["label"])
         ax.set_xlabel("rank gap of the two bots")
         ax.set_ylabel("stronger bot's win rate")
@@ -529,7 +600,12 @@ def plots(summary: dict[str, Any]) -> list[tuple[str, str]]:
 
     two_sides = summary.get("players") == 2
     lines = (("seat 0", "-"), ("seat 1", ":")) if two_sides else (("winner", "-"), ("others", ":"))
-    who_name = {"seat 0": seat_name(game, 0), "seat 1": seat_name(game, 1), "winner": "winner", "others": "others"}
+    who_name = {
+        "seat 0": seat_name(game, 0),
+        "seat 1": seat_name(game, 1),
+        "winner": "winner",
+        "others": "others",
+    }
     for name in sorted({n for v in vs for n in v["curves"]}):
         fig, ax = plt.subplots(figsize=(6, 3.2))
         for v in vs:
@@ -537,14 +613,21 @@ def plots(summary: dict[str, Any]) -> list[tuple[str, str]]:
             for who, style in lines:
                 ys = c.get(who)
                 if ys:
-                    ax.plot(range(1, len(ys) + 1), ys, style, marker=".", label=f"{v['label']} {who_name[who]}")
+                    ax.plot(
+                        range(1, len(ys) + 1), ys, style, marker=".", label=f"{v['label']} {who_name[who]}"
+                    )
         ax.set_xlabel("round")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_ylabel(name)
         legend(ax, 6)
-        what = (f"{seat_name(game, 0)} (solid) and {seat_name(game, 1)} (dotted)" if two_sides
-                else "the eventual winner (solid) and the others (dotted)")
-        out.append((f"{name} at the end of each round: {what}; means over the games still running", _png(fig)))
+        what = (
+            f"{seat_name(game, 0)} (solid) and {seat_name(game, 1)} (dotted)"
+            if two_sides
+            else "the eventual winner (solid) and the others (dotted)"
+        )
+        out.append(
+            (f"{name} at the end of each round: {what}; means over the games still running", _png(fig))
+        )
     return out
 
 
@@ -563,49 +646,75 @@ def _fmt_mean(m: dict[str, Any] | None) -> str:
 T: dict[str, tuple[str, str]] = {
     "findings": ("Findings", "Risultati principali"),
     "warnings": ("Warnings", "Avvertenze"),
-    "no_warnings": ("No warnings: nothing suggests this comparison cannot tell.",
-                    "Nessuna avvertenza: nulla indica che il confronto non possa distinguere."),
+    "no_warnings": (
+        "No warnings: nothing suggests this comparison cannot tell.",
+        "Nessuna avvertenza: nulla indica che il confronto non possa distinguere.",
+    ),
     "needed": ("Games needed", "Partite necessarie"),
-    "needed_note": ("Games per variant to detect a 5-point change in each main rate (two-sided 5% test, 80% "
-                    "power): paired, from this run's spread of per-deal differences between variants; independent, "
-                    "an upper bound for unpaired games, times the design effect of the clustering by deal. This run "
-                    "has {n}.",
-                    "Partite per variante per rilevare un cambiamento di 5 punti in ciascun tasso principale "
-                    "(test bilaterale al 5%, potenza 80%): appaiate, dalla dispersione delle differenze per "
-                    "distribuzione tra varianti di questa prova; indipendenti, un limite superiore per partite non "
-                    "appaiate, per l'effetto del disegno del raggruppamento per distribuzione. Questa prova ne ha "
-                    "{n}."),
-    "paired": ("paired", "appaiate"), "independent": ("independent", "indipendenti"),
-    "rate": ("rate", "tasso"), "now": ("now", "ora"), "games": ("games", "partite"),
-    "variants": ("Variants", "Varianti"), "variant": ("variant", "variante"),
-    "wins": ("wins", "vittorie"), "first": ("first player wins", "vince il primo giocatore"),
-    "length": ("length (turns/rounds)", "durata (turni/round)"), "actions": ("atomic actions", "azioni atomiche"),
-    "endings": ("endings", "finali"), "luck": ("Luck vs skill", "Fortuna e abilità"),
-    "pair": ("pair", "coppia"), "gap": ("rank gap", "distanza in classifica"),
+    "needed_note": (
+        "Games per variant to detect a 5-point change in each main rate (two-sided 5% test, 80% "
+        "power): paired, from this run's spread of per-deal differences between variants; independent, "
+        "an upper bound for unpaired games, times the design effect of the clustering by deal. This run "
+        "has {n}.",
+        "Partite per variante per rilevare un cambiamento di 5 punti in ciascun tasso principale "
+        "(test bilaterale al 5%, potenza 80%): appaiate, dalla dispersione delle differenze per "
+        "distribuzione tra varianti di questa prova; indipendenti, un limite superiore per partite non "
+        "appaiate, per l'effetto del disegno del raggruppamento per distribuzione. Questa prova ne ha "
+        "{n}.",
+    ),
+    "paired": ("paired", "appaiate"),
+    "independent": ("independent", "indipendenti"),
+    "rate": ("rate", "tasso"),
+    "now": ("now", "ora"),
+    "games": ("games", "partite"),
+    "variants": ("Variants", "Varianti"),
+    "variant": ("variant", "variante"),
+    "wins": ("wins", "vittorie"),
+    "first": ("first player wins", "vince il primo giocatore"),
+    "length": ("length (turns/rounds)", "durata (turni/round)"),
+    "actions": ("atomic actions", "azioni atomiche"),
+    "endings": ("endings", "finali"),
+    "luck": ("Luck vs skill", "Fortuna e abilità"),
+    "pair": ("pair", "coppia"),
+    "gap": ("rank gap", "distanza in classifica"),
     "stronger": ("stronger bot's win rate", "tasso di vittoria del bot più forte"),
     "dice": ("dice share (ICC)", "quota dei dadi (ICC)"),
     "identical": ("identical rotations", "rotazioni identiche"),
     "same_bot": ("– (one bot twice: no skill)", "– (lo stesso bot due volte: niente abilità)"),
     "withheld": ("withheld (identical rotations)", "non data (rotazioni identiche)"),
     "p_adj": ("p ({method})", "p ({method})"),
-    "cpu": ("CPU {cpu} s", "CPU {cpu} s"), "wall": ("wall time of play {wall} s", "tempo reale di gioco {wall} s"),
+    "cpu": ("CPU {cpu} s", "CPU {cpu} s"),
+    "wall": ("wall time of play {wall} s", "tempo reale di gioco {wall} s"),
     "wall_games": ("the games' wall time summed {wall} s", "somma dei tempi reali delle partite {wall} s"),
-    "bots": ("Bots", "Bot"), "bot": ("bot", "bot"), "win_rate": ("win rate", "tasso di vittoria"),
+    "bots": ("Bots", "Bot"),
+    "bot": ("bot", "bot"),
+    "win_rate": ("win rate", "tasso di vittoria"),
     "measures": ("Game measures (mean per game)", "Misure di gioco (media per partita)"),
-    "design": ("Game metrics (per variant, 95% intervals clustered by deal)",
-               "Metriche di gioco (per variante, intervalli al 95% raggruppati per distribuzione)"),
-    "design_note": ("Each game's standing is read at every decision from the game's own score; the lead is the "
-                    "strictly highest score. Definitions: the lab's README (after Ludii's metrics).",
-                    "La posizione di ogni partita è letta a ogni decisione dal punteggio del gioco; il comando è "
-                    "il punteggio strettamente più alto. Definizioni: il README del laboratorio (sulle metriche "
-                    "di Ludii)."),
+    "design": (
+        "Game metrics (per variant, 95% intervals clustered by deal)",
+        "Metriche di gioco (per variante, intervalli al 95% raggruppati per distribuzione)",
+    ),
+    "design_note": (
+        "Each game's standing is read at every decision from the game's own score; the lead is the "
+        "strictly highest score. Definitions: the lab's README (after Ludii's metrics).",
+        "La posizione di ogni partita è letta a ogni decisione dal punteggio del gioco; il comando è "
+        "il punteggio strettamente più alto. Definizioni: il README del laboratorio (sulle metriche "
+        "di Ludii).",
+    ),
     "meaning": ("what it says", "che cosa dice"),
-    "against": ("Against the baseline", "Rispetto al riferimento"), "measure": ("measure", "misura"),
-    "diff": ("difference vs baseline [95%]", "differenza dal riferimento [95%]"), "test": ("test", "test"),
-    "tournament": ("Tournament", "Torneo"), "row_beats": ("row beats column", "la riga batte la colonna"),
-    "overall": ("overall", "complessivo"), "plots": ("Plots", "Grafici"), "methods": ("Methods", "Metodo"),
-    "skill_rate": ("skill rate", "tasso di abilità"), "first_rate": ("first player win rate", "vittorie del primo giocatore"),
-    "json": ("Summary (JSON)", "Riepilogo (JSON)"), "show": ("show", "mostra"),
+    "against": ("Against the baseline", "Rispetto al riferimento"),
+    "measure": ("measure", "misura"),
+    "diff": ("difference vs baseline [95%]", "differenza dal riferimento [95%]"),
+    "test": ("test", "test"),
+    "tournament": ("Tournament", "Torneo"),
+    "row_beats": ("row beats column", "la riga batte la colonna"),
+    "overall": ("overall", "complessivo"),
+    "plots": ("Plots", "Grafici"),
+    "methods": ("Methods", "Metodo"),
+    "skill_rate": ("skill rate", "tasso di abilità"),
+    "first_rate": ("first player win rate", "vittorie del primo giocatore"),
+    "json": ("Summary (JSON)", "Riepilogo (JSON)"),
+    "show": ("show", "mostra"),
     "ends_by": ("games ending by", "partite finite per"),
 }
 METHODS = (
@@ -684,7 +793,7 @@ def _fmt_dice(d: dict[str, Any], t: dict[str, str]) -> str:
 
 
 def _times(summary: dict[str, Any], t: dict[str, str]) -> str:
-    """"CPU 160 s · wall time of play 309 s": CPU time of the games, and the run's wall time apart."""
+    """ "CPU 160 s · wall time of play 309 s": CPU time of the games, and the run's wall time apart."""
     parts = []
     if summary.get("cpu_seconds") is not None:
         parts.append(t["cpu"].format(cpu=f"{summary['cpu_seconds']:.0f}"))
@@ -738,30 +847,48 @@ def report_context(summary: dict[str, Any], lang: str = "en") -> dict[str, Any]:
         ctx["needed"] = {
             "note": t["needed_note"].format(n=n_now),
             "head": [t["rate"], t["now"], t["paired"], t["independent"]],
-            "rows": [[x["name_it" if li else "name"], f"{x['value']:.1%}",
-                      "–" if x.get("games_paired") is None else str(x["games_paired"]), str(x["games_independent"])]
-                     for x in need],
+            "rows": [
+                [
+                    x["name_it" if li else "name"],
+                    f"{x['value']:.1%}",
+                    "–" if x.get("games_paired") is None else str(x["games_paired"]),
+                    str(x["games_independent"]),
+                ]
+                for x in need
+            ],
         }
     seats = len(vs[0]["seat_win_rate"]) if vs else 0
     ctx["variants"] = {
-        "head": [t["variant"], t["games"]] + [f"{seat_name(game, j, lang)} {t['wins']}" for j in range(seats)]
+        "head": [t["variant"], t["games"]]
+        + [f"{seat_name(game, j, lang)} {t['wins']}" for j in range(seats)]
         + [t["first"], t["length"], t["actions"], t["endings"]],
         "rows": [
             [vname[v["variant"]], str(v["games"])]
             + [_fmt_rate(v["seat_win_rate"][j]) for j in range(seats)]
-            + [_fmt_rate(v.get("first_player_win_rate")), _fmt_mean(v["length"]["turns_or_rounds"]),
-               _fmt_mean(v["length"]["actions"]),
-               ", ".join(f"{k} {e['rate']:.0%}" for k, e in v["endings"].items())]
+            + [
+                _fmt_rate(v.get("first_player_win_rate")),
+                _fmt_mean(v["length"]["turns_or_rounds"]),
+                _fmt_mean(v["length"]["actions"]),
+                ", ".join(f"{k} {e['rate']:.0%}" for k, e in v["endings"].items()),
+            ]
             for v in vs
         ],
     }
     ctx["luck"] = {
         "head": [t["variant"], t["pair"], t["gap"], t["stronger"], t["identical"], t["dice"]],
         "rows": [
-            [vname[v["variant"]], " vs ".join(e["bots"]), str(e["rank_gap"]),
-             t["same_bot"] if e.get("skill_rate") is None else f"{e['stronger']}: {_fmt_rate(e['skill_rate'])}",
-             _fmt_share(e.get("identical_rotations")), _fmt_dice(e["dice_share"], t)]
-            for v in vs for e in v["luck_vs_skill"]
+            [
+                vname[v["variant"]],
+                " vs ".join(e["bots"]),
+                str(e["rank_gap"]),
+                t["same_bot"]
+                if e.get("skill_rate") is None
+                else f"{e['stronger']}: {_fmt_rate(e['skill_rate'])}",
+                _fmt_share(e.get("identical_rotations")),
+                _fmt_dice(e["dice_share"], t),
+            ]
+            for v in vs
+            for e in v["luck_vs_skill"]
         ],
     }
     ctx["bot_rates"] = {
@@ -780,15 +907,23 @@ def report_context(summary: dict[str, Any], lang: str = "en") -> dict[str, Any]:
 
         def row(label: str, what: str, e: dict[str, Any], diff: str) -> list[str]:
             adj = e.get("p_adjusted")
-            return [label, what, diff, f"{e['p_value']:.3g}", "–" if adj is None else f"{adj:.3g}",
-                    test_name(e["test"], lang)]
+            return [
+                label,
+                what,
+                diff,
+                f"{e['p_value']:.3g}",
+                "–" if adj is None else f"{adj:.3g}",
+                test_name(e["test"], lang),
+            ]
 
         for c in summary["comparisons"]:
             label = vname[c["variant"]]
             for e in c["skill_rate"]:
                 rows.append(row(label, f"{t['skill_rate']} ({e['stronger']})", e, _diff_rate(e)))
             for e in c["seat_win_rate"]:
-                rows.append(row(label, f"{seat_name(game, e['seat'], lang)}: {t['win_rate']}", e, _diff_rate(e)))
+                rows.append(
+                    row(label, f"{seat_name(game, e['seat'], lang)}: {t['win_rate']}", e, _diff_rate(e))
+                )
             f = c.get("first_player_win_rate")
             if f:
                 rows.append(row(label, t["first_rate"], f, _diff_rate(f)))
@@ -801,26 +936,39 @@ def report_context(summary: dict[str, Any], lang: str = "en") -> dict[str, Any]:
                     rows.append(row(label, measure_name(k, lang), m, _diff_mean(m)))
             for k, m in (c.get("design") or {}).items():
                 if m["diff"] is not None:
-                    rows.append(row(label, design.name(k, lang), m, (_diff_rate if k in design.RATES else _diff_mean)(m)))
-        ctx["against"] = {"baseline": vname[0],
-                          "head": [t["variant"], t["measure"], t["diff"], "p", t["p_adj"].format(method=method),
-                                   t["test"]],
-                          "rows": rows}
+                    rows.append(
+                        row(
+                            label,
+                            design.name(k, lang),
+                            m,
+                            (_diff_rate if k in design.RATES else _diff_mean)(m),
+                        )
+                    )
+        ctx["against"] = {
+            "baseline": vname[0],
+            "head": [t["variant"], t["measure"], t["diff"], "p", t["p_adj"].format(method=method), t["test"]],
+            "rows": rows,
+        }
     tour = summary.get("tournament")
     if tour:
         ctx["tournament"] = {
             "head": [t["row_beats"], *tour["bots"], t["overall"]],
-            "rows": [[b] + [_fmt_rate(c) if c else "–" for c in tour["cross"][i]] + [_fmt_rate(tour["overall"][i])]
-                     for i, b in enumerate(tour["bots"])],
+            "rows": [
+                [b] + [_fmt_rate(c) if c else "–" for c in tour["cross"][i]] + [_fmt_rate(tour["overall"][i])]
+                for i, b in enumerate(tour["bots"])
+            ],
         }
     ctx["plots"] = plots(summary)
-    ctx["methods"] = METHODS[li].format(method=method, tests=mt.get("tests", 0))  # a constant of this module with <b> and &lt; markup: the template marks it safe
+    ctx["methods"] = METHODS[li].format(
+        method=method, tests=mt.get("tests", 0)
+    )  # a constant of this module with <b> and &lt; markup: the template marks it safe
     ctx["summary_json"] = json.dumps(summary, indent=1, default=str)[:200000]
     return ctx
 
 
-def design_table(summary: dict[str, Any], vs: list[dict[str, Any]], vname: dict[int, str],
-                 lang: str) -> dict[str, Any] | None:
+def design_table(
+    summary: dict[str, Any], vs: list[dict[str, Any]], vname: dict[int, str], lang: str
+) -> dict[str, Any] | None:
     """The designer's metrics (`lab.design`), one row each: its name, one plain sentence saying what it is, and
     each variant's value with its 95% interval clustered by deal. None when no variant has them."""
     if not any(v.get("design") for v in vs):
@@ -840,8 +988,12 @@ def design_table(summary: dict[str, Any], vs: list[dict[str, Any]], vname: dict[
             add(key, [fmt((v.get("design") or {}).get(key)) for v in vs])
     seats = len(vs[0]["seat_win_rate"])
     for j in range(seats):
-        add("seat", [_fmt_rate(v["seat_win_rate"][j]) for v in vs],
-            f"{seat_name(game, j, lang)}: {T['win_rate'][li]}", say=j == 0)
+        add(
+            "seat",
+            [_fmt_rate(v["seat_win_rate"][j]) for v in vs],
+            f"{seat_name(game, j, lang)}: {T['win_rate'][li]}",
+            say=j == 0,
+        )
     if any(v.get("first_player_win_rate") for v in vs):
         add("first_player", [_fmt_rate(v.get("first_player_win_rate")) for v in vs])
     head = [T["measure"][li], T["meaning"][li], *(vname[v["variant"]] for v in vs)]

@@ -23,7 +23,9 @@ SWEEP_FILE = "sweep.json"
 GAMES_FILE = "games.jsonl"
 
 
-def parse_switches(options: list[str], board: str | None = None) -> tuple[dict[str, Any], list[tuple[str, list[str]]]]:
+def parse_switches(
+    options: list[str], board: str | None = None
+) -> tuple[dict[str, Any], list[tuple[str, list[str]]]]:
     """`key=v1,v2` pairs: single values are fixed, several values are a switch to vary."""
     fixed: dict[str, Any] = {}
     switches: list[tuple[str, list[str]]] = []
@@ -108,10 +110,22 @@ def make_sweep(
         make_bot(b, 0)
     fixed, switches = parse_switches(options or [], board)
     if kind == "tournament" and switches:
-        raise ConfigError("option", "a tournament plays one rule set: give single values (use `lab compare` to vary)")
+        raise ConfigError(
+            "option", "a tournament plays one rule set: give single values (use `lab compare` to vary)"
+        )
     variants, labels = plan_variants(switches, g.options_type.PRESET_FIELD, g.options_type.PRESETS)
-    sweep = Sweep(game=g.name, kind=kind, bots=bots, pairs=[list(p) for p in itertools.combinations(range(len(bots)), 2)],
-                  variants=variants, labels=labels, deals=1, seed=seed, base=fixed, players=players)
+    sweep = Sweep(
+        game=g.name,
+        kind=kind,
+        bots=bots,
+        pairs=[list(p) for p in itertools.combinations(range(len(bots)), 2)],
+        variants=variants,
+        labels=labels,
+        deals=1,
+        seed=seed,
+        base=fixed,
+        players=players,
+    )
     for v in range(len(variants)):
         g.parse_options(sweep.options(v))
     if games < 1:
@@ -183,7 +197,9 @@ def open_run(sweep: Sweep, out: Path) -> tuple[Sweep, list[dict[str, Any]]]:
     if sf.exists():
         old = Sweep.from_json(json.loads(sf.read_text(encoding="utf-8")))
         if old.identity() != sweep.identity():
-            raise ConfigError("out", f"{out} holds a different sweep (other game, bots, options or seed); use another --out")
+            raise ConfigError(
+                "out", f"{out} holds a different sweep (other game, bots, options or seed); use another --out"
+            )
     # the deals asked for now are the run's (a lower --games is honoured: the stored games beyond it stay on
     # disk, uncounted, until --games is raised again)
     sf.write_text(json.dumps(sweep.to_json(), indent=1), encoding="utf-8")
@@ -255,8 +271,13 @@ def run_sweep(
     return write_outputs(sweep, out, lang, records=unique(stored + fresh), extra=extra)
 
 
-def write_outputs(sweep: Sweep, out: Path, lang: str = "en", records: list[dict[str, Any]] | None = None,
-                  extra: dict[str, Any] | None = None) -> dict[str, Any]:
+def write_outputs(
+    sweep: Sweep,
+    out: Path,
+    lang: str = "en",
+    records: list[dict[str, Any]] | None = None,
+    extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """summary.json, games.csv (+ .parquet) and report.html (in `lang`: en or it) from the records (light
     ones do: the summary needs no action lists), read from the games file when not given; `extra` (the run's
     timings) is added to the summary."""

@@ -32,7 +32,9 @@ MULTIPLE_TESTING = "holm"  # statsmodels' name of the method
 MULTIPLE_TESTING_NAMES = {"holm": ("Holm", "Holm"), "fdr_bh": ("Benjamini–Hochberg", "Benjamini–Hochberg")}
 
 
-def _ols_mean(values: Sequence[float], clusters: Sequence[Hashable] | None) -> tuple[float, float, float, int]:
+def _ols_mean(
+    values: Sequence[float], clusters: Sequence[Hashable] | None
+) -> tuple[float, float, float, int]:
     """(mean, its standard error, the naive standard error, degrees of freedom) of `values`: an intercept-only
     OLS, its standard error clustered by `clusters` (CR1, statsmodels' default correction) when given."""
     import statsmodels.api as sm
@@ -82,7 +84,13 @@ def wilson(successes: float, n: float) -> tuple[float, float]:
 def rate(successes: float, n: int, deff: float = 1.0) -> dict[str, Any]:
     """A rate with its 95% Wilson interval on `n / deff` effective games, JSON-ready."""
     lo, hi = wilson(successes * 1.0 / deff, n / deff) if n else (0.0, 1.0)
-    out: dict[str, Any] = {"rate": successes / n if n else None, "low": lo, "high": hi, "n": n, "successes": successes}
+    out: dict[str, Any] = {
+        "rate": successes / n if n else None,
+        "low": lo,
+        "high": hi,
+        "n": n,
+        "successes": successes,
+    }
     if deff != 1.0:
         out["design_effect"] = round(deff, 4)
     return out
@@ -176,8 +184,11 @@ def games_paired(sd_deal_diff: float, games_per_deal: int, delta: float = 0.05) 
 
     if not sd_deal_diff > 0:
         return None
-    deals = float(TTestPower().solve_power(effect_size=delta / sd_deal_diff, alpha=ALPHA, power=POWER,
-                                           alternative="two-sided"))
+    deals = float(
+        TTestPower().solve_power(
+            effect_size=delta / sd_deal_diff, alpha=ALPHA, power=POWER, alternative="two-sided"
+        )
+    )
     return math.ceil(deals - 1e-9) * games_per_deal
 
 

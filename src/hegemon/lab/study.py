@@ -92,7 +92,9 @@ def run_study(study: Study, out: Path, jobs: int = 1, on_stage: Callable[[str], 
         spent["compare"] = {"wall": time.perf_counter() - t0, "cpu": _cpu() - c0}
 
         t0, c0 = time.perf_counter(), _cpu()
-        say(f"{board or 'default'}: luck ({study.luck_settings} settings x {study.luck_streams} chance streams)")
+        say(
+            f"{board or 'default'}: luck ({study.luck_settings} settings x {study.luck_streams} chance streams)"
+        )
         luck_file = where / "luck" / "luck.json"
         if luck_file.exists():
             luck = json.loads(luck_file.read_text(encoding="utf-8"))
@@ -121,8 +123,12 @@ def run_study(study: Study, out: Path, jobs: int = 1, on_stage: Callable[[str], 
         "study": asdict(study),
         "command": command,
         "boards": {k: _digest(study, v) for k, v in stages.items()},
-        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "jobs": jobs,
-                    "engine": "pure Python" if os.environ.get("HEGEMON_PURE") else "compiled (mypyc) if built"},
+        "machine": {
+            "cpus": os.cpu_count(),
+            "python": platform.python_version(),
+            "jobs": jobs,
+            "engine": "pure Python" if os.environ.get("HEGEMON_PURE") else "compiled (mypyc) if built",
+        },
     }
     old = out / "study.json"
     if old.exists():  # a resumed run: the CPU time of the stages played before counts too
@@ -152,33 +158,38 @@ def _digest(study: Study, stage: dict[str, Any]) -> dict[str, Any]:
 
     for i, v in enumerate(s["variants"]):
         lv, kv = luck_by.get(v["label"], {}), lad_by.get(v["label"], {})
-        variants.append({
-            "label": v["label"],
-            "name": variant_name(s, i, "en"),
-            "name_it": variant_name(s, i, "it"),
-            "games": v["games"],
-            "seat_win_rate": v["seat_win_rate"],
-            "first_player_win_rate": v["first_player_win_rate"],
-            "length": v["length"],
-            "measures": v["measures"],
-            "design": v["design"],
-            "identical_rotations": v["identical_rotations"],
-            "luck": {k: lv.get(k) for k in ("luck", "ci", "identical_streams")} if lv else None,
-            "luck_readable": bool(luck.get("readable")),
-            "skill_range": kv.get("skill_range"),
-            "cpu_seconds_per_game": v.get("cpu_seconds_per_game"),
-        })
+        variants.append(
+            {
+                "label": v["label"],
+                "name": variant_name(s, i, "en"),
+                "name_it": variant_name(s, i, "it"),
+                "games": v["games"],
+                "seat_win_rate": v["seat_win_rate"],
+                "first_player_win_rate": v["first_player_win_rate"],
+                "length": v["length"],
+                "measures": v["measures"],
+                "design": v["design"],
+                "identical_rotations": v["identical_rotations"],
+                "luck": {k: lv.get(k) for k in ("luck", "ci", "identical_streams")} if lv else None,
+                "luck_readable": bool(luck.get("readable")),
+                "skill_range": kv.get("skill_range"),
+                "cpu_seconds_per_game": v.get("cpu_seconds_per_game"),
+            }
+        )
     return {
         "variants": variants,
         "comparisons": s["comparisons"],
-        "findings": s["findings"], "findings_it": s["findings_it"],
+        "findings": s["findings"],
+        "findings_it": s["findings_it"],
         "warnings": s["warnings"] + luck.get("warnings", []) + lad.get("warnings", []),
-        "warnings_it": s["warnings_it"] + luck.get("warnings_it", luck.get("warnings", []))
+        "warnings_it": s["warnings_it"]
+        + luck.get("warnings_it", luck.get("warnings", []))
         + lad.get("warnings_it", lad.get("warnings", [])),
         "luck_differences": luck.get("differences", []),
         "skill_differences": lad.get("differences", []),
         "multiple_testing": s["multiple_testing"],
-        "games": s["games"], "bots": s["bots"],
+        "games": s["games"],
+        "bots": s["bots"],
         "compare_cpu_seconds": s.get("cpu_seconds"),
         "spent": stage["spent"],
     }
@@ -222,11 +233,15 @@ def _answers(study: Study, board: str, d: dict[str, Any], it: bool) -> list[str]
             sig = t.get("p_adjusted", 1.0) < 0.05
             diff = t["diff"] * scale
             if it:
-                said.append(f"{name_it} {'cambia' if sig else 'non cambia in modo chiaro'}: {diff:+.2f}{unit_it} "
-                            f"[{t['low'] * scale:+.2f}, {t['high'] * scale:+.2f}], p corretto {t['p_adjusted']:.3g}")
+                said.append(
+                    f"{name_it} {'cambia' if sig else 'non cambia in modo chiaro'}: {diff:+.2f}{unit_it} "
+                    f"[{t['low'] * scale:+.2f}, {t['high'] * scale:+.2f}], p corretto {t['p_adjusted']:.3g}"
+                )
             else:
-                said.append(f"{name} {'changes' if sig else 'does not clearly change'}: {diff:+.2f}{unit} "
-                            f"[{t['low'] * scale:+.2f}, {t['high'] * scale:+.2f}], adjusted p {t['p_adjusted']:.3g}")
+                said.append(
+                    f"{name} {'changes' if sig else 'does not clearly change'}: {diff:+.2f}{unit} "
+                    f"[{t['low'] * scale:+.2f}, {t['high'] * scale:+.2f}], adjusted p {t['p_adjusted']:.3g}"
+                )
 
         unit, unit_it = study.length_unit
         change(f"length ({unit} a game)", f"durata ({unit_it} a partita)", c.get("length"))
@@ -234,37 +249,63 @@ def _answers(study: Study, board: str, d: dict[str, Any], it: bool) -> list[str]
         if key:
             change(measure_name(key, "en"), measure_name(key, "it"), c["measures"].get(key))
         if side is not None:
-            change(seat_rate_name(study.game, side, "en"), seat_rate_name(study.game, side, "it"),
-                   c["seat_win_rate"][side] if len(c["seat_win_rate"]) > side else None, 100, " points", " punti")
+            change(
+                seat_rate_name(study.game, side, "en"),
+                seat_rate_name(study.game, side, "it"),
+                c["seat_win_rate"][side] if len(c["seat_win_rate"]) > side else None,
+                100,
+                " points",
+                " punti",
+            )
         else:
-            change("the first player's win rate", "il tasso di vittoria del primo giocatore",
-                   c["first_player_win_rate"], 100, " points", " punti")
+            change(
+                "the first player's win rate",
+                "il tasso di vittoria del primo giocatore",
+                c["first_player_win_rate"],
+                100,
+                " points",
+                " punti",
+            )
         ld = next((x for x in d["luck_differences"] if x["label"] == c["label"]), None)
         if ld is not None:
             sig = ld.get("p_holm", 1.0) < 0.05
             lo, hi = ld["ci"]
             if it:
-                said.append(f"quota di fortuna {'cambia' if sig else 'non cambia in modo chiaro'}: "
-                            f"{ld['difference']:+.2f} [{lo:+.2f}, {hi:+.2f}], p corretto {ld.get('p_holm', 1):.3g}")
+                said.append(
+                    f"quota di fortuna {'cambia' if sig else 'non cambia in modo chiaro'}: "
+                    f"{ld['difference']:+.2f} [{lo:+.2f}, {hi:+.2f}], p corretto {ld.get('p_holm', 1):.3g}"
+                )
             else:
-                said.append(f"luck share {'changes' if sig else 'does not clearly change'}: {ld['difference']:+.2f} "
-                            f"[{lo:+.2f}, {hi:+.2f}], adjusted p {ld.get('p_holm', 1):.3g}")
+                said.append(
+                    f"luck share {'changes' if sig else 'does not clearly change'}: {ld['difference']:+.2f} "
+                    f"[{lo:+.2f}, {hi:+.2f}], adjusted p {ld.get('p_holm', 1):.3g}"
+                )
         elif not v["luck_readable"]:
-            said.append("quota di fortuna: non leggibile (vedi gli avvisi)" if it
-                        else "luck share: not readable (see the warnings)")
+            said.append(
+                "quota di fortuna: non leggibile (vedi gli avvisi)"
+                if it
+                else "luck share: not readable (see the warnings)"
+            )
         sd = next((x for x in d["skill_differences"] if x["label"] == c["label"]), None)
         if sd is not None:
             sig = sd.get("p_adjusted", 1.0) < 0.05
             if it:
-                said.append(f"ampiezza di abilità {'cambia' if sig else 'non cambia in modo chiaro'}: "
-                            f"{sd['diff']:+.0f} Elo [{sd['low']:+.0f}, {sd['high']:+.0f}], p corretto "
-                            f"{sd['p_adjusted']:.3g}")
+                said.append(
+                    f"ampiezza di abilità {'cambia' if sig else 'non cambia in modo chiaro'}: "
+                    f"{sd['diff']:+.0f} Elo [{sd['low']:+.0f}, {sd['high']:+.0f}], p corretto "
+                    f"{sd['p_adjusted']:.3g}"
+                )
             else:
-                said.append(f"skill range {'changes' if sig else 'does not clearly change'}: {sd['diff']:+.0f} Elo "
-                            f"[{sd['low']:+.0f}, {sd['high']:+.0f}], adjusted p {sd['p_adjusted']:.3g}")
+                said.append(
+                    f"skill range {'changes' if sig else 'does not clearly change'}: {sd['diff']:+.0f} Elo "
+                    f"[{sd['low']:+.0f}, {sd['high']:+.0f}], adjusted p {sd['p_adjusted']:.3g}"
+                )
         else:
-            said.append("ampiezza di abilità: non misurabile (la scala non si separa)" if it
-                        else "skill range: not measurable (the ladder does not separate)")
+            said.append(
+                "ampiezza di abilità: non misurabile (la scala non si separa)"
+                if it
+                else "skill range: not measurable (the ladder does not separate)"
+            )
         name, bname = _label(d, c["label"], it), _label(d, base["label"], it)
         head = f"**{name}** rispetto a {bname} ({board})" if it else f"**{name}** against {bname} ({board})"
         lines.append(f"- {head}: " + "; ".join(_it(x) if it else x for x in said) + ".")
@@ -275,23 +316,39 @@ def _table(study: Study, d: dict[str, Any], it: bool) -> list[str]:
     from hegemon.lab.findings import seat_rate_name
 
     lang = "it" if it else "en"
-    rate = (seat_rate_name(study.game, study.headline_seat, lang) if study.headline_seat is not None
-            else ("il tasso di vittoria del primo giocatore" if it else "the first player's win rate"))
+    rate = (
+        seat_rate_name(study.game, study.headline_seat, lang)
+        if study.headline_seat is not None
+        else ("il tasso di vittoria del primo giocatore" if it else "the first player's win rate")
+    )
     if it:
         head = f"| variante | partite | {rate} | decisioni a partita | quota di fortuna | ampiezza di abilità (Elo) |"
     else:
         head = f"| variant | games | {rate} | decisions a game | luck share | skill range (Elo) |"
     rows = [head, "| --- | ---: | --- | --- | --- | --- |"]
     for v in d["variants"]:
-        w = v["seat_win_rate"][study.headline_seat] if study.headline_seat is not None else v["first_player_win_rate"]
+        w = (
+            v["seat_win_rate"][study.headline_seat]
+            if study.headline_seat is not None
+            else v["first_player_win_rate"]
+        )
         dec = v["length"].get("decisions") or v["length"].get("turns_or_rounds") or {}
         lk = v["luck"]
-        luck = "–" if not lk or not v["luck_readable"] or lk.get("luck") is None else (
-            f"{lk['luck']:.2f} [{lk['ci'][0]:.2f}, {lk['ci'][1]:.2f}]" if lk.get("ci") else f"{lk['luck']:.2f}")
+        luck = (
+            "–"
+            if not lk or not v["luck_readable"] or lk.get("luck") is None
+            else (
+                f"{lk['luck']:.2f} [{lk['ci'][0]:.2f}, {lk['ci'][1]:.2f}]"
+                if lk.get("ci")
+                else f"{lk['luck']:.2f}"
+            )
+        )
         sr = v["skill_range"]
         skill = "–" if not sr else f"{sr['elo']:.0f} [{sr['low']:.0f}, {sr['high']:.0f}]"
-        figures = (f" {v['games']} | {_pct(w['rate'])} [{_pct(w['low'])}, {_pct(w['high'])}] | "
-                   f"{dec.get('mean', float('nan')):.1f} | {luck} | {skill} |")
+        figures = (
+            f" {v['games']} | {_pct(w['rate'])} [{_pct(w['low'])}, {_pct(w['high'])}] | "
+            f"{dec.get('mean', float('nan')):.1f} | {luck} | {skill} |"
+        )
         rows.append(f"| {_label(d, v['label'], it)} |" + (_it(figures) if it else figures))
     return rows
 
@@ -304,8 +361,11 @@ def page(data: dict[str, Any]) -> str:
     cpu = sum(t["cpu"] for b in boards.values() for t in b["spent"].values())
     wall = sum(t["wall"] for b in boards.values() for t in b["spent"].values())
     L: list[str] = [f"# {study.title[0]}", "", f"*{study.question[0]}*", ""]
-    L += ["This page is written by the command below from its own runs; every figure has its 95% interval, every "
-          "test is paired by deal and Holm-corrected over the report's tests, a tie counts as half a win.", ""]
+    L += [
+        "This page is written by the command below from its own runs; every figure has its 95% interval, every "
+        "test is paired by deal and Holm-corrected over the report's tests, a tie counts as half a win.",
+        "",
+    ]
     L += ["## Findings", ""]
     for board, d in boards.items():
         L += [f"### {board}", "", *_answers(study, board, d, it=False), "", *_table(study, d, it=False), ""]
@@ -322,22 +382,29 @@ def page(data: dict[str, Any]) -> str:
         L += [f"- ({board}) {w}" for w in d["warnings_it"]]
     L += ["", "## How it was made", ""]
     L += ["```", data.get("command") or f"hegemon lab study {study.name}", "```", ""]
-    L += [f"- Switch compared: `{study.option}` (the first value is the baseline); boards: "
-          f"{', '.join(b or 'default' for b in study.boards)}; players: {study.players or 'the game default'}.",
-          f"- Comparison: bots `{study.bots}` on every seat, {study.games} games a variant (paired deals, both seat "
-          "rotations), seed " + str(study.seed) + ".",
-          f"- Luck share: bots `{study.luck_bots}`, {study.luck_settings} settings × {study.luck_streams} chance "
-          "streams a variant (common random numbers: the same deal, bots and bot seeds under each stream).",
-          f"- Skill range: the ladder `{study.levels}`, {study.ladder_games} games a pair and variant (Bradley–Terry "
-          "Elo, bootstrap over deals).",
-          f"- CPU time: {cpu / 3600:.2f} CPU hours in all ({wall / 3600:.2f} hours of wall clock; "
-          f"{data['machine']['cpus']} CPUs, {data['machine']['jobs']} worker processes, Python "
-          f"{data['machine']['python']}, engine {data['machine']['engine']}).", ""]
+    L += [
+        f"- Switch compared: `{study.option}` (the first value is the baseline); boards: "
+        f"{', '.join(b or 'default' for b in study.boards)}; players: {study.players or 'the game default'}.",
+        f"- Comparison: bots `{study.bots}` on every seat, {study.games} games a variant (paired deals, both seat "
+        "rotations), seed " + str(study.seed) + ".",
+        f"- Luck share: bots `{study.luck_bots}`, {study.luck_settings} settings × {study.luck_streams} chance "
+        "streams a variant (common random numbers: the same deal, bots and bot seeds under each stream).",
+        f"- Skill range: the ladder `{study.levels}`, {study.ladder_games} games a pair and variant (Bradley–Terry "
+        "Elo, bootstrap over deals).",
+        f"- CPU time: {cpu / 3600:.2f} CPU hours in all ({wall / 3600:.2f} hours of wall clock; "
+        f"{data['machine']['cpus']} CPUs, {data['machine']['jobs']} worker processes, Python "
+        f"{data['machine']['python']}, engine {data['machine']['engine']}).",
+        "",
+    ]
     for board, d in boards.items():
         parts = ", ".join(f"{k} {t['cpu']:.0f} CPU s" for k, t in d["spent"].items())
         L.append(f"  - {board}: {parts}.")
-    L += ["", "Every run's files (games, summary.json, luck.json, ladder.json, report.html) are beside this page; "
-          "`--page-only` rewrites this page from them.", ""]
+    L += [
+        "",
+        "Every run's files (games, summary.json, luck.json, ladder.json, report.html) are beside this page; "
+        "`--page-only` rewrites this page from them.",
+        "",
+    ]
     return "\n".join(L)
 
 

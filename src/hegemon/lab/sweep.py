@@ -152,7 +152,10 @@ def play_unit(sweep: Sweep, unit: Unit, wrap: Callable[[int, Bot], Bot] | None =
     n = game.players(opts)
     seats = sweep.seats(unit, n)
     seed = sweep.game_seed(unit.deal)
-    bots = [make_bot(s, derive_seed("lab-bot", sweep.seed, unit.deal, unit.rotation, j)) for j, s in enumerate(seats)]
+    bots = [
+        make_bot(s, derive_seed("lab-bot", sweep.seed, unit.deal, unit.rotation, j))
+        for j, s in enumerate(seats)
+    ]
     untimed(bots)
     if wrap is not None:
         bots = [wrap(j, bot) for j, bot in enumerate(bots)]
@@ -201,7 +204,9 @@ def record_json(game: Game, opts: Any, seed: int, seats: list[str], state: State
 def play_fingerprint(actions: list[dict[str, Any]]) -> str:
     """A short fingerprint of the moves of a game: two games with equal fingerprints were played move for move
     alike (the lab compares the two seat rotations of a deal with it)."""
-    return hashlib.sha256(json.dumps(actions, sort_keys=True, separators=(",", ":")).encode()).hexdigest()[:16]
+    return hashlib.sha256(json.dumps(actions, sort_keys=True, separators=(",", ":")).encode()).hexdigest()[
+        :16
+    ]
 
 
 def run_units(sweep_json: dict[str, Any], units: list[tuple[int, int, int, int]]) -> list[dict[str, Any]]:
@@ -221,7 +226,9 @@ def light(rec: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in rec.items() if k != "actions"}
 
 
-def run_units_to_file(sweep_json: dict[str, Any], units: list[tuple[int, int, int, int]], path: str) -> list[dict[str, Any]]:
+def run_units_to_file(
+    sweep_json: dict[str, Any], units: list[tuple[int, int, int, int]], path: str
+) -> list[dict[str, Any]]:
     """A coarse task that writes its own records: each game's line is appended to `path` as it finishes
     (flushed, so an interrupted task keeps its finished games); returns the light records only, so the
     parent never encodes, decodes or ships the action lists."""

@@ -39,9 +39,15 @@ except ImportError as e:  # pragma: no cover - the rl extra is not installed
 class HegemonEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hints: its AECEnv is Any to mypy
     """One game as a PettingZoo AEC environment (see the module docstring)."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "hegemon_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi"],
+        "name": "hegemon_v0",
+        "is_parallelizable": False,
+    }
 
-    def __init__(self, game: str, render_mode: str | None = None, max_actions: int | None = None, **options: Any) -> None:
+    def __init__(
+        self, game: str, render_mode: str | None = None, max_actions: int | None = None, **options: Any
+    ) -> None:
         super().__init__()
         self.game = get_game(game)
         raw: dict[str, Any] = dict(self.game.selfplay_defaults)

@@ -119,7 +119,9 @@ def create_app(
     app.state.odds = srv.odds
     app.state.service = srv
     proxies = trusted_proxies if trusted_proxies is not None else proxies_from_env()
-    app.add_middleware(Guard, trusted_proxies=proxies, on_refuse=metrics.refuse, messages=messages, **(guard or {}))
+    app.add_middleware(
+        Guard, trusted_proxies=proxies, on_refuse=metrics.refuse, messages=messages, **(guard or {})
+    )
 
     def refuse_upgrade(scope: dict[str, Any]) -> bool:
         """A cooled-off flooding address's handshake, refused by the HTTP protocol itself (`hegemon serve`)."""
@@ -133,13 +135,17 @@ def create_app(
     error_handlers(app, metrics)
     app.include_router(games_router())
     app.include_router(tables_router(srv))
-    sockets_router = ws.router(mgr, ws_send_timeout, srv.have, on_refuse=metrics.refuse, limits=sockets, messages=messages)
+    sockets_router = ws.router(
+        mgr, ws_send_timeout, srv.have, on_refuse=metrics.refuse, limits=sockets, messages=messages
+    )
     app.state.spectators = sockets_router.spectators  # type: ignore[attr-defined]  # set on the router by ws.py
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
             app.openapi_schema = only_typed_errors(
-                get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
+                get_openapi(
+                    title=app.title, version=app.version, description=app.description, routes=app.routes
+                )
             )
         return app.openapi_schema
 
@@ -246,7 +252,12 @@ def run(
     shown = make_url(url).render_as_string(hide_password=True)
     shown_host = f"[{host}]" if ":" in host else host
     if fmt == "json":
-        log.info("hegemon web table on http://%s:%d", shown_host, port, extra={"url": f"http://{shown_host}:{port}", "database": shown})
+        log.info(
+            "hegemon web table on http://%s:%d",
+            shown_host,
+            port,
+            extra={"url": f"http://{shown_host}:{port}", "database": shown},
+        )
     else:
         print(f"hegemon web table on http://{shown_host}:{port}  (database: {shown})", flush=True)
     storage = app.state.manager.storage

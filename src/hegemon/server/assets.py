@@ -52,7 +52,9 @@ class Assets:
         self.directory = directory
         self.version = client_version(directory)
         self.prefix = f"/static/v-{self.version}/"
-        self.files = GZipMiddleware(StaticFiles(directory=directory), minimum_size=GZIP_MINIMUM, compresslevel=GZIP_LEVEL)
+        self.files = GZipMiddleware(
+            StaticFiles(directory=directory), minimum_size=GZIP_MINIMUM, compresslevel=GZIP_LEVEL
+        )
         self._pages: dict[str, tuple[bytes, str]] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:

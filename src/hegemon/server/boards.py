@@ -80,7 +80,9 @@ def check_board(game: str, text: str) -> UploadedBoard:
     try:
         data = text.encode("utf-8")
     except UnicodeEncodeError:
-        raise ServerError("bad_request", "board_data: not valid Unicode text", detail="board_unicode") from None
+        raise ServerError(
+            "bad_request", "board_data: not valid Unicode text", detail="board_unicode"
+        ) from None
     try:
         game = get_game(game).name
         boardfile.decode(data, "board")

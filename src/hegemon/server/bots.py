@@ -79,7 +79,9 @@ class Thinkers:
                     self.search_workers, mp_context=ctx, initializer=_worker_start
                 )
             else:
-                self.pool = concurrent.futures.ThreadPoolExecutor(self.search_workers, thread_name_prefix="hegemon-search")
+                self.pool = concurrent.futures.ThreadPoolExecutor(
+                    self.search_workers, thread_name_prefix="hegemon-search"
+                )
         return self.pool
 
     async def choose(self, bot: Bot, state: State, seat: int) -> Action:
@@ -114,7 +116,9 @@ class Thinkers:
     def shutdown(self) -> None:
         self.light.shutdown(wait=False, cancel_futures=True)
         if self.pool is not None:
-            procs = list(getattr(self.pool, "_processes", {}).values())  # a search may run for its whole budget
+            procs = list(
+                getattr(self.pool, "_processes", {}).values()
+            )  # a search may run for its whole budget
             self.pool.shutdown(wait=False, cancel_futures=True)
             for p in procs:
                 with contextlib.suppress(Exception):
@@ -137,11 +141,16 @@ async def durable(manager: TableManager, table: Table | None = None) -> None:
         if reason == CONFLICT:  # another process moved the table on first: this move was on an old position
             fut.set_exception(
                 ServerError(
-                    "stale_version", f"not stored: {reason}", version=table.version if table else None, detail="stale"
+                    "stale_version",
+                    f"not stored: {reason}",
+                    version=table.version if table else None,
+                    detail="stale",
                 )
             )
         else:
-            fut.set_exception(ServerError("unavailable", f"not stored: {reason}; nothing was changed", detail="not_stored"))
+            fut.set_exception(
+                ServerError("unavailable", f"not stored: {reason}; nothing was changed", detail="not_stored")
+            )
 
     manager.storage.after_commit(done, table.id if table is not None else None, fail)
     await fut
@@ -200,7 +209,9 @@ class BotRunner:
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(ev.wait(), timeout=1.0)
                     continue
-                if m.paused(table):  # nobody watches: no thinking, nothing stored, until someone comes (touch)
+                if m.paused(
+                    table
+                ):  # nobody watches: no thinking, nothing stored, until someone comes (touch)
                     ev.clear()
                     if m.paused(table):
                         await ev.wait()
@@ -224,8 +235,12 @@ class BotRunner:
                 action: Action
                 try:
                     action = await self.thinkers.choose(bot, table.state.clone(), seat)
-                except Exception as e:  # a bot that fails must not stall the table: a legal move drawn at random
-                    if isinstance(e, HegemonError):  # a failure the bot names (an external bot unreachable): one line
+                except (
+                    Exception
+                ) as e:  # a bot that fails must not stall the table: a legal move drawn at random
+                    if isinstance(
+                        e, HegemonError
+                    ):  # a failure the bot names (an external bot unreachable): one line
                         log.warning("bot %s of table %s failed at version %d: %s; playing a random legal move",
                                     table.seats[seat].bot, table.id, version, e)  # fmt: skip
                     else:  # a bug: its traceback
@@ -235,10 +250,14 @@ class BotRunner:
                     action = rng.choice(table.state.legal_actions())
                 if m.bot_act(table, seat, version, action):
                     last_actor = seat
-                    with contextlib.suppress(ServerError):  # refused for good: the table went back; look again
+                    with contextlib.suppress(
+                        ServerError
+                    ):  # refused for good: the table went back; look again
                         await durable(m, table)
                 else:
-                    await asyncio.sleep(0.05)  # the table moved meanwhile (or cannot store): look again shortly
+                    await asyncio.sleep(
+                        0.05
+                    )  # the table moved meanwhile (or cannot store): look again shortly
         finally:
             self.tasks.pop(table.id, None)
             self.events.pop(table.id, None)

@@ -79,7 +79,9 @@ class ChatMixin:
         `chat_rate`; unauthorized `not_seated`), nothing kept."""
         s = table.seats[seat]
         if s.kind != "human" or not s.claimed:
-            raise ServerError("unauthorized", "only a seated player may chat at this table", detail="not_seated")
+            raise ServerError(
+                "unauthorized", "only a seated player may chat at this table", detail="not_seated"
+            )
         if not isinstance(text, str):
             raise ServerError("bad_request", "a chat line is text", detail="chat_empty")
         line = clean_text(text, CHAT_MAX)

@@ -43,7 +43,9 @@ RECONNECT_MAX = 2.0
 
 def lease_key(table_id: str) -> int:
     """The advisory-lock key of a table's lease (a signed 64-bit number derived from its id)."""
-    return int.from_bytes(hashlib.blake2b(f"hegemon-lease:{table_id}".encode(), digest_size=8).digest(), "big", signed=True)
+    return int.from_bytes(
+        hashlib.blake2b(f"hegemon-lease:{table_id}".encode(), digest_size=8).digest(), "big", signed=True
+    )
 
 
 def needs_a_runner(seats: list[dict[str, Any]], turn_timer: int | None) -> bool:
@@ -54,7 +56,9 @@ def needs_a_runner(seats: list[dict[str, Any]], turn_timer: int | None) -> bool:
 class Cluster:
     """This process's part in a group of server processes sharing one PostgreSQL database (see the module)."""
 
-    def __init__(self, manager: TableManager, storage: SqlStorage, *, lease_every: float = LEASE_EVERY) -> None:
+    def __init__(
+        self, manager: TableManager, storage: SqlStorage, *, lease_every: float = LEASE_EVERY
+    ) -> None:
         self.manager = manager
         self.storage = storage
         self.lease_every = lease_every
@@ -63,7 +67,9 @@ class Cluster:
         self.leased: set[str] = set()
         manager.shared = True
         queued = manager.storage
-        if hasattr(queued, "on_lost"):  # a table rolled back after a refused write catches up from the database
+        if hasattr(
+            queued, "on_lost"
+        ):  # a table rolled back after a refused write catches up from the database
             rollback = queued.on_lost
 
             def lost(table_id: str, reason: str) -> None:
@@ -186,7 +192,9 @@ class Cluster:
                     return
                 seats, seats_version, status, actions, chat = got
                 if not self.manager.catch_up(t, start, seats, seats_version, status, actions, chat):
-                    await asyncio.sleep(0.02)  # a write of ours waits for its commit: look again once it is done
+                    await asyncio.sleep(
+                        0.02
+                    )  # a write of ours waits for its commit: look again once it is done
                     self._dirty.add(table_id)
                 if t.finished and table_id in self.leased:
                     self._sweep_now.set()
@@ -195,7 +203,9 @@ class Cluster:
         except Exception:
             log.exception("table %s: catching up from the database failed", table_id)
             t = self.manager.tables.get(table_id)
-            if t is not None and t.behind and self.loop is not None:  # it takes no move until caught up: retry
+            if (
+                t is not None and t.behind and self.loop is not None
+            ):  # it takes no move until caught up: retry
                 self.loop.call_later(RECONNECT_MAX, self.changed, table_id)
         finally:
             self._refreshing.pop(table_id, None)
@@ -220,7 +230,9 @@ class Cluster:
             except psycopg.Error as e:
                 if self._stopping.is_set():
                     return
-                log.warning("lost the database notifications (%s); reconnecting", str(e).splitlines()[0][:200])
+                log.warning(
+                    "lost the database notifications (%s); reconnecting", str(e).splitlines()[0][:200]
+                )
                 self._stopping.wait(delay)
                 delay = min(delay * 2, RECONNECT_MAX)
 
@@ -241,7 +253,9 @@ class Cluster:
             try:
                 taken, lost = await asyncio.to_thread(self._sweep)
             except Exception as e:
-                log.warning("lease sweep failed (%s)", str(e).splitlines()[0][:200] if str(e) else type(e).__name__)
+                log.warning(
+                    "lease sweep failed (%s)", str(e).splitlines()[0][:200] if str(e) else type(e).__name__
+                )
                 taken, lost = [], []
             for tid in lost:
                 self.stop_bots(tid)

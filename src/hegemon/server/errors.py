@@ -33,14 +33,18 @@ def only_typed_errors(schema: dict[str, Any]) -> dict[str, Any]:
         for op in ops.values():
             for status, r in op.get("responses", {}).items():
                 if not status.startswith("2") and "/ErrorBody" in str(r.get("content", "")):
-                    r["content"] = body  # an error is JSON whatever the route's own answer is (a record: NDJSON)
+                    r["content"] = (
+                        body  # an error is JSON whatever the route's own answer is (a record: NDJSON)
+                    )
             r422 = op.get("responses", {}).get("422", {})
             if "HTTPValidationError" in str(r422.get("content", "")):
                 del op["responses"]["422"]
-                op["responses"].setdefault("400", {"description": error_responses(400)[400]["description"], "content": body})
+                op["responses"].setdefault(
+                    "400", {"description": error_responses(400)[400]["description"], "content": body}
+                )
     comps = schema.get("components", {}).get("schemas", {})
     for name in ("HTTPValidationError", "ValidationError"):
-        if name in comps and f"/{name}\"" not in orjson.dumps(schema["paths"]).decode():
+        if name in comps and f'/{name}"' not in orjson.dumps(schema["paths"]).decode():
             del comps[name]
     return schema
 

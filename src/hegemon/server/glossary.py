@@ -47,7 +47,9 @@ def router() -> APIRouter:
     async def get_glossary(game: str) -> dict[str, Any]:
         """What each card, event, project, combat card and power centre of the game does, with its numbers."""
         if game not in game_names():
-            raise ServerError("unknown_table", f"no game {game[:40]!r}; games: {', '.join(game_names())}", detail="no_game")
+            raise ServerError(
+                "unknown_table", f"no game {game[:40]!r}; games: {', '.join(game_names())}", detail="no_game"
+            )
         return glossary(game)
 
     return r

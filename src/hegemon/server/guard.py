@@ -162,7 +162,9 @@ class WorkBudget:
         left = self._now(who) - (max(self.floor, seconds) if floor else max(0.0, seconds))
         if who not in self.balance and len(self.balance) >= self.max_clients:
             now = self.clock()
-            for k, (b, t) in list(self.balance.items()):  # forget the clients that have their whole budget back
+            for k, (b, t) in list(
+                self.balance.items()
+            ):  # forget the clients that have their whole budget back
                 if b + (now - t) * self.rate >= self.burst:
                     del self.balance[k]
             if len(self.balance) >= self.max_clients:
@@ -205,7 +207,9 @@ class MessageBudget:
         b = self.buckets.get(who)
         if b is None:
             if len(self.buckets) >= self.max_clients:
-                for k, old in list(self.buckets.items()):  # forget the addresses that have their whole budget back
+                for k, old in list(
+                    self.buckets.items()
+                ):  # forget the addresses that have their whole budget back
                     if old.tokens + (now - old.t) * old.rate >= old.burst:
                         del self.buckets[k]
                 if len(self.buckets) >= self.max_clients:
@@ -277,11 +281,15 @@ class Guard:
         if scope["type"] == "websocket":
             if self.sockets.get(who, 0) >= self.max_sockets:
                 self.on_refuse("too_many_sockets")
-                await send({"type": "websocket.close", "code": 1008, "reason": "too many connections"})  # a 403
+                await send(
+                    {"type": "websocket.close", "code": 1008, "reason": "too many connections"}
+                )  # a 403
                 return
             if self.messages is not None and self.messages.banned_for(who) is not None:
                 self.on_refuse("rate_limit")
-                await send({"type": "websocket.close", "code": 1008, "reason": "flooding: try again later"})  # a 403
+                await send(
+                    {"type": "websocket.close", "code": 1008, "reason": "flooding: try again later"}
+                )  # a 403
                 return
             self.sockets[who] = self.sockets.get(who, 0) + 1
             try:
@@ -339,7 +347,9 @@ class Guard:
     def _with_headers(send: Send) -> Send:
         async def wrapped(message: Message) -> None:
             if message["type"] == "http.response.start":
-                headers = [h for h in message.get("headers", ()) if h[0].lower() not in dict(SECURITY_HEADERS)]
+                headers = [
+                    h for h in message.get("headers", ()) if h[0].lower() not in dict(SECURITY_HEADERS)
+                ]
                 message["headers"] = headers + SECURITY_HEADERS
             await send(message)
 
@@ -386,11 +396,15 @@ async def _error(send: Send, status: int, message: str, detail: str | None = Non
     await send({"type": "http.response.body", "body": body})
 
 
-REFUSED_UPGRADE = (b"HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: 25\r\n"
-                   b"connection: close\r\n\r\nflooding: try again later")
+REFUSED_UPGRADE = (
+    b"HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: 25\r\n"
+    b"connection: close\r\n\r\nflooding: try again later"
+)
 
 
-def timed_http_protocol(request_timeout: float, refuse_upgrade: Callable[[dict[str, Any]], bool] | None = None) -> type[Any]:
+def timed_http_protocol(
+    request_timeout: float, refuse_upgrade: Callable[[dict[str, Any]], bool] | None = None
+) -> type[Any]:
     """uvicorn's HTTP protocol (httptools) with a request deadline: from the connection (or the first byte of
     a new request on a kept-alive one) to the end of the request's body, at most `request_timeout` seconds,
     else 408 and the connection is closed. uvicorn itself only times out idle kept-alive connections, so a

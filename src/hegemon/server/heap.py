@@ -44,7 +44,9 @@ def resident_mb() -> float:
 class HeapTrim:
     """See the module text. `trim()` returns 1 when memory was given back (glibc's answer)."""
 
-    def __init__(self, threshold: int = 256, settle: float = 5.0, trim: Callable[[], int] | None = None) -> None:
+    def __init__(
+        self, threshold: int = 256, settle: float = 5.0, trim: Callable[[], int] | None = None
+    ) -> None:
         self.threshold = threshold
         self.settle = settle
         self.trim = trim if trim is not None else _libc_trim()

@@ -91,7 +91,9 @@ def compute(job: Job) -> tuple[bytes, float, str | None]:
 
 
 def _overrun() -> ServerError:
-    return ServerError("unavailable", "computing these odds took too long: try again in a moment", detail="odds_timeout")
+    return ServerError(
+        "unavailable", "computing these odds took too long: try again in a moment", detail="odds_timeout"
+    )
 
 
 def _key(job: Job) -> Any:

@@ -125,7 +125,9 @@ class _Live(Collector):
         m = self.manager
         tables = list(m.tables.values())
         by_status = Tally(t.status for t in tables)
-        live = GaugeMetricFamily("hegemon_tables_live", "Tables in this process's memory, by status", labels=["status"])
+        live = GaugeMetricFamily(
+            "hegemon_tables_live", "Tables in this process's memory, by status", labels=["status"]
+        )
         for s in TABLE_STATUSES:
             live.add_metric([s], by_status.get(s, 0))
         yield live
@@ -151,7 +153,9 @@ class _Live(Collector):
             "hegemon_actions_stored", "Actions this process committed to the database", value=stored
         )
         backend = inner.engine.dialect.name if isinstance(inner, SqlStorage) else "memory"
-        yield InfoMetricFamily("hegemon_storage", "The database this process stores tables in", value={"backend": backend})
+        yield InfoMetricFamily(
+            "hegemon_storage", "The database this process stores tables in", value={"backend": backend}
+        )
         yield GaugeMetricFamily(
             "hegemon_storage_up", "1 while the database takes writes; 0 while it refuses them (moves are refused "
             "with `unavailable` until it is back)", value=0 if m.unavailable() is not None else 1,
@@ -284,7 +288,9 @@ class Readiness:
             try:
                 rev = await asyncio.wait_for(asyncio.wrap_future(self._pending), READY_TIMEOUT)
             except TimeoutError:
-                return _not_ready(backend, "database_unreachable", f"the database did not answer within {READY_TIMEOUT:g} s")
+                return _not_ready(
+                    backend, "database_unreachable", f"the database did not answer within {READY_TIMEOUT:g} s"
+                )
             except Exception as e:  # unreachable, refused, no such table: said without the driver's details
                 log.debug("readiness query failed", exc_info=True)
                 orig = getattr(e, "orig", None)
@@ -306,7 +312,9 @@ class Readiness:
             self._pool = None
 
 
-def _not_ready(backend: str, reason: str, message: str, public: str | None = None) -> tuple[bool, dict[str, Any]]:
+def _not_ready(
+    backend: str, reason: str, message: str, public: str | None = None
+) -> tuple[bool, dict[str, Any]]:
     """A 503 answer: `reason` is a fixed word; the full message goes to the log, the body gets `public` (the
     driver's words may name internal hosts)."""
     return False, {"status": "not_ready", "database": backend, "reason": reason, "message": message,
@@ -373,10 +381,16 @@ def router(
             allowed = _local(request)
         if not allowed:
             metrics.refuse("unauthorized")
-            why = "a valid 'Authorization: Bearer' token" if expected else f"a direct connection from this machine ({METRICS_TOKEN_ENV} unset)"
+            why = (
+                "a valid 'Authorization: Bearer' token"
+                if expected
+                else f"a direct connection from this machine ({METRICS_TOKEN_ENV} unset)"
+            )
             return JSONResponse({"type": "error", "code": "unauthorized", "message": f"/metrics needs {why}"},
                                 status_code=403)  # fmt: skip
-        return Response(metrics.render(), media_type=CONTENT_TYPE_LATEST, headers={"cache-control": "no-store"})
+        return Response(
+            metrics.render(), media_type=CONTENT_TYPE_LATEST, headers={"cache-control": "no-store"}
+        )
 
     return r
 
@@ -433,8 +447,9 @@ def _stop_listener() -> None:
         _listener = None
 
 
-def configure_logging(level: str = "info", fmt: str = "text", stream: IO[str] | None = None,
-                      capacity: int = LOG_QUEUE) -> None:
+def configure_logging(
+    level: str = "info", fmt: str = "text", stream: IO[str] | None = None, capacity: int = LOG_QUEUE
+) -> None:
     """One handler on the root logger: text (`time level logger: message`) or one JSON object a line (fields
     time, level, logger, message, and for the access log client, method, path, route, status, duration_ms,
     bytes, user_agent). hegemon's and uvicorn's loggers at `level`; other libraries warnings and above."""
@@ -463,7 +478,9 @@ def configure_logging(level: str = "info", fmt: str = "text", stream: IO[str] | 
     root.setLevel(max(n, logging.WARNING))
     for name in ("hegemon", "uvicorn", "uvicorn.error"):
         logging.getLogger(name).setLevel(n)
-    logging.getLogger("uvicorn.access").setLevel(logging.WARNING)  # hegemon.access says it, with the real client
+    logging.getLogger("uvicorn.access").setLevel(
+        logging.WARNING
+    )  # hegemon.access says it, with the real client
 
 
 atexit.register(_stop_listener)  # the writer thread flushes what is queued before the process ends

@@ -52,7 +52,13 @@ class ServerError(Exception):
     (the web client's dictionaries have `err.<detail>`); `message` is the same in English."""
 
     def __init__(
-        self, code: str, message: str, *, detail: str | None = None, args: dict[str, Any] | None = None, **extra: Any
+        self,
+        code: str,
+        message: str,
+        *,
+        detail: str | None = None,
+        args: dict[str, Any] | None = None,
+        **extra: Any,
     ) -> None:
         assert code in ERROR_CODES, code
         self.code = code
@@ -123,7 +129,9 @@ def _known_game(name: str) -> str:
 
 
 GameName = Annotated[
-    str, AfterValidator(_known_game), WithJsonSchema({"type": "string", "enum": game_names(), "title": "Game"})
+    str,
+    AfterValidator(_known_game),
+    WithJsonSchema({"type": "string", "enum": game_names(), "title": "Game"}),
 ]
 """A registered game's name (the schema lists them)."""
 
@@ -137,7 +145,9 @@ class CreateTable(Strict):
         default_factory=dict,
         description="Game options (see GET /api/games); `board` names one of the game's shipped `boards`, never a file",
     )
-    seats: list[SeatSpec] | None = Field(None, max_length=5, description="Default: one person, the rest random bots")
+    seats: list[SeatSpec] | None = Field(
+        None, max_length=5, description="Default: one person, the rest random bots"
+    )
     seed: int | None = Field(None, ge=0, le=2**62, description="Seed of the chance draws (default: random)")
     turn_timer: int | None = Field(
         None, ge=5, le=86400, description="Seconds per turn; when they run out a bot plays that turn"
@@ -145,7 +155,9 @@ class CreateTable(Strict):
     board_data: str | None = Field(
         None, max_length=MAX_BOARD_BYTES, description="A corrected board file (TOML text) for this table"
     )
-    claim: int | None = Field(None, ge=0, le=4, description="Seat the creator takes at once (not offered to others)")
+    claim: int | None = Field(
+        None, ge=0, le=4, description="Seat the creator takes at once (not offered to others)"
+    )
     tutorial: bool = Field(
         False,
         description="A lesson: with a seed, the dice and the bots play the same story every time (no secret salt: "
@@ -199,7 +211,8 @@ class TableSummary(BaseModel):
     round: Any = None
     turn_timer: int | None = None
     board: str | None = Field(
-        None, description="The board the table plays on: a name of the game's `boards` (`default`: its own board), or "
+        None,
+        description="The board the table plays on: a name of the game's `boards` (`default`: its own board), or "
         "`uploaded` for a corrected board file",
     )
 
@@ -218,7 +231,9 @@ class ActionRequest(Strict):
     version: int = Field(..., ge=0)
     action: dict[str, Any]
     undos: int | None = Field(
-        None, ge=0, description="The table's undo count as the client last saw it (`undos` of the state): an action "
+        None,
+        ge=0,
+        description="The table's undo count as the client last saw it (`undos` of the state): an action "
         "made before an undo the client has not seen is refused stale_version",
     )
 
@@ -294,7 +309,8 @@ class GameInfo(BaseModel):
     preset_field: str | None = None
     presets: dict[str, dict[str, Any]] = {}
     boards: list[str] = Field(
-        default_factory=list, description="The boards that ship with the game, its own (`default`) first; another is "
+        default_factory=list,
+        description="The boards that ship with the game, its own (`default`) first; another is "
         "chosen with the option `board` at table creation",
     )
 

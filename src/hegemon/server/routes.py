@@ -108,7 +108,9 @@ def tables_router(srv: Service) -> APIRouter:
         await durable(mgr)
         return Response(status_code=204)
 
-    @r.get("/api/tables", response_model=list[TableSummary], responses=error_responses(429, 503), tags=["tables"])
+    @r.get(
+        "/api/tables", response_model=list[TableSummary], responses=error_responses(429, 503), tags=["tables"]
+    )
     async def list_tables(request: Request) -> list[dict[str, Any]]:
         """Open and running tables, newest first (finished ones too, for their replays); not the lessons (one
         person's "Learn to play" tables)."""

@@ -84,7 +84,9 @@ class SeatingMixin:
 
     def claim(self, table: Table, seat: int) -> None:
         s = table.seats[seat]
-        if not s.claimed and not table.behind:  # behind: the seat is claimed again once caught up (`catch_up`)
+        if (
+            not s.claimed and not table.behind
+        ):  # behind: the seat is claimed again once caught up (`catch_up`)
             s.claimed = True
             table.seats_epoch += 1
             sent, expect = [x.to_json() for x in table.seats], table.seats_version

@@ -159,7 +159,9 @@ def _token(text: str) -> object:
 class ServeSettings(FromEnv):
     """How `hegemon serve` runs (its flags win over these variables)."""
 
-    log_level: str = setting("info", "HEGEMON_LOG_LEVEL", "log level (`--log-level`)", kind="choice", choices=LOG_LEVELS)
+    log_level: str = setting(
+        "info", "HEGEMON_LOG_LEVEL", "log level (`--log-level`)", kind="choice", choices=LOG_LEVELS
+    )
     log_format: str = setting(
         "text", "HEGEMON_LOG_FORMAT", "log lines as text or one JSON object a line (`--log-format`)",
         kind="choice", choices=LOG_FORMATS,
@@ -195,7 +197,11 @@ class Limits(FromEnv):
         lo_open=True,
     )  # fmt: skip
     keep_alive: int = setting(
-        5, "HEGEMON_KEEP_ALIVE_TIMEOUT", "an idle kept-alive HTTP connection is closed after this", kind="whole", lo=1
+        5,
+        "HEGEMON_KEEP_ALIVE_TIMEOUT",
+        "an idle kept-alive HTTP connection is closed after this",
+        kind="whole",
+        lo=1,
     )
     ws_ping_interval: float = setting(
         20.0, "HEGEMON_WS_PING_INTERVAL", "the server pings every websocket this often…", lo_open=True
@@ -218,7 +224,9 @@ class ReadLimits(FromEnv):
     has earned some back. With several processes on PostgreSQL, a table id the database does not have is not
     asked about again for `unknown_for` seconds (at most `unknown_ids` ids are kept)."""
 
-    work: float = setting(0.1, "HEGEMON_READ_WORK", "read work a client address may cost, per second", lo_open=True)
+    work: float = setting(
+        0.1, "HEGEMON_READ_WORK", "read work a client address may cost, per second", lo_open=True
+    )
     burst: float = setting(1.0, "HEGEMON_READ_BURST", "…after a burst of this much", lo_open=True)
     floor: float = setting(0.002, "HEGEMON_READ_FLOOR", "the least one read is charged")
     unknown_for: float = setting(
@@ -253,7 +261,9 @@ class Expiry(FromEnv):
 class OddsLimits(FromEnv):
     """How the web table computes odds (`server/odds.py`)."""
 
-    workers: int = setting(1, "HEGEMON_ODDS_WORKERS", "worker processes computing odds", kind="whole", lo=1, hi=100_000)
+    workers: int = setting(
+        1, "HEGEMON_ODDS_WORKERS", "worker processes computing odds", kind="whole", lo=1, hi=100_000
+    )
     timeout: float = setting(
         5.0, "HEGEMON_ODDS_TIMEOUT", "seconds one computation may take in its worker, else it is killed and "
         "answered 503 (the largest takes about 0.3 s of a free core)", lo=0.01,
@@ -331,7 +341,12 @@ class WsLimits(FromEnv):
         3000, "HEGEMON_SPECTATORS_PER_TABLE", "spectators on one table", kind="whole", lo=1, hi=1_000_000
     )
     spectators: int = setting(
-        10_000, "HEGEMON_SPECTATORS", "spectators on the server (each process)", kind="whole", lo=1, hi=1_000_000
+        10_000,
+        "HEGEMON_SPECTATORS",
+        "spectators on the server (each process)",
+        kind="whole",
+        lo=1,
+        hi=1_000_000,
     )
     spectator_interval: float = setting(
         0.25, "HEGEMON_SPECTATOR_INTERVAL", "a table's spectators get at most one update this often (0: as often "

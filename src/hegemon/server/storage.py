@@ -133,14 +133,24 @@ class StoredTable:
 class Storage(Protocol):
     def create_table(self, t: StoredTable) -> None: ...
     def append_chat(self, table_id: str, line: dict[str, Any], keep: int) -> None: ...
-    def append_action(self, table_id: str, idx: int, action: dict[str, Any], actor: int, note: str) -> None: ...
+    def append_action(
+        self, table_id: str, idx: int, action: dict[str, Any], actor: int, note: str
+    ) -> None: ...
     def update_table(
-        self, table_id: str, *, seats: list[dict[str, Any]] | None = None, status: str | None = None,
-        seats_version: int | None = None, ended: float | None = None,
+        self,
+        table_id: str,
+        *,
+        seats: list[dict[str, Any]] | None = None,
+        status: str | None = None,
+        seats_version: int | None = None,
+        ended: float | None = None,
     ) -> None: ...
     def delete_table(self, table_id: str) -> None: ...
     def after_commit(
-        self, callback: Callable[[], None], table: str | None = None, on_fail: Callable[[str], None] | None = None
+        self,
+        callback: Callable[[], None],
+        table: str | None = None,
+        on_fail: Callable[[str], None] | None = None,
     ) -> None: ...
     def load_all(self) -> list[StoredTable]: ...
     def load_live(self) -> list[StoredTable]: ...
@@ -164,8 +174,13 @@ class MemoryStorage:
         return None
 
     def update_table(
-        self, table_id: str, *, seats: list[dict[str, Any]] | None = None, status: str | None = None,
-        seats_version: int | None = None, ended: float | None = None,
+        self,
+        table_id: str,
+        *,
+        seats: list[dict[str, Any]] | None = None,
+        status: str | None = None,
+        seats_version: int | None = None,
+        ended: float | None = None,
     ) -> None:
         """Nothing to store: the in-memory table already holds its seats and status."""
         return None
@@ -175,7 +190,10 @@ class MemoryStorage:
         return None
 
     def after_commit(
-        self, callback: Callable[[], None], table: str | None = None, on_fail: Callable[[str], None] | None = None
+        self,
+        callback: Callable[[], None],
+        table: str | None = None,
+        on_fail: Callable[[str], None] | None = None,
     ) -> None:
         callback()
 
@@ -278,7 +296,9 @@ class SqlStorage:
         try:
             self.engine: Engine = create_engine(u, connect_args=args, pool_pre_ping=True)
         except (ModuleNotFoundError, NoSuchModuleError) as e:
-            extra = " (install it with: pip install 'hegemon[postgres]')" if "postgres" in u.drivername else ""
+            extra = (
+                " (install it with: pip install 'hegemon[postgres]')" if "postgres" in u.drivername else ""
+            )
             raise DatabaseUnavailable(f"no driver for the database {shown}: {e}{extra}") from None
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas(self.sync))
@@ -419,8 +439,13 @@ class SqlStorage:
         self.write_batch([("chat", (_chat_row(table_id, line), keep, line))])
 
     def update_table(
-        self, table_id: str, *, seats: list[dict[str, Any]] | None = None, status: str | None = None,
-        seats_version: int | None = None, ended: float | None = None,
+        self,
+        table_id: str,
+        *,
+        seats: list[dict[str, Any]] | None = None,
+        status: str | None = None,
+        seats_version: int | None = None,
+        ended: float | None = None,
     ) -> None:
         """Store a table's seats (made on stored seats version `seats_version`: refused as a conflict if
         another process changed them since) and/or its status (and when it `ended`)."""
@@ -432,7 +457,10 @@ class SqlStorage:
         self.write_batch([("delete", table_id)])
 
     def after_commit(
-        self, callback: Callable[[], None], table: str | None = None, on_fail: Callable[[str], None] | None = None
+        self,
+        callback: Callable[[], None],
+        table: str | None = None,
+        on_fail: Callable[[str], None] | None = None,
     ) -> None:
         callback()
 
@@ -469,7 +497,9 @@ class SqlStorage:
             for line in conn.execute(only(chat_t.c.table_id, select(chat_t).order_by(chat_t.c.id))):
                 if line.table_id in out:
                     out[line.table_id].chat.append(_chat_line(line))
-            for tid, salt in conn.execute(only(secrets_t.c.table_id, select(secrets_t.c.table_id, secrets_t.c.salt))):
+            for tid, salt in conn.execute(
+                only(secrets_t.c.table_id, select(secrets_t.c.table_id, secrets_t.c.salt))
+            ):
                 if tid in out:
                     out[tid].salt = salt
             q = select(owners_t.c.table_id, owners_t.c.creator)
@@ -493,7 +523,9 @@ class SqlStorage:
         """A table's seats, their version, its status, its actions from index `start` on and its chat lines of id
         above `chat_after`, as stored now (None: deleted)."""
         with self.engine.connect() as conn:
-            q = select(tables_t.c.seats, tables_t.c.seats_version, tables_t.c.status).where(tables_t.c.id == table_id)
+            q = select(tables_t.c.seats, tables_t.c.seats_version, tables_t.c.status).where(
+                tables_t.c.id == table_id
+            )
             row = conn.execute(q).first()
             if row is None:
                 return None
@@ -507,7 +539,11 @@ class SqlStorage:
                 if idx != start + len(actions):
                     break
                 actions.append((json.loads(action), actor, note or ""))
-            q = select(chat_t).where(chat_t.c.table_id == table_id, chat_t.c.id > chat_after).order_by(chat_t.c.id)
+            q = (
+                select(chat_t)
+                .where(chat_t.c.table_id == table_id, chat_t.c.id > chat_after)
+                .order_by(chat_t.c.id)
+            )
             chat = [_chat_line(r) for r in conn.execute(q)]
         return list(row.seats), int(row.seats_version), str(row.status), actions, chat
 
@@ -540,7 +576,9 @@ class SqlStorage:
             ]  # fmt: skip
             counts: dict[str, int] = {}
             if rows:
-                n = select(actions_t.c.table_id, func.count()).where(actions_t.c.table_id.in_([r.id for r in rows]))
+                n = select(actions_t.c.table_id, func.count()).where(
+                    actions_t.c.table_id.in_([r.id for r in rows])
+                )
                 counts = {tid: int(c) for tid, c in conn.execute(n.group_by(actions_t.c.table_id))}
         return [(r, counts.get(r.id, 0)) for r in rows]
 
@@ -571,7 +609,13 @@ def _row(table_id: str, idx: int, action: dict[str, Any], actor: int, note: str)
 
 
 def _chat_row(table_id: str, line: dict[str, Any]) -> dict[str, Any]:
-    return {"table_id": table_id, "seat": line["seat"], "name": line["name"], "text": line["text"], "at": line["at"]}
+    return {
+        "table_id": table_id,
+        "seat": line["seat"],
+        "name": line["name"],
+        "text": line["text"],
+        "at": line["at"],
+    }
 
 
 def _chat_line(r: Any) -> dict[str, Any]:
@@ -579,7 +623,10 @@ def _chat_line(r: Any) -> dict[str, Any]:
 
 
 def _values(
-    seats: list[dict[str, Any]] | None, status: str | None, seats_version: int | None = None, ended: float | None = None
+    seats: list[dict[str, Any]] | None,
+    status: str | None,
+    seats_version: int | None = None,
+    ended: float | None = None,
 ) -> dict[str, Any]:
     values: dict[str, Any] = {}
     if seats is not None:
@@ -591,8 +638,6 @@ def _values(
     if ended is not None:
         values["ended"] = ended
     return values
-
-
 
 
 log = logging.getLogger("hegemon.server.storage")
@@ -667,7 +712,9 @@ class QueuedWrites:
         self._backlog: list[list[Item]] = []
         self._slow = not on_loop  # True: the writer thread commits (the loop does not touch the connection)
         self._busy = False  # the writer thread holds a batch
-        self._lost: dict[str, str] = {}  # tables whose writes are dropped until they resume, and why (writer thread)
+        self._lost: dict[
+            str, str
+        ] = {}  # tables whose writes are dropped until they resume, and why (writer thread)
         self._closing = False
         self._give_up_at: float | None = None  # shutting down: writes still refused then are given up
         self._gave_up = False
@@ -691,8 +738,13 @@ class QueuedWrites:
         self._put(("chat", (_chat_row(table_id, line), keep, line)))
 
     def update_table(
-        self, table_id: str, *, seats: list[dict[str, Any]] | None = None, status: str | None = None,
-        seats_version: int | None = None, ended: float | None = None,
+        self,
+        table_id: str,
+        *,
+        seats: list[dict[str, Any]] | None = None,
+        status: str | None = None,
+        seats_version: int | None = None,
+        ended: float | None = None,
     ) -> None:
         """Store a table's seats (made on stored seats version `seats_version`: refused as a conflict if
         another process changed them since) and/or its status (and when it `ended`)."""
@@ -708,7 +760,10 @@ class QueuedWrites:
         self._put(("resume", table_id))
 
     def after_commit(
-        self, callback: Callable[[], None], table: str | None = None, on_fail: Callable[[str], None] | None = None
+        self,
+        callback: Callable[[], None],
+        table: str | None = None,
+        on_fail: Callable[[str], None] | None = None,
     ) -> None:
         """Run `callback` on the event loop once every write queued before it is committed (writes queued
         before `start` are committed when the strategy starts); `on_fail(reason)` instead if a write of `table`
@@ -752,7 +807,9 @@ class QueuedWrites:
         if self.thread is not None:
             self.thread.join(timeout=timeout + 1)
             if self.thread.is_alive():
-                log.error("the database refused writes until shutdown: the last unacknowledged writes are not stored")
+                log.error(
+                    "the database refused writes until shutdown: the last unacknowledged writes are not stored"
+                )
             self.thread = None
         elif self._backlog:  # never started: commit here
             for batch in self._backlog:
@@ -785,8 +842,12 @@ class QueuedWrites:
         if writes:
             try:
                 self.inner.write_batch(writes, busy_ms=0)
-            except Exception as e:  # locked, or worse: the writer thread takes over, retries and keeps the order
-                log.warning("a database write failed on the event loop (%s); retrying in the writer thread", _why(e))
+            except (
+                Exception
+            ) as e:  # locked, or worse: the writer thread takes over, retries and keeps the order
+                log.warning(
+                    "a database write failed on the event loop (%s); retrying in the writer thread", _why(e)
+                )
                 self.inner.reset()
                 with self._cv:
                     self._slow = True
@@ -845,8 +906,14 @@ class QueuedWrites:
             tid = _table_of(it)
             if kind == "resume":
                 self._lost.pop(str(data), None)
-            elif tid in self._lost:  # refused for good: skipped until it resumes (later writes built on those)
-                it = ("fail", dataclasses.replace(data, reason=self._lost[tid])) if kind == "ack" else ("skip", data)
+            elif (
+                tid in self._lost
+            ):  # refused for good: skipped until it resumes (later writes built on those)
+                it = (
+                    ("fail", dataclasses.replace(data, reason=self._lost[tid]))
+                    if kind == "ack"
+                    else ("skip", data)
+                )
             kept.append(it)
         writes = [x for x in kept if x[0] in _WRITES]
         error = self._commit_retrying(writes) if writes else None
@@ -867,7 +934,9 @@ class QueuedWrites:
                     lost[tid] = why
                     self._call(self._lost_table, tid, why)
             kept = [
-                ("fail", dataclasses.replace(d, reason=lost[d.table])) if k == "ack" and d.table in lost else (k, d)
+                ("fail", dataclasses.replace(d, reason=lost[d.table]))
+                if k == "ack" and d.table in lost
+                else (k, d)
                 for k, d in kept
             ]
         self._call(self._acknowledge, kept)

@@ -85,7 +85,9 @@ def play_with_news(game: Game, state: State, action: Action, chance: bool) -> li
 class Connection:
     """One open connection (a seat or a spectator). `wake` is called whenever there is something to send."""
 
-    def __init__(self, table: Table, seat: int | None, wake: Callable[[], None], token: str | None = None) -> None:
+    def __init__(
+        self, table: Table, seat: int | None, wake: Callable[[], None], token: str | None = None
+    ) -> None:
         self.table = table
         self.seat = seat
         self.token = token

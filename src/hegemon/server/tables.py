@@ -142,7 +142,9 @@ class TableManager(ChatMixin, UndoMixin, SeatingMixin, RecordsMixin):
         self.timer_bot = timer_bot or ("greedy" if "greedy" in names else "random")
         self._pending_board: UploadedBoard | None = None
         self._pending_fresh = False
-        self.notice: dict[str, Any] | None = None  # what every connection is told about the database, if anything
+        self.notice: dict[str, Any] | None = (
+            None  # what every connection is told about the database, if anything
+        )
         listeners = getattr(self.storage, "listeners", None)
         if listeners is not None:
             listeners.append(self._storage_status)
@@ -159,7 +161,8 @@ class TableManager(ChatMixin, UndoMixin, SeatingMixin, RecordsMixin):
         down = self.unavailable()
         if down is not None:
             raise ServerError(
-                "unavailable", f"the database is not taking writes ({down}); nothing was changed, try again shortly"
+                "unavailable",
+                f"the database is not taking writes ({down}); nothing was changed, try again shortly",
             )
 
     @staticmethod
@@ -189,7 +192,11 @@ class TableManager(ChatMixin, UndoMixin, SeatingMixin, RecordsMixin):
                 "is lost")}  # fmt: skip
         else:
             self.notice = None
-        msg = self.notice or {"type": "status", "code": "storage_ok", "message": "the server stores moves again"}
+        msg = self.notice or {
+            "type": "status",
+            "code": "storage_ok",
+            "message": "the server stores moves again",
+        }
         for t in list(self.tables.values()):
             for c in t.connections:
                 c.errors.append(dict(msg))
@@ -205,7 +212,11 @@ class TableManager(ChatMixin, UndoMixin, SeatingMixin, RecordsMixin):
             if not t.stored:
                 del self.tables[table_id]
                 for c in t.connections:
-                    c.errors.append(ServerError("unavailable", f"this table could not be stored: {reason}", detail="not_created").to_json())
+                    c.errors.append(
+                        ServerError(
+                            "unavailable", f"this table could not be stored: {reason}", detail="not_created"
+                        ).to_json()
+                    )
                     c.wake()
             else:
                 state = self.state_at(t, t.durable)
@@ -275,7 +286,11 @@ class TableManager(ChatMixin, UndoMixin, SeatingMixin, RecordsMixin):
         live = self.live()
         if lim.max_tables and len(live) >= lim.max_tables:
             raise TooManyTables(False, lim.max_tables)
-        if owner and lim.max_tables_per_client and sum(t.owner == owner for t in live) >= lim.max_tables_per_client:
+        if (
+            owner
+            and lim.max_tables_per_client
+            and sum(t.owner == owner for t in live) >= lim.max_tables_per_client
+        ):
             raise TooManyTables(True, lim.max_tables_per_client)
 
     def _create(self, req: CreateTable, board: UploadedBoard | None) -> Table:
@@ -308,7 +323,10 @@ class TableManager(ChatMixin, UndoMixin, SeatingMixin, RecordsMixin):
         specs: list[SeatSpec | None] = list(req.seats) if req.seats else [None] * n
         if len(specs) != n:
             raise ServerError(
-                "bad_request", f"{n} players need {n} seats, got {len(specs)}", detail="seat_count", args={"n": n, "got": len(specs)}
+                "bad_request",
+                f"{n} players need {n} seats, got {len(specs)}",
+                detail="seat_count",
+                args={"n": n, "got": len(specs)},
             )
         seats: list[Seat] = []
         for i, spec in enumerate(specs):
@@ -317,7 +335,12 @@ class TableManager(ChatMixin, UndoMixin, SeatingMixin, RecordsMixin):
                 name = None
             else:
                 if spec.bot is not None and spec.human:
-                    raise ServerError("bad_request", f"seat {i}: a seat is a bot or a person, not both", detail="seat_both", args={"seat": i + 1})
+                    raise ServerError(
+                        "bad_request",
+                        f"seat {i}: a seat is a bot or a person, not both",
+                        detail="seat_both",
+                        args={"seat": i + 1},
+                    )
                 spec_bot = spec.bot
                 name = spec.name
             if spec_bot is not None:
@@ -325,13 +348,21 @@ class TableManager(ChatMixin, UndoMixin, SeatingMixin, RecordsMixin):
                 allowed = web_bots()
                 if spec_bot not in allowed:
                     raise ServerError(
-                        "bad_request", f"seat {i}: unknown bot {spec_bot!r}; this table offers {', '.join(allowed)}"
+                        "bad_request",
+                        f"seat {i}: unknown bot {spec_bot!r}; this table offers {', '.join(allowed)}",
                     )
                 try:
                     make_bot(spec_bot, 0)
                 except HegemonError as e:
-                    raise ServerError("bad_request", f"seat {i}: {e}", detail="seat_bad", args={"seat": i + 1, "msg": str(e)[:200]}) from None
-                shown = unique_name(clean_name(name, spec_bot), [x.name for x in seats])  # bots too: no look-alikes
+                    raise ServerError(
+                        "bad_request",
+                        f"seat {i}: {e}",
+                        detail="seat_bad",
+                        args={"seat": i + 1, "msg": str(e)[:200]},
+                    ) from None
+                shown = unique_name(
+                    clean_name(name, spec_bot), [x.name for x in seats]
+                )  # bots too: no look-alikes
                 seats.append(Seat(i, "bot", spec_bot, secrets.token_urlsafe(18), shown, True))
             else:
                 shown = unique_name(clean_name(name, f"Player {i + 1}"), [x.name for x in seats])
@@ -339,7 +370,12 @@ class TableManager(ChatMixin, UndoMixin, SeatingMixin, RecordsMixin):
                 seats.append(Seat(i, "human", None, secrets.token_urlsafe(18), shown, False, open=is_open))
         if req.claim is not None:
             if req.claim >= n or seats[req.claim].kind != "human":
-                raise ServerError("bad_request", f"claim: seat {req.claim} is not an open seat", detail="claim", args={"seat": req.claim + 1})
+                raise ServerError(
+                    "bad_request",
+                    f"claim: seat {req.claim} is not an open seat",
+                    detail="claim",
+                    args={"seat": req.claim + 1},
+                )
             seats[req.claim].claimed = True
         if req.tutorial:
             # a lesson has no secret salt: its future is foreseeable from its seed, so nobody but the learner
@@ -352,7 +388,9 @@ class TableManager(ChatMixin, UndoMixin, SeatingMixin, RecordsMixin):
                 )  # fmt: skip
         seed = req.seed if req.seed is not None else secrets.randbits(62)
         tid = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
-        table = Table(tid, game, options, seed, seats, time.time(), req.turn_timer, game.new_game(options, seed))
+        table = Table(
+            tid, game, options, seed, seats, time.time(), req.turn_timer, game.new_game(options, seed)
+        )
         table.undo = req.undo
         # a lesson (with a seed) tells the same story every time: its dice and bots have no secret salt
         table.salt = TUTORIAL_SALT if req.tutorial and req.seed is not None else self.new_salt()
@@ -455,7 +493,9 @@ class TableManager(ChatMixin, UndoMixin, SeatingMixin, RecordsMixin):
         board = st.options.get("board")
         boards = game.shipped_boards()
         seats = [
-            Seat(i, s["kind"], s.get("bot"), "", s["name"], bool(s.get("claimed")), open=bool(s.get("open"))).public()
+            Seat(
+                i, s["kind"], s.get("bot"), "", s["name"], bool(s.get("claimed")), open=bool(s.get("open"))
+            ).public()
             for i, s in enumerate(st.seats)
         ]
         return {
@@ -480,7 +520,15 @@ class TableManager(ChatMixin, UndoMixin, SeatingMixin, RecordsMixin):
             log.warning("table %s not loaded: %s", st.id, e)
             return None
         seats = [
-            Seat(i, s["kind"], s.get("bot"), s["token"], s["name"], bool(s.get("claimed")), open=bool(s.get("open")))
+            Seat(
+                i,
+                s["kind"],
+                s.get("bot"),
+                s["token"],
+                s["name"],
+                bool(s.get("claimed")),
+                open=bool(s.get("open")),
+            )
             for i, s in enumerate(st.seats)
         ]
         table = Table(st.id, game, options, st.seed, seats, st.created, st.turn_timer, state)
@@ -576,7 +624,9 @@ class TableManager(ChatMixin, UndoMixin, SeatingMixin, RecordsMixin):
         if table.version != before or undone:
             table.bots.clear()  # a bot's memory of the game is of the position it last saw
             table.undo_request = None
-        if status == "stopped" and not table.stopped and not table.finished:  # stopped by its creator elsewhere
+        if (
+            status == "stopped" and not table.stopped and not table.finished
+        ):  # stopped by its creator elsewhere
             table.stopped = table.stored_stopped = True
             table.deadline = None
             table.timer_player = None
@@ -649,21 +699,31 @@ class TableManager(ChatMixin, UndoMixin, SeatingMixin, RecordsMixin):
             raise ServerError("bad_request", str(e), detail="bad_action") from None
         if version != table.version:
             raise ServerError(
-                "stale_version", f"the table is at version {table.version}, not {version}", version=table.version, detail="stale"
+                "stale_version",
+                f"the table is at version {table.version}, not {version}",
+                version=table.version,
+                detail="stale",
             )
         if not table.seats[seat].claimed:
             # a refusal changes nothing: acting never takes a seat (nor starts the game)
             raise ServerError(
-                "not_your_turn", "take your seat first: the table is waiting for every player to join", detail="take_seat"
+                "not_your_turn",
+                "take your seat first: the table is waiting for every player to join",
+                detail="take_seat",
             )
         cur = table.state.current_player()
         if cur != seat:
             who = "the dice" if cur == CHANCE else f"seat {cur}"
             raise ServerError(
-                "not_your_turn", f"it is the turn of {who}, not of seat {seat}", detail="turn_of", args={"seat": cur}
+                "not_your_turn",
+                f"it is the turn of {who}, not of seat {seat}",
+                detail="turn_of",
+                args={"seat": cur},
             )
         if table.status == "waiting":
-            raise ServerError("not_your_turn", "the table is waiting for every player to join", detail="waiting")
+            raise ServerError(
+                "not_your_turn", "the table is waiting for every player to join", detail="waiting"
+            )
         try:
             self._apply(table, action, seat, note)
         except IllegalActionError as e:
@@ -742,7 +802,9 @@ class TableManager(ChatMixin, UndoMixin, SeatingMixin, RecordsMixin):
     def _notify(self, table: Table) -> None:
         # the seat that must act next hears first, spectators last
         cur = table.state.current_player()
-        for c in sorted(table.connections, key=lambda c: 0 if c.seat == cur else (1 if c.seat is not None else 2)):
+        for c in sorted(
+            table.connections, key=lambda c: 0 if c.seat == cur else (1 if c.seat is not None else 2)
+        ):
             c.wake()
 
     # ------------------------------------------------------------------ the creator's rights, expiry
@@ -751,7 +813,9 @@ class TableManager(ChatMixin, UndoMixin, SeatingMixin, RecordsMixin):
         """ServerError unauthorized unless `token` is the table's creator token (compared in constant time)."""
         if not (token and table.creator and secrets.compare_digest(table.creator.encode(), token.encode())):
             raise ServerError(
-                "unauthorized", "only the table's creator (with the creator token) may do this", detail="creator_only"
+                "unauthorized",
+                "only the table's creator (with the creator token) may do this",
+                detail="creator_only",
             )
 
     def stop(self, table: Table, token: str | None) -> None:
@@ -862,7 +926,9 @@ class TableManager(ChatMixin, UndoMixin, SeatingMixin, RecordsMixin):
         rows.sort(key=lambda r: -r[0])
         return [self.summary(t) if t is not None else self.ended_list[k] for _, k, t in rows[:limit]]
 
-    def expire(self, finished_after: float | None, idle_after: float | None, now: float | None = None) -> list[str]:
+    def expire(
+        self, finished_after: float | None, idle_after: float | None, now: float | None = None
+    ) -> list[str]:
         """Remove the tables in memory that ended (finished or stopped) over `finished_after` seconds ago, and the
         abandoned ones: nobody connected and no move for `idle_after` seconds (None: never; a paused table makes
         no move). Their ids. (Ended tables not in memory expire with `expire_stored`.)"""
@@ -914,7 +980,13 @@ class TableManager(ChatMixin, UndoMixin, SeatingMixin, RecordsMixin):
     def bot_act(self, table: Table, seat: int, version: int, action: Action) -> bool:
         """Apply a bot's chosen action if the table is still where the bot looked (False otherwise): never once the
         table is stopped or deleted, even if the bot was thinking when that happened."""
-        if table.finished or table.stopped or table.behind or table.undoing or self.tables.get(table.id) is not table:
+        if (
+            table.finished
+            or table.stopped
+            or table.behind
+            or table.undoing
+            or self.tables.get(table.id) is not table
+        ):
             return False
         if table.version != version or table.state.current_player() != seat:
             return False
@@ -931,7 +1003,9 @@ class TableManager(ChatMixin, UndoMixin, SeatingMixin, RecordsMixin):
 
     # ------------------------------------------------------------------ what each seat sees
 
-    def connect(self, table: Table, seat: int | None, wake: Callable[[], None], token: str | None = None) -> Connection:
+    def connect(
+        self, table: Table, seat: int | None, wake: Callable[[], None], token: str | None = None
+    ) -> Connection:
         """A new connection of `seat` (None: a spectator) holding `token`. A private seat not yet taken is taken
         now, under a new token (`take`) sent to this connection alone once it is stored (`{"type": "seat"}`)."""
         c = Connection(table, seat, wake, token)
@@ -942,7 +1016,9 @@ class TableManager(ChatMixin, UndoMixin, SeatingMixin, RecordsMixin):
             table.seats[seat].connected += 1
             table.seats_epoch += 1
             if table.seats[seat].claimed:
-                self._notify(table)  # the others see this seat come online (the newcomer is woken by its caller)
+                self._notify(
+                    table
+                )  # the others see this seat come online (the newcomer is woken by its caller)
         table.connections.add(c)
         if seat is not None and not table.seats[seat].claimed and not table.behind:  # behind: see `catch_up`
             s = table.seats[seat]
@@ -977,7 +1053,9 @@ class TableManager(ChatMixin, UndoMixin, SeatingMixin, RecordsMixin):
                 c.table.seats_epoch += 1
                 self._notify(c.table)
 
-    def log_json(self, table: Table, seat: int | None, start: int = 0, end: int | None = None) -> list[dict[str, Any]]:
+    def log_json(
+        self, table: Table, seat: int | None, start: int = 0, end: int | None = None
+    ) -> list[dict[str, Any]]:
         out = []
         for i in range(start, len(table.log) if end is None else min(end, len(table.log))):
             e = table.log[i]

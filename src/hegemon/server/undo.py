@@ -41,9 +41,14 @@ between a seat's view and a spectator's is hidden information (the hands of card
 def _private(view: dict[str, Any], public: dict[str, Any]) -> Any:
     """What a seat's view shows that the spectator's does not (deeply: the parts that differ), without what only
     says whose view it is or what it may do now."""
+
     def diff(a: Any, b: Any) -> Any:
         if isinstance(a, dict) and isinstance(b, dict):
-            out = {k: d for k, v in a.items() if k not in _NOT_PRIVATE and (d := diff(v, b.get(k, _MISSING))) is not None}
+            out = {
+                k: d
+                for k, v in a.items()
+                if k not in _NOT_PRIVATE and (d := diff(v, b.get(k, _MISSING))) is not None
+            }
             return out or None
         if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
             items = [diff(x, y) for x, y in zip(a, b, strict=True)]
@@ -112,7 +117,9 @@ class UndoMixin:
                 break
             i -= 1
         if i == 0:
-            raise ServerError("bad_request", "there is no action of yours to take back", detail="undo_nothing")
+            raise ServerError(
+                "bad_request", "there is no action of yours to take back", detail="undo_nothing"
+            )
         last = table.log[i - 1]
         if last.actor != seat or last.note not in ("", "auto"):
             raise ServerError("bad_request", "the last action is not yours: only your own last action can be taken "

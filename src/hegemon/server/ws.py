@@ -26,7 +26,7 @@ import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, cast
 
 import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -89,7 +89,9 @@ def handle_message(manager: TableManager, table_id: str, token: str | None, text
     kind = msg.get("type") if isinstance(msg, dict) else None
     if kind in ("chat", "undo", "undo_answer"):
         if token is None:
-            raise ServerError("unauthorized", "only a seated player may chat or ask for an undo", detail="not_seated")
+            raise ServerError(
+                "unauthorized", "only a seated player may chat or ask for an undo", detail="not_seated"
+            )
         table = manager.get(table_id)
         seat = manager.seat_of(table, token)
         if kind == "chat":
@@ -100,7 +102,9 @@ def handle_message(manager: TableManager, table_id: str, token: str | None, text
             manager.answer_undo(table, seat, msg.get("accept"))
         return
     if not isinstance(msg, dict) or "action" not in msg or "version" not in msg:
-        raise ServerError("bad_request", 'a message is {"version": n, "action": {...}}', detail="message_form")
+        raise ServerError(
+            "bad_request", 'a message is {"version": n, "action": {...}}', detail="message_form"
+        )
     if token is None:
         raise ServerError("unauthorized", "spectators cannot act", detail="spectator")
     manager.submit(table_id, token, msg["version"], msg["action"], msg.get("undos"))
@@ -242,7 +246,9 @@ def seat_update(manager: TableManager, conn: Connection) -> str | None:
     durable comes with its own wake-up."""
     table = conn.table
     if table.durable == table.version and (
-        conn.version_sent != table.version or conn.log_sent != len(table.log) or conn.seats_sent != table.seats_epoch
+        conn.version_sent != table.version
+        or conn.log_sent != len(table.log)
+        or conn.seats_sent != table.seats_epoch
     ):
         return dumps(manager.message(conn))
     return None
@@ -389,13 +395,21 @@ def router(
                     while errors:
                         e = errors.pop(0)
                         await send(e if isinstance(e, str) else dumps(e))
-                    if conn is not None and not manager.holds(conn):  # the seat was taken with its link elsewhere
+                    if conn is not None and not manager.holds(
+                        conn
+                    ):  # the seat was taken with its link elsewhere
                         await send(dumps(ServerError(
                             "unauthorized", "this seat was taken through its link by someone else",
                             detail="seat_taken").to_json()))  # fmt: skip
                         await asyncio.wait_for(websocket.close(code=4003), 1.0)
                         return
-                    update = watcher.feed.text_for(watcher) if watcher is not None else seat_update(manager, conn)  # type: ignore[arg-type]  # conn is set when watcher is None
+                    # (without a watcher, the connection is a seat's: `conn` is set)
+                    seat_conn = cast(Connection, conn)
+                    update = (
+                        watcher.feed.text_for(watcher)
+                        if watcher is not None
+                        else seat_update(manager, seat_conn)
+                    )
                     if update is not None:
                         await send(update)
             except (TimeoutError, WebSocketDisconnect, RuntimeError, OSError):
@@ -432,7 +446,11 @@ def router(
                         await throttle.close(websocket, kick=verdict == "kick")
                         break
                     if throttle.tell():
-                        errors.append(ServerError("bad_request", "too many messages: slow down", detail="rate_limit").to_json())
+                        errors.append(
+                            ServerError(
+                                "bad_request", "too many messages: slow down", detail="rate_limit"
+                            ).to_json()
+                        )
                         wake.set()
                     continue
                 text = data.get("text")
@@ -445,11 +463,15 @@ def router(
                         raise
                     except Exception:  # a bug must not cost the client its connection: refuse and log it
                         log.exception("unexpected error on a message for table %s", table_id)
-                        raise ServerError("bad_request", "this message could not be handled", detail="not_handled") from None
+                        raise ServerError(
+                            "bad_request", "this message could not be handled", detail="not_handled"
+                        ) from None
                 except ServerError as e:
                     refused(refusal_kind(e.code, e.detail))
                     refusals.allow()  # every refusal, stale_version too: a flood of any kind is slowed down
-                    budget.allow(who)  # ...and counts for the address, whichever of its connections it came on
+                    budget.allow(
+                        who
+                    )  # ...and counts for the address, whichever of its connections it came on
                     if len(errors) < 50:
                         errors.append(e.to_json())
                     wake.set()

@@ -16,8 +16,12 @@ ATHENS, SPARTA = 0, 1
 ROUND = {"3": 0, "4": 1, "5a": 2, "5b": 3}
 
 
-def fresh(siege: str = "classic", projects: tuple[str, ...] = ("parthenon", "stoa", "odeion"),
-          event: str = "no_event_3a", **opts: Any) -> PolisState:
+def fresh(
+    siege: str = "classic",
+    projects: tuple[str, ...] = ("parthenon", "stoa", "odeion"),
+    event: str = "no_event_3a",
+    **opts: Any,
+) -> PolisState:
     """A new game with a chosen project offer and round-3 event, at the first player's first action."""
     st = GAME.new_game({"siege": siege, **opts})
     for p in projects:

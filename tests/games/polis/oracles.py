@@ -34,4 +34,6 @@ def _sources(st: PolisState, galleys: bool) -> dict[int, int]:
     om = unit_masks(st.tables, us, st.units[1 - s])[0]
     want_land = not galleys
     is_land = b.is_land
-    return {t: _dest_union(st, galleys, 1 << t, om) for t in range(b.n_terr) if us[t] and is_land[t] == want_land}
+    return {
+        t: _dest_union(st, galleys, 1 << t, om) for t in range(b.n_terr) if us[t] and is_land[t] == want_land
+    }

@@ -14,8 +14,11 @@ from .fixtures import ATHENS, SPARTA, Q, T, do, hoplites, legal_kinds, scenario
 def test_create_hoplites_limits_and_mixed_payment():
     """§5.1: one polis; k ≤ cubes − 1; metal or silver per hoplite; stacking limit."""
     st = scenario(rnd="5a", to_move=ATHENS, clear_units=True, res={ATHENS: {"metal": 1, "silver": 2}})
-    made = {(a.count, a.silver) for a in st.legal_actions()
-            if isinstance(a, A.CreateHoplites) and a.polis == "athinae"}
+    made = {
+        (a.count, a.silver)
+        for a in st.legal_actions()
+        if isinstance(a, A.CreateHoplites) and a.polis == "athinae"
+    }
     assert made == {(1, 0), (1, 1), (2, 1), (2, 2), (3, 2)}  # ≤ 3 = 4 cubes − 1, ≤ 3 metal+silver
     do(st, A.CreateHoplites("athinae", 3, 2))
     assert st.pop[Q(st, "athinae")] == 1 and hoplites(st, ATHENS, "attika") == 3
@@ -52,7 +55,10 @@ def test_start_project_exact_cost_on_a_free_slot_of_its_symbol():
     opts = {(a.project, a.polis) for a in st.legal_actions() if isinstance(a, A.StartProject)}
     assert ("parthenon", "athinae") in opts and ("parthenon", "chalkis") not in opts  # Chalkis: agora only
     do(st, A.StartProject("parthenon", "athinae"))
-    assert st.res[ATHENS][5] == 0 and st.offer == [st.board.project_index["stoa"], st.board.project_index["odeion"]]
+    assert st.res[ATHENS][5] == 0 and st.offer == [
+        st.board.project_index["stoa"],
+        st.board.project_index["odeion"],
+    ]
     assert st.slots[Q(st, "athinae")][0] == st.board.project_index["parthenon"]
     st.res[ATHENS][4] = 0
     st2 = scenario(to_move=ATHENS, res={ATHENS: {"silver": 3, "wood": 1, "oil": 1}})
@@ -62,8 +68,13 @@ def test_start_project_exact_cost_on_a_free_slot_of_its_symbol():
 # ------------------------------------------------------------------ §5.5-5.6 movement
 def test_move_hoplites_costs_one_pp_and_respects_blocking_and_stacking():
     """§4.6/§5.5: one destination; blocking by opponent-controlled territories passed through (R34)."""
-    st = scenario(rnd="4", to_move=ATHENS, pp=(3, 3), clear_units=True,
-                  units={(ATHENS, "attika"): 3, (SPARTA, "megaris"): 1, (SPARTA, "boiotia"): 1})
+    st = scenario(
+        rnd="4",
+        to_move=ATHENS,
+        pp=(3, 3),
+        clear_units=True,
+        units={(ATHENS, "attika"): 3, (SPARTA, "megaris"): 1, (SPARTA, "boiotia"): 1},
+    )
     dests = {a.to for a in st.legal_actions() if isinstance(a, A.MoveHoplites)}
     # Megaris and Boiotia are Spartan-controlled: the destination may be entered, not passed through; by sea
     # (Saronikos, Kyklades…) every coastal land territory is reachable.
@@ -83,8 +94,12 @@ def test_move_hoplites_costs_one_pp_and_respects_blocking_and_stacking():
 
 
 def test_move_from_several_sources_in_board_order():
-    st = scenario(rnd="4", to_move=ATHENS, clear_units=True,
-                  units={(ATHENS, "attika"): 2, (ATHENS, "euboia"): 2, (ATHENS, "thessalia"): 1})
+    st = scenario(
+        rnd="4",
+        to_move=ATHENS,
+        clear_units=True,
+        units={(ATHENS, "attika"): 2, (ATHENS, "euboia"): 2, (ATHENS, "thessalia"): 1},
+    )
     do(st, A.MoveHoplites("boiotia"), A.MoveFrom("euboia", 2))
     rest = [a for a in st.legal_actions() if isinstance(a, A.MoveFrom)]
     assert {a.source for a in rest} == {"thessalia"}  # Attika comes before Euboia in board order

@@ -64,8 +64,13 @@ def test_defender_may_only_lay_matching_cards():
     do(st, A.Stand(), A.Stand(), A.PlayCards("phalanx:1", "phalanx:2"))
     legal = set(st.legal_actions())
     assert legal == {
-        A.Match("", ""), A.Match("phalanx:0", ""), A.Match("phalanx:1", ""), A.Match("", "phalanx:0"),
-        A.Match("", "phalanx:1"), A.Match("phalanx:0", "phalanx:1"), A.Match("phalanx:1", "phalanx:0"),
+        A.Match("", ""),
+        A.Match("phalanx:0", ""),
+        A.Match("phalanx:1", ""),
+        A.Match("", "phalanx:0"),
+        A.Match("", "phalanx:1"),
+        A.Match("phalanx:0", "phalanx:1"),
+        A.Match("phalanx:1", "phalanx:0"),
     }
 
 
@@ -118,12 +123,14 @@ def test_battle_ends_when_the_deck_cannot_supply_the_cards():
 
 
 def test_sea_battles_start_with_athens_and_no_battle_below_eight_units():
-    st = scenario(rnd="4", to_move=ATHENS, pp=(5, 5),
-                  units={(ATHENS, "kyklades"): 4, (SPARTA, "myrtoon_pelagos"): 4})
+    st = scenario(
+        rnd="4", to_move=ATHENS, pp=(5, 5), units={(ATHENS, "kyklades"): 4, (SPARTA, "myrtoon_pelagos"): 4}
+    )
     do(st, A.MoveGalleys("myrtoon_pelagos"), A.MoveFrom("kyklades", 2), A.EndMove(), A.Pass())
     assert st.battle_at == -1  # 6 galleys: no battle
-    st = scenario(rnd="4", to_move=ATHENS, pp=(5, 5),
-                  units={(ATHENS, "kyklades"): 4, (SPARTA, "myrtoon_pelagos"): 4})
+    st = scenario(
+        rnd="4", to_move=ATHENS, pp=(5, 5), units={(ATHENS, "kyklades"): 4, (SPARTA, "myrtoon_pelagos"): 4}
+    )
     do(st, A.MoveGalleys("myrtoon_pelagos"), A.MoveFrom("kyklades", 4), A.EndMove(), A.Pass())
     assert st.battle_at == T(st, "myrtoon_pelagos") and st.attacker == ATHENS
 
@@ -155,9 +162,18 @@ def test_draw_probabilities_follow_the_cards_left():
 def test_several_battles_the_side_whose_turn_ended_chooses_the_order():
     """§6.1 (R47): every territory with 8+ units fights; the side whose turn ended picks the order; a
     territory is fought once per turn-end."""
-    st = scenario(rnd="4", to_move=ATHENS, pp=(5, 5), clear_units=True,
-                  units={(ATHENS, "boiotia"): 4, (SPARTA, "boiotia"): 4, (ATHENS, "kyklades"): 4,
-                         (SPARTA, "myrtoon_pelagos"): 4})
+    st = scenario(
+        rnd="4",
+        to_move=ATHENS,
+        pp=(5, 5),
+        clear_units=True,
+        units={
+            (ATHENS, "boiotia"): 4,
+            (SPARTA, "boiotia"): 4,
+            (ATHENS, "kyklades"): 4,
+            (SPARTA, "myrtoon_pelagos"): 4,
+        },
+    )
     do(st, A.MoveGalleys("myrtoon_pelagos"), A.MoveFrom("kyklades", 4), A.EndMove(), A.Pass())
     assert st.phase_name() == "battle choice" and st.active == ATHENS
     assert {a.territory for a in st.legal_actions()} == {"boiotia", "myrtoon_pelagos"}

@@ -43,7 +43,9 @@ def test_a_siege_short_of_hoplites_says_how_many() -> None:
     r = blocked(st, st.legal_actions())
     assert r is not None
     f = st.board.p_fort[st.board.polis_index["korinthos"]]
-    assert {"kind": "besiege", "polis": "korinthos", "why": "hoplites", "need": f, "have": 2} in r["places"]["korinthos"]
+    assert {"kind": "besiege", "polis": "korinthos", "why": "hoplites", "need": f, "have": 2} in r["places"][
+        "korinthos"
+    ]
 
 
 def test_hoplites_at_the_stacking_limit() -> None:

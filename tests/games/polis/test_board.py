@@ -28,8 +28,10 @@ def test_shipped_board_matches_the_derived_facts_of_section_2_5():
     two = {b.terr_ids[t] for t in land if len(b.terr_poleis[t]) == 2}
     assert two == {"lakedaemon", "sikelia"}
     assert all(len(b.terr_poleis[t]) >= 1 for t in land)
-    gs = {b.polis_ids[q]: (b.terr_ids[b.p_galley_sea[q]] if b.p_galley_sea[q] >= 0 else None)
-          for q in range(b.n_poleis)}
+    gs = {
+        b.polis_ids[q]: (b.terr_ids[b.p_galley_sea[q]] if b.p_galley_sea[q] >= 0 else None)
+        for q in range(b.n_poleis)
+    }
     assert gs["athinae"] == "saronikos_kolpos" and gs["chios"] == "noties_sporades" and gs["sparti"] is None
     assert b.deck_size == 24 and sum(k.count for k in b.card_kinds) == 24
     assert b.round_limit == [3, 4, 5, 5]
@@ -50,28 +52,53 @@ def _corrupt(tmp_path: Path, old: str, new: str, count: int = 1) -> Path:
 
 CORRUPTIONS = [
     # (replace, with, expected entry in the message)
-    ('adjacent = ["attika", "megaris", "thessalia", "euboia", "korinthiakos_kolpos", "aigaion_pelagos"]',
-     'adjacent = ["attika", "megaris", "thessalia", "korinthiakos_kolpos", "aigaion_pelagos"]', "euboia"),
-    ('adjacent = ["boiotia", "makedonia", "korinthiakos_kolpos"',
-     'adjacent = ["boiotia", "atlantis", "korinthiakos_kolpos"', "territories.thessalia"),
+    (
+        'adjacent = ["attika", "megaris", "thessalia", "euboia", "korinthiakos_kolpos", "aigaion_pelagos"]',
+        'adjacent = ["attika", "megaris", "thessalia", "korinthiakos_kolpos", "aigaion_pelagos"]',
+        "euboia",
+    ),
+    (
+        'adjacent = ["boiotia", "makedonia", "korinthiakos_kolpos"',
+        'adjacent = ["boiotia", "atlantis", "korinthiakos_kolpos"',
+        "territories.thessalia",
+    ),
     ('id = "megara"', 'id = "thebai"', "poleis.thebai"),
     ('id = "tegea"', 'id = "Tegea"', "poleis.Tegea"),
-    ('fortification = 3                      # 3 or 4 attested [4P]; 3 chosen',
-     'fortification = 2', "poleis.argos"),
-    ('galley_sea = "ionion_pelagos"          # port of Kyllene', 'galley_sea = "saronikos_kolpos"', "poleis.elis"),
-    ('size = 12', 'size = 11', "event_piles.pile_4"),
-    ('seas = ["myrtoon_pelagos"]             # south past Kythera and Crete', 'seas = ["kyklades"]',
-     "trade_routes.sparta_to_aigyptos"),
-    ('{ good = "wine", gives = "silver", amount = 2, purchase_silver = 0 },',
-     '{ good = "wine", gives = "silver", amount = 2, purchase_silver = 1 },', "markets.persia"),
-    ('tribute_box = ["wood", "wine", "oil"]', 'tribute_box = ["wood", "wine", "oil", "oil", "oil", "oil"]',
-     "territories.kerkyra"),
-    ('hoplites = { attika = 3, ionia = 2 }', 'hoplites = { attika = 4, ionia = 2 }', "setup.athens"),
+    (
+        "fortification = 3                      # 3 or 4 attested [4P]; 3 chosen",
+        "fortification = 2",
+        "poleis.argos",
+    ),
+    (
+        'galley_sea = "ionion_pelagos"          # port of Kyllene',
+        'galley_sea = "saronikos_kolpos"',
+        "poleis.elis",
+    ),
+    ("size = 12", "size = 11", "event_piles.pile_4"),
+    (
+        'seas = ["myrtoon_pelagos"]             # south past Kythera and Crete',
+        'seas = ["kyklades"]',
+        "trade_routes.sparta_to_aigyptos",
+    ),
+    (
+        '{ good = "wine", gives = "silver", amount = 2, purchase_silver = 0 },',
+        '{ good = "wine", gives = "silver", amount = 2, purchase_silver = 1 },',
+        "markets.persia",
+    ),
+    (
+        'tribute_box = ["wood", "wine", "oil"]',
+        'tribute_box = ["wood", "wine", "oil", "oil", "oil", "oil"]',
+        "territories.kerkyra",
+    ),
+    ("hoplites = { attika = 3, ionia = 2 }", "hoplites = { attika = 4, ionia = 2 }", "setup.athens"),
     ('provenance = "attested:CARDS-DE"', 'provenance = "attested:LAVIA"', "LAVIA"),
     ('id = "cc24"\nformation = "skirmish"', 'id = "cc24"\nformation = "archers"', "combat_cards.cc24"),
-    ('max_population = 9', 'max_population = 3', "poleis.syrakousai"),
-    ('fortification = 4                      # "strongly fortified" [TOM]',
-     'fortification = 5', "poleis.syrakousai"),
+    ("max_population = 9", "max_population = 3", "poleis.syrakousai"),
+    (
+        'fortification = 4                      # "strongly fortified" [TOM]',
+        "fortification = 5",
+        "poleis.syrakousai",
+    ),
 ]
 
 
@@ -103,10 +130,13 @@ def test_poleis_count_is_checked(tmp_path):
 
 def test_a_corrected_board_is_used_through_the_board_option(tmp_path):
     """A user with the physical game corrects a value (issue §1: `--board PATH`)."""
-    path = _corrupt(tmp_path, 'base_population = 3\nmax_population = 7\nmax_growth = 2\ncommercial = false\n'
-                              'galley_sea = ""                        # inland',
-                    'base_population = 5\nmax_population = 7\nmax_growth = 2\ncommercial = false\n'
-                    'galley_sea = ""                        # inland')
+    path = _corrupt(
+        tmp_path,
+        "base_population = 3\nmax_population = 7\nmax_growth = 2\ncommercial = false\n"
+        'galley_sea = ""                        # inland',
+        "base_population = 5\nmax_population = 7\nmax_growth = 2\ncommercial = false\n"
+        'galley_sea = ""                        # inland',
+    )
     opts = GAME.parse_options({"board": str(path)})
     st = GAME.new_game(opts)
     assert st.board.p_base[st.board.polis_index["thebai"]] == 5

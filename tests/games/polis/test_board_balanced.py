@@ -73,7 +73,9 @@ def test_it_differs_from_the_default_only_in_reconstructed_values_each_marked_as
     assert changes, "the balanced board changes nothing"
     for section, eid, fld, before, after in changes:
         assert before.startswith("reconstructed"), f"{section}.{eid}.{fld} is {before} in the default board"
-        assert after.startswith("reconstructed (balanced board:"), f"{section}.{eid}.{fld} is not marked: {after!r}"
+        assert after.startswith("reconstructed (balanced board:"), (
+            f"{section}.{eid}.{fld} is not marked: {after!r}"
+        )
     # the attested setup (Sparta's 4 silver, Athens' 4 wheat…) is untouched, and the changed values are listed
     # by `reconstructed_values` like every other reconstructed value
     listed = {(r["section"], r["id"], r["field"]) for r in reconstructed_values(load_board("balanced"))}

@@ -40,7 +40,8 @@ def test_every_constant_in_the_shipped_file_is_one_the_engine_reads():
 
 def test_an_unknown_constant_is_refused_naming_it(tmp_path):
     text = DEFAULT_BOARD.read_text(encoding="utf-8").replace(
-        "[constants]\n", '[constants]\nbattle_cards_per_attack = { value = 3, provenance = "attested:SEED" }\n'
+        "[constants]\n",
+        '[constants]\nbattle_cards_per_attack = { value = 3, provenance = "attested:SEED" }\n',
     )
     path = tmp_path / "b.toml"
     path.write_text(text, encoding="utf-8")
@@ -82,9 +83,10 @@ def test_a_string_where_a_number_belongs_elsewhere_names_its_entry(tmp_path):
 
 # ---------------------------------------------------------------------------------------- the constants
 def test_cubes_per_side(tmp_path):
-    assert common.pool(fresh(board=board_with(tmp_path, cubes_per_side="50")), ATHENS) == common.pool(
-        fresh(), ATHENS
-    ) + 5
+    assert (
+        common.pool(fresh(board=board_with(tmp_path, cubes_per_side="50")), ATHENS)
+        == common.pool(fresh(), ATHENS) + 5
+    )
 
 
 def test_merchant_ships_per_side(tmp_path):
@@ -110,7 +112,9 @@ def test_resource_maximum(tmp_path):
 def test_min_polis_population(tmp_path):
     def creatable(**opts):
         st = scenario(to_move=ATHENS, res={ATHENS: {"metal": 9}}, clear_units=True, **opts)
-        return {(a.polis, a.count) for a in st.legal_actions() if isinstance(a, A.CreateHoplites) and not a.silver}
+        return {
+            (a.polis, a.count) for a in st.legal_actions() if isinstance(a, A.CreateHoplites) and not a.silver
+        }
 
     assert ("chalkis", 1) in creatable() and ("athinae", 3) in creatable()
     got = creatable(board=board_with(tmp_path, min_polis_population="2"))
@@ -160,7 +164,9 @@ def test_extra_resource_after_opponent_passed(tmp_path):
 
 def test_unit_cost(tmp_path):
     path = board_with(tmp_path, unit_cost='{ hoplite = "wine", galley = "wood", merchant = "wood" }')
-    st = scenario(to_move=ATHENS, res={ATHENS: {"metal": 0, "wine": 2, "silver": 0}}, clear_units=True, board=path)
+    st = scenario(
+        to_move=ATHENS, res={ATHENS: {"metal": 0, "wine": 2, "silver": 0}}, clear_units=True, board=path
+    )
     do(st, A.CreateHoplites("athinae", 2, 0))
     assert st.res[ATHENS][RES["wine"]] == 0
     st = scenario(to_move=ATHENS, res={ATHENS: {"metal": 0, "wine": 2, "silver": 0}})
@@ -206,7 +212,9 @@ def test_battle_min_units(tmp_path):
         m = [a for a in st.legal_actions() if isinstance(a, A.Match) and not a.first and not a.second]
         return do(st, m[0])  # no match: the defender loses two hoplites
 
-    assert after_one_exchange().phase_name() == "card draw"  # Athens 2, Sparta 3: both keep ≥ 2, the battle goes on
+    assert (
+        after_one_exchange().phase_name() == "card draw"
+    )  # Athens 2, Sparta 3: both keep ≥ 2, the battle goes on
     assert after_one_exchange(battle_min_units="4").battle_at == -1  # a side is below 4: the battle is over
 
 

@@ -20,7 +20,6 @@ def start(siege: str = "classic") -> object:
     return st
 
 
-
 def test_units_are_created_in_ones_own_polis_and_galleys_need_a_port() -> None:
     st = start()
     me = st.current_player()
@@ -49,7 +48,9 @@ def test_the_two_actions_of_a_turn_must_be_different_s_4_3() -> None:
     first = next(a for a in st.legal_actions() if a.kind == "create_hoplites")
     play(st, first)
     while st.current_player() == CHANCE or st.phase_name() != "action":
-        st.apply(sample_chance(st, random.Random(1)) if st.current_player() == CHANCE else st.legal_actions()[0])
+        st.apply(
+            sample_chance(st, random.Random(1)) if st.current_player() == CHANCE else st.legal_actions()[0]
+        )
     e = refused(st, first)
     assert e.rule == "§4.3" and "must be different" in str(e) and "create hoplites" in str(e)
 

@@ -49,7 +49,9 @@ def test_bribe_reach_is_the_cheapest_path_search(tmp_path, cubes):
             full = proxenos.bribe_costs(st, s, src)
             for t in range(st.board.n_terr):
                 assert proxenos.bribe_reach(st, s, src, None, t) == full[t]
-            assert proxenos._free_reach(st, s, src) == sum(1 << t for t in range(st.board.n_terr) if full[t] == 0)
+            assert proxenos._free_reach(st, s, src) == sum(
+                1 << t for t in range(st.board.n_terr) if full[t] == 0
+            )
             for cap in (0, 1, 2, 3, 5, 8):
                 mask = proxenos.bribe_reach(st, s, src, cap)
                 assert mask == sum(1 << t for t in range(st.board.n_terr) if full[t] <= cap)
@@ -64,7 +66,11 @@ def test_cached_destinations_are_the_paths_of_each_source():
         us, them = st.units[s], st.units[1 - s]
         for galleys in (False, True):
             fn = oracles.galley_dests if galleys else oracles.hoplite_dests
-            want = {t: fn(st.board, us, them, t) for t in range(st.board.n_terr) if us[t] and st.board.is_land[t] != galleys}
+            want = {
+                t: fn(st.board, us, them, t)
+                for t in range(st.board.n_terr)
+                if us[t] and st.board.is_land[t] != galleys
+            }
             assert oracles._sources(st, galleys) == want
             checked += 1
     assert checked > 100
@@ -73,7 +79,9 @@ def test_cached_destinations_are_the_paths_of_each_source():
 def test_action_tables_hold_the_same_actions_as_fresh_ones():
     st = GAME.new_game()
     tb = st.tables
-    assert tb.move_h[3] == A.MoveHoplites(st.board.terr_ids[3]) and tb.besiege[7] == A.Besiege(st.board.polis_ids[7])
+    assert tb.move_h[3] == A.MoveHoplites(st.board.terr_ids[3]) and tb.besiege[7] == A.Besiege(
+        st.board.polis_ids[7]
+    )
     assert tb.trade[1] == (A.Trade(st.board.market_ids[1], False), A.Trade(st.board.market_ids[1], True))
     assert tb.move_from[2][3] == A.MoveFrom(st.board.terr_ids[2], 3)
     assert st.clone().tables is tb

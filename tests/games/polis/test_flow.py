@@ -63,8 +63,18 @@ def test_only_flow_moves_the_round() -> None:
 
 def test_flow_enters_every_step_of_the_round() -> None:
     """Every phase that is not a sub-step of an action or a battle is entered in flow.py, and nowhere else."""
-    round_steps = {"ACTION", "EXTRA", "BATTLE_CHOOSE", "DRAW_PROJECT", "DRAW_EVENT", "EVENT_REMOVE", "SUPPLY",
-                   "GROWTH", "PHOROS", "OVER"}
+    round_steps = {
+        "ACTION",
+        "EXTRA",
+        "BATTLE_CHOOSE",
+        "DRAW_PROJECT",
+        "DRAW_EVENT",
+        "EVENT_REMOVE",
+        "SUPPLY",
+        "GROWTH",
+        "PHOROS",
+        "OVER",
+    }
     owned = {s for rel, steps in OWN_STEPS.items() if rel != "state.py" for s in steps}
     assert sorted(getattr(common, n) for n in round_steps | owned) == list(range(len(common.PHASE_NAMES)))
     source = (ROOT / "rules" / "flow.py").read_text(encoding="utf-8")

@@ -39,7 +39,9 @@ def test_sacrifice_worked_example_values():
     assert frac(r["success"]) == 1
     assert frac(r["expected_hoplites_lost"]) == Fraction(1, 4) * 3 + Fraction(1, 4) * 2
     assert frac(r["expected_pp_spent"]) == Fraction(3, 2)
-    assert frac(siege_odds(3, 3, "sacrifice", 1)["success"]) == frac(siege_odds(3, 3, "classic", 1)["success"])
+    assert frac(siege_odds(3, 3, "sacrifice", 1)["success"]) == frac(
+        siege_odds(3, 3, "classic", 1)["success"]
+    )
 
 
 def test_opponents_polis_population_on_capture():
@@ -48,7 +50,9 @@ def test_opponents_polis_population_on_capture():
     assert frac(r["expected_population_on_capture"]) == 3
     r = siege_odds(2, 3, "classic", 2, neutral=False, population=3)
     # 3/4 at 3 cubes, then 1/4·3/4 at 2 cubes
-    assert frac(r["expected_population_on_capture"]) == (Fraction(3, 4) * 3 + Fraction(3, 16) * 2) / Fraction(15, 16)
+    assert frac(r["expected_population_on_capture"]) == (Fraction(3, 4) * 3 + Fraction(3, 16) * 2) / Fraction(
+        15, 16
+    )
 
 
 def test_diceless_plans_match_the_seed():
@@ -59,7 +63,12 @@ def test_diceless_plans_match_the_seed():
     assert (plans[4]["pp_spent"], plans[4]["hoplites_lost"]) == (1, 0)
     assert all(p["feasible"] for p in r["plans"])
     r = siege_odds(4, 5, "diceless_sacrifice", 2)
-    assert [p["feasible"] for p in sorted(r["plans"], key=lambda p: p["actions"])] == [False, False, True, True]
+    assert [p["feasible"] for p in sorted(r["plans"], key=lambda p: p["actions"])] == [
+        False,
+        False,
+        True,
+        True,
+    ]
     d = siege_odds(3, 3, "diceless", 0)
     assert d["plans"] == [d["plans"][0]] and d["plans"][0]["actions"] == 3 and d["plans"][0]["net_pp"] == 2
     assert siege_odds(3, 2, "diceless", 0)["success"]["fraction"] == "0/1"
@@ -103,9 +112,13 @@ def _engine_success(st, target: str, force: bool) -> Fraction:
 
 @pytest.mark.parametrize(
     ("siege", "terr", "polis", "hop", "pp"),
-    [("classic", "boiotia", "thebai", 3, 3), ("classic", "korinthia", "korinthos", 5, 4),
-     ("sacrifice", "boiotia", "thebai", 3, 2), ("sacrifice", "korinthia", "korinthos", 5, 3),
-     ("sacrifice", "megaris", "megara", 4, 2)],
+    [
+        ("classic", "boiotia", "thebai", 3, 3),
+        ("classic", "korinthia", "korinthos", 5, 4),
+        ("sacrifice", "boiotia", "thebai", 3, 2),
+        ("sacrifice", "korinthia", "korinthos", 5, 3),
+        ("sacrifice", "megaris", "megara", 4, 2),
+    ],
 )
 def test_odds_agree_with_the_engine(siege, terr, polis, hop, pp):
     st = scenario(siege, rnd="5a", units={(ATHENS, terr): hop}, pp=(pp, 3))

@@ -69,7 +69,9 @@ def test_effects_match_what_the_action_does_in_random_games() -> None:
             assert st.pp[cp] - before[0] == e.get("prestige", 0) + rnd.get("prestige", 0) + reward
             for k, n in enumerate(st.res[cp]):
                 name = RESOURCES[k]
-                assert n - before[2][k] == e.get("resources", {}).get(name, 0) + rnd.get("resources", {}).get(name, 0)
+                assert n - before[2][k] == e.get("resources", {}).get(name, 0) + rnd.get("resources", {}).get(
+                    name, 0
+                )
             assert population(st, cp) - before[1] == e.get("population", 0)
             if st.current_player() == TERMINAL:
                 assert "game_over" in e and e["game_over"]["reason"] == st.end_reason
@@ -105,7 +107,9 @@ def test_the_last_growth_costs_one_wheat_and_the_storage_halving_is_the_rounds()
     """Growth: 1 wheat, 1 cube. When it is the last growth the end of round goes on by itself (megalopolis,
     storage halved): those numbers are under `round`, not the Grow's cost."""
     st = scenario(to_move=ATHENS, pp=(5, 5), res={ATHENS: {"wheat": 20, "wine": 6, "oil": 6}})
-    st.res[SPARTA][RESOURCES.index("wheat")] = population(st, SPARTA)  # Sparta pays its supply and cannot grow
+    st.res[SPARTA][RESOURCES.index("wheat")] = population(
+        st, SPARTA
+    )  # Sparta pays its supply and cannot grow
     do(st, A.Pass(), A.Pass())
     while st.phase_name() != "growth" or st.active != ATHENS:
         acts = st.legal_actions()

@@ -42,8 +42,9 @@ def test_supply_worked_example_of_section_8_2():
 
 
 def test_supply_with_enough_wheat_is_automatic_and_storage_halves_rounding_up():
-    st = scenario(to_move=ATHENS, res={ATHENS: {"wheat": 13, "oil": 5, "wine": 4, "metal": 7},
-                                       SPARTA: {"wheat": 8}})
+    st = scenario(
+        to_move=ATHENS, res={ATHENS: {"wheat": 13, "oil": 5, "wine": 4, "metal": 7}, SPARTA: {"wheat": 8}}
+    )
     _end_round(st)
     _skip_choices(st)
     # Athens: 13 − 8 = 5 wheat → 3; oil 5 → 3; wine 4 → 2; metal kept
@@ -116,8 +117,11 @@ def test_preparations_for_the_next_round():
 
 
 def test_projects_pay_immediate_prestige_to_the_owner_at_round_end_and_posterity_at_the_end():
-    st = scenario(to_move=ATHENS, pp=(3, 3), res={ATHENS: {"wood": 2, "metal": 1, "silver": 1, "wheat": 30},
-                                                  SPARTA: RICH})
+    st = scenario(
+        to_move=ATHENS,
+        pp=(3, 3),
+        res={ATHENS: {"wood": 2, "metal": 1, "silver": 1, "wheat": 30}, SPARTA: RICH},
+    )
     do(st, A.StartProject("stoa", "chalkis"), A.Pass())
     do(st, A.Pass())
     assert st.pp[ATHENS] == 3 + 1  # Stoa: immediate 1

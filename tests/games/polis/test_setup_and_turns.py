@@ -19,9 +19,15 @@ def test_setup_of_section_3():
     b = st.board
     assert st.res == [[4, 4, 4, 4, 4, 0], [4, 4, 4, 4, 0, 4]] and st.pp == [3, 3]
     assert {b.polis_ids[q]: st.pop[q] for q in range(b.n_poleis) if st.owner[q] == ATHENS} == {
-        "athinae": 4, "chalkis": 2, "chios": 2}
+        "athinae": 4,
+        "chalkis": 2,
+        "chios": 2,
+    }
     assert {b.polis_ids[q]: st.pop[q] for q in range(b.n_poleis) if st.owner[q] == SPARTA} == {
-        "sparti": 4, "gythion": 2, "pylios": 2}
+        "sparti": 4,
+        "gythion": 2,
+        "pylios": 2,
+    }
     assert sum(1 for o in st.owner if o < 0) == 12
     assert st.units[ATHENS][T(st, "attika")] == 3 and st.units[ATHENS][T(st, "ionia")] == 2
     assert st.units[ATHENS][T(st, "kyklades")] == 2 and st.units[ATHENS][T(st, "noties_sporades")] == 1
@@ -82,8 +88,11 @@ def test_pass_ends_the_turn_and_the_other_side_plays_on_paying_an_extra_resource
 
 
 def test_an_action_that_cannot_pay_the_extra_resource_is_illegal():
-    st = scenario(to_move=SPARTA, pp=(5, 5), res={SPARTA: {"metal": 1, "wood": 0, "wine": 0, "oil": 0,
-                                                           "wheat": 0, "silver": 0}})
+    st = scenario(
+        to_move=SPARTA,
+        pp=(5, 5),
+        res={SPARTA: {"metal": 1, "wood": 0, "wine": 0, "oil": 0, "wheat": 0, "silver": 0}},
+    )
     st.passed[ATHENS] = True
     assert not [a for a in st.legal_actions() if isinstance(a, A.CreateHoplites)]
     st.res[SPARTA][2] = 1  # one wine

@@ -110,8 +110,9 @@ def test_sacrifice_worked_example_neutral_polis():
 
 def test_sacrifice_worked_example_opponents_polis_loses_a_cube_first():
     """Seed: "the attacker loses 1 hoplite (and the polis, if not neutral, 1 population)", then forces."""
-    st = scenario("sacrifice", units={(ATHENS, "boiotia"): 3}, pp=(5, 3),
-                  owners={"thebai": SPARTA}, pop={"thebai": 3})
+    st = scenario(
+        "sacrifice", units={(ATHENS, "boiotia"): 3}, pp=(5, 3), owners={"thebai": SPARTA}, pop={"thebai": 3}
+    )
     do(st, A.Besiege("thebai"), A.SiegeRoll(1))
     assert _state_of(st, "thebai", "boiotia") == (4, 2, 0, SPARTA, 2)
     do(st, A.ForceSiege())
@@ -133,8 +134,9 @@ def test_sacrifice_needs_a_pp_and_enough_hoplites_left():
     st = scenario("sacrifice", rnd="4", units={(ATHENS, "korinthia"): 4}, pp=(5, 3))
     do(st, A.Besiege("korinthos"), A.SiegeRoll(1))  # 3 hoplites left, F − roll = 3: may force
     assert st.phase == SACRIFICE_FORCE
-    st = scenario("sacrifice", rnd="4", units={(ATHENS, "korinthia"): 4}, pp=(5, 3),
-                  owners={"korinthos": SPARTA})
+    st = scenario(
+        "sacrifice", rnd="4", units={(ATHENS, "korinthia"): 4}, pp=(5, 3), owners={"korinthos": SPARTA}
+    )
     do(st, A.Besiege("korinthos"), A.SiegeRoll(1))
     do(st, A.ForceSiege())
     assert hoplites(st, ATHENS, "korinthia") == 0 and st.owner[Q(st, "korinthos")] == ATHENS
@@ -205,8 +207,12 @@ def test_diceless_siege_broken_when_hoplites_fall_below_fortification():
 def test_diceless_discs_removed_at_round_end_but_diceless_sacrifice_discs_stay():
     """Seed §1.2 last line vs §1.3 last line; polis.md §7.3.9."""
     for siege, left in (("diceless", 0), ("diceless_sacrifice", 1)):
-        st = scenario(siege, units={(ATHENS, "boiotia"): 3}, pp=(3, 3), res={ATHENS: {"wheat": 20},
-                                                                             SPARTA: {"wheat": 20}})
+        st = scenario(
+            siege,
+            units={(ATHENS, "boiotia"): 3},
+            pp=(3, 3),
+            res={ATHENS: {"wheat": 20}, SPARTA: {"wheat": 20}},
+        )
         do(st, A.StartSiege("thebai"))
         if st.phase == DS_FORCE:
             do(st, A.StopForcing())
@@ -285,8 +291,14 @@ def test_diceless_sacrifice_win_in_the_very_first_action_costs_4_pp_and_3_hoplit
 
 def test_diceless_sacrifice_forcing_an_opponents_polis_costs_it_a_cube_each_time():
     """Seed: "if the city is the opponent's, its population also drops by 1 for each forced disc"."""
-    st = scenario("diceless_sacrifice", rnd="5a", units={(ATHENS, "korinthia"): 5}, pp=(6, 6),
-                  owners={"korinthos": SPARTA}, pop={"korinthos": 4})
+    st = scenario(
+        "diceless_sacrifice",
+        rnd="5a",
+        units={(ATHENS, "korinthia"): 5},
+        pp=(6, 6),
+        owners={"korinthos": SPARTA},
+        pop={"korinthos": 4},
+    )
     do(st, A.StartSiege("korinthos"))
     assert st.pop[Q(st, "korinthos")] == 4  # the first disc costs no cube
     do(st, A.ForceSiege())

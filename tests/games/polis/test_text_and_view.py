@@ -24,8 +24,20 @@ def test_render_shows_the_board_and_only_the_viewers_hand():
     st = _battle_state()
     st.discs[ATHENS][Q(st, "thebai")] = 1
     text = render(st, ATHENS)
-    for needle in ("round 4", "Athinae", "Korinthos", "F4", "siege ATH:1/3", "Boiotia", "Market values",
-                   "Project offer", "Battle in Boiotia", "Your hand (athens)", "skirmish:2", "PP"):
+    for needle in (
+        "round 4",
+        "Athinae",
+        "Korinthos",
+        "F4",
+        "siege ATH:1/3",
+        "Boiotia",
+        "Market values",
+        "Project offer",
+        "Battle in Boiotia",
+        "Your hand (athens)",
+        "skirmish:2",
+        "PP",
+    ):
         assert needle in text, needle
     assert "charge:1" not in text  # Sparta's card
     assert "Your hand" not in render(st, None)
@@ -47,5 +59,8 @@ def test_views_show_own_hand_and_legal_actions_only_on_own_turn():
 
 
 def test_describe_action_is_readable():
-    assert describe_action(A.CreateHoplites("athinae", 2, 1)) == "create 2 hoplite(s) at athinae (pay 1 metal + 1 silver)"
+    assert (
+        describe_action(A.CreateHoplites("athinae", 2, 1))
+        == "create 2 hoplite(s) at athinae (pay 1 metal + 1 silver)"
+    )
     assert "diceless" not in describe_action(A.StartSiege("argos")) and "argos" in str(A.StartSiege("argos"))

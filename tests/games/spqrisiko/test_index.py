@@ -32,7 +32,9 @@ def check(st: SpqrState) -> None:
     assert index.next_scores(st, alive, comp) == expected
     assert index.next_vp(st, alive, comp) == {p: sum(v.values()) for p, v in expected.items()}
     for who in range(st.n):
-        assert index.score(st, who, comp) == score_turn(st.board, st.owner, st.triremes, st.power_centre, who, comp)
+        assert index.score(st, who, comp) == score_turn(
+            st.board, st.owner, st.triremes, st.power_centre, who, comp
+        )
 
 
 @pytest.mark.parametrize(

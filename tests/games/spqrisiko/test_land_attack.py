@@ -183,8 +183,12 @@ def test_house_default_four_against_three_rolls_three_dice() -> None:
     st = land({"cisalpina": (0, 4), "italia": (1, 3)})
     play(st, A.Attack("cisalpina", "italia"))
     assert {a.dice for a in of_kind(st, A.RollDice)} == {3}
-    st = land({"cisalpina": (0, 4), "italia": (1, 3), "arabia": (0, 9)}, place="arabia", garrison="garrison_first")
-    assert ("cisalpina", "italia") not in attacks(st) and attacks(st)  # house-strict: at most 2 dice against 3
+    st = land(
+        {"cisalpina": (0, 4), "italia": (1, 3), "arabia": (0, 9)}, place="arabia", garrison="garrison_first"
+    )
+    assert ("cisalpina", "italia") not in attacks(st) and attacks(
+        st
+    )  # house-strict: at most 2 dice against 3
 
 
 def test_house_default_frontier_attack_needs_three_and_stops_at_two() -> None:
@@ -225,10 +229,16 @@ def test_house_move_in_minimum_one_is_the_earlier_reading() -> None:
 
 @pytest.mark.parametrize(
     ("rules", "extra", "counts"),
-    [("house-1.2", {}, set(range(3, 9))), ("house-1.2", {"garrison": "garrison_first"}, set(range(3, 9))),
-     ("house-1.2", {"move_in_minimum": "one"}, set(range(1, 9))), ("official", {}, set(range(3, 9)))],
+    [
+        ("house-1.2", {}, set(range(3, 9))),
+        ("house-1.2", {"garrison": "garrison_first"}, set(range(3, 9))),
+        ("house-1.2", {"move_in_minimum": "one"}, set(range(1, 9))),
+        ("official", {}, set(range(3, 9))),
+    ],
 )
-def test_audit_cisalpina_nine_conquers_italia_with_three_dice(rules: str, extra: dict, counts: set[int]) -> None:
+def test_audit_cisalpina_nine_conquers_italia_with_three_dice(
+    rules: str, extra: dict, counts: set[int]
+) -> None:
     """The audit's case: Cisalpina (9, no other enemy neighbour) takes Italia with 3 dice."""
     mine = {p: (0, 3) for p in ("illiria", "lugdunense", "narbonensis", "noricum", "raetia")}
     st = land({"cisalpina": (0, 9), "italia": (1, 1), **mine}, rules=rules, **extra)

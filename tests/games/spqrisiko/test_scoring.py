@@ -171,7 +171,12 @@ def test_r_6_land_table_function() -> None:
 
 
 def _reference_score(
-    board: Board, owner: list[int], triremes: list[list[int]], power_centre: list[bool], who: int, competitors: list[int]
+    board: Board,
+    owner: list[int],
+    triremes: list[list[int]],
+    power_centre: list[bool],
+    who: int,
+    competitors: list[int],
 ) -> dict[str, int]:
     """The plain reading of [R 5.6], as the engine computed it before it was made faster."""
     from hegemon.games.spqrisiko.scoring import empire_sizes, sea_controller, strictly_most

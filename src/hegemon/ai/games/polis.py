@@ -172,7 +172,9 @@ def siege_value(st: PolisState, s: int, q: int, w: Weights = DEFAULT) -> float:
         k = f - d if pending else f - d - 1  # forced discs still needed
         if st.pp[s] >= k and (h >= k if pending else h >= f):
             forced = worth - k * (1.0 + w.unit)
-            value = max(value, forced if pending else (forced - w.action) * w.keep_force_next * keep / w.keep_ds)
+            value = max(
+                value, forced if pending else (forced - w.action) * w.keep_force_next * keep / w.keep_ds
+            )
     return max(value, reach_value(st, s, q))
 
 
@@ -462,4 +464,3 @@ BOTS = BotRole(
     mcts_defaults=MCTS_DEFAULTS,
 )
 """The bots role (`Roles.bots`): the search's evaluation for either side is `search_evaluate_for`."""
-

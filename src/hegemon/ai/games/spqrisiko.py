@@ -48,7 +48,9 @@ def strengths(st: SpqrState) -> list[float]:
         for p in provs[o]:
             a = armies[p]
             total += a
-            if ne[p]:  # exposed: a player's neighbour holds more legionaries (only a frontier province can be)
+            if ne[
+                p
+            ]:  # exposed: a player's neighbour holds more legionaries (only a frontier province can be)
                 for q in land[p]:
                     if armies[q] > a:
                         oq = owner[q]
@@ -216,7 +218,9 @@ def finish_default(st: SpqrState, player: PlayerId, last: Action | None) -> Acti
     if A.FORGO in actions:
         return A.FORGO
     if st.phase == S.REINFORCE:
-        rows = [r for r in actions if isinstance(r, A.Reinforce)]  # every action of the phase places a legionary
+        rows = [
+            r for r in actions if isinstance(r, A.Reinforce)
+        ]  # every action of the phase places a legionary
         return max(rows, key=lambda r: _threat(st, st.board.province_index[r.province]))
     return actions[0] if actions else None
 

@@ -56,7 +56,9 @@ class CreateHoplites(Action):
     silver: int
 
     def __str__(self) -> str:
-        return f"create {self.count} hoplite(s) at {self.polis} (pay {_pay(self.count, self.silver, 'metal')})"
+        return (
+            f"create {self.count} hoplite(s) at {self.polis} (pay {_pay(self.count, self.silver, 'metal')})"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +84,9 @@ class CreateMerchants(Action):
     silver: int
 
     def __str__(self) -> str:
-        return f"create {self.count} merchant(s) at {self.polis} (pay {_pay(self.count, self.silver, 'wood')})"
+        return (
+            f"create {self.count} merchant(s) at {self.polis} (pay {_pay(self.count, self.silver, 'wood')})"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -444,10 +448,42 @@ class Phoros(Action):
 
 
 ACTION_CLASSES: tuple[type[Action], ...] = (
-    Pass, PayExtra, CreateHoplites, CreateGalleys, CreateMerchants, StartProject, MoveHoplites, MoveGalleys,
-    MoveFrom, EndMove, Besiege, SiegeRoll, StartSiege, ContinueSiege, ForceSiege, StopForcing, Garrison,
-    Collect, Trade, MarketRoll, MoveProxenos, RedeemProxenos, CivilWar, ChooseBattle, DrawCard, Retreat,
-    Stand, PlayCards, Match, DrawProject, DrawEvent, RemoveUnit, ReleasePolis, PaySupply, Grow, EndGrowth,
+    Pass,
+    PayExtra,
+    CreateHoplites,
+    CreateGalleys,
+    CreateMerchants,
+    StartProject,
+    MoveHoplites,
+    MoveGalleys,
+    MoveFrom,
+    EndMove,
+    Besiege,
+    SiegeRoll,
+    StartSiege,
+    ContinueSiege,
+    ForceSiege,
+    StopForcing,
+    Garrison,
+    Collect,
+    Trade,
+    MarketRoll,
+    MoveProxenos,
+    RedeemProxenos,
+    CivilWar,
+    ChooseBattle,
+    DrawCard,
+    Retreat,
+    Stand,
+    PlayCards,
+    Match,
+    DrawProject,
+    DrawEvent,
+    RemoveUnit,
+    ReleasePolis,
+    PaySupply,
+    Grow,
+    EndGrowth,
     Phoros,
 )
 CODEC = ActionCodec(ACTION_CLASSES)

@@ -66,7 +66,9 @@ def _units(st: PolisState, q: int, token: int, used: set[int], extra: bool) -> d
     """Why no unit of `token` can be created at own polis `q` (None: this polis never makes that unit)."""
     b = st.board
     s = st.active
-    kind = {T_HOPLITES: "create_hoplites", T_GALLEYS: "create_galleys", T_MERCHANTS: "create_merchants"}[token]
+    kind = {T_HOPLITES: "create_hoplites", T_GALLEYS: "create_galleys", T_MERCHANTS: "create_merchants"}[
+        token
+    ]
     if token == T_GALLEYS and b.p_galley_sea[q] < 0:
         return None
     if token == T_MERCHANTS and not b.p_commercial[q]:
@@ -163,7 +165,11 @@ def blocked(st: PolisState, legal: list[Action]) -> dict[str, Any] | None:
     own = [q for q in range(b.n_poleis) if st.owner[q] == s]
     can = {(a.kind, getattr(a, "polis", None) or getattr(a, "territory", None)) for a in legal}
     started = {getattr(a, "project", None) for a in legal if a.kind == "start_project"}
-    projects = {b.project_ids[p]: _project(st, p, used, extra, own) for p in st.offer if b.project_ids[p] not in started}
+    projects = {
+        b.project_ids[p]: _project(st, p, used, extra, own)
+        for p in st.offer
+        if b.project_ids[p] not in started
+    }
     places: dict[str, list[dict[str, Any]]] = {}
     for q in own:
         for token in (T_HOPLITES, T_GALLEYS, T_MERCHANTS):

@@ -392,7 +392,9 @@ class _Constants:
     def count(self, name: str, default: int, lo: int = 0, hi: int = 1000) -> int:
         v = self.value(name, default)
         if not isinstance(v, int) or isinstance(v, bool):
-            raise self.ck.fail(f"constants.{name}", f"value must be a whole number, got {type(v).__name__} {v!r}")
+            raise self.ck.fail(
+                f"constants.{name}", f"value must be a whole number, got {type(v).__name__} {v!r}"
+            )
         if not lo <= v <= hi:
             raise self.ck.fail(f"constants.{name}", f"value must be between {lo} and {hi}, got {v}")
         return v
@@ -407,7 +409,9 @@ def _parse_constants(ck: _Checker, raw: dict[str, Any], b: Board) -> None:
         raise ck.fail("constants", "missing [constants] table")
     for name in consts:
         if name not in CONSTANTS:
-            raise ck.fail(f"constants.{name}", "unknown constant (the engine reads: " + ", ".join(CONSTANTS) + ")")
+            raise ck.fail(
+                f"constants.{name}", "unknown constant (the engine reads: " + ", ".join(CONSTANTS) + ")"
+            )
     c = _Constants(ck, consts)
     count = c.count
     b.cubes = count("cubes_per_side", 45, 1)
@@ -435,7 +439,9 @@ def _parse_constants(ck: _Checker, raw: dict[str, Any], b: Board) -> None:
     b.growth_wheat = count("growth_wheat_per_cube", 1)
     b.mega_pp = count("megalopolis_prestige_per_polis", 1)
     b.phoros_rate = count("phoros_prestige_to_silver", 1)
-    b.unit_res = _unit_cost(ck, c.value("unit_cost", {"hoplite": "metal", "galley": "wood", "merchant": "wood"}))
+    b.unit_res = _unit_cost(
+        ck, c.value("unit_cost", {"hoplite": "metal", "galley": "wood", "merchant": "wood"})
+    )
     b.storage_halved = _storage_halved(ck, c.value("storage_halved", ["oil", "wine", "wheat"]))
 
 
@@ -450,7 +456,9 @@ def _unit_cost(ck: _Checker, uc: Any) -> tuple[int, int, int]:
 
 def _storage_halved(ck: _Checker, halved: Any) -> tuple[int, ...]:
     if not isinstance(halved, list) or any(r not in RES for r in halved) or len(set(halved)) != len(halved):
-        raise ck.fail("constants.storage_halved", f"value must be a list of distinct resources, got {halved!r}")
+        raise ck.fail(
+            "constants.storage_halved", f"value must be a list of distinct resources, got {halved!r}"
+        )
     return tuple(RES[r] for r in halved)
 
 
@@ -472,7 +480,9 @@ def _parse_territories(ck: _Checker, raw: dict[str, Any], b: Board) -> None:
     if "sikelia" in b.terr_index:
         for j in b.adj[b.terr_index["sikelia"]]:
             if b.is_land[j]:
-                raise ck.fail("territories.sikelia", f"every neighbour of Sikelia must be a sea, not {b.terr_ids[j]}")
+                raise ck.fail(
+                    "territories.sikelia", f"every neighbour of Sikelia must be a sea, not {b.terr_ids[j]}"
+                )
     for i, t in enumerate(terrs):
         b.tribute.append(_tribute_box(ck, t, b.is_land[i]))
 
@@ -517,7 +527,9 @@ def _check_connected(ck: _Checker, b: Board) -> None:
                 dq.append(v)
     for i in range(len(b.adj)):
         if i not in seen_t:
-            raise ck.fail(f"territories.{b.terr_ids[i]}", "territory is not reachable from the rest of the map")
+            raise ck.fail(
+                f"territories.{b.terr_ids[i]}", "territory is not reachable from the rest of the map"
+            )
 
 
 def _tribute_box(ck: _Checker, t: dict[str, Any], land: bool) -> tuple[int, ...]:
@@ -712,7 +724,9 @@ def _parse_shipload(ck: _Checker, b: Board, se: str, sl: Any) -> tuple[int, int,
     return (RES[good], RES[gives], amount, price)
 
 
-def _parse_trade_routes(ck: _Checker, raw: dict[str, Any], b: Board, ports: dict[str, Any], n_markets: int) -> None:
+def _parse_trade_routes(
+    ck: _Checker, raw: dict[str, Any], b: Board, ports: dict[str, Any], n_markets: int
+) -> None:
     b.routes = [[() for _ in range(n_markets)] for _ in SIDES]
     port_side = {}
     for pid, p in ports.items():
@@ -776,7 +790,9 @@ def _parse_combat_cards(ck: _Checker, raw: dict[str, Any], b: Board) -> None:
         b.card_kinds.append(CardKind(name, fi, pv, cnt))
     b.deck_size = len(cards)
     if not 2 <= b.hand_size <= b.deck_size // 2:
-        raise ck.fail("constants.battle_hand_size", "a hand needs 2 to deck/2 cards (two are played per exchange)")
+        raise ck.fail(
+            "constants.battle_hand_size", "a hand needs 2 to deck/2 cards (two are played per exchange)"
+        )
 
 
 def _parse_projects(ck: _Checker, raw: dict[str, Any], b: Board, sym_index: dict[str, int]) -> None:
@@ -873,7 +889,9 @@ def _parse_setup_side(ck: _Checker, b: Board, side: str, s: dict[str, Any]) -> N
             raise ck.fail(f"{entry}.resources", f"bad resource entry {r!r} = {v!r}")
     b.setup_res.append(tuple(resd.get(r, 0) for r in RESOURCES))
     if b.resource_max and max(b.setup_res[-1]) > b.resource_max:
-        raise ck.fail(f"{entry}.resources", f"a starting resource exceeds resource_maximum ({b.resource_max})")
+        raise ck.fail(
+            f"{entry}.resources", f"a starting resource exceeds resource_maximum ({b.resource_max})"
+        )
     b.setup_pp.append(g(s, "prestige", entry, int, 0))
     units: dict[int, int] = {}
     for key, want_land in (("hoplites", True), ("galleys", False)):

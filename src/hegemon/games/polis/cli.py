@@ -17,10 +17,14 @@ from hegemon.core.errors import HegemonError
 def odds_polis(
     fortification: Annotated[int, typer.Option(help="The polis's fortification")],
     hoplites: Annotated[int, typer.Option(help="The besieger's hoplites in the territory")],
-    siege: Annotated[str, typer.Option(help="classic | sacrifice | diceless | diceless_sacrifice")] = "classic",
+    siege: Annotated[
+        str, typer.Option(help="classic | sacrifice | diceless | diceless_sacrifice")
+    ] = "classic",
     prestige: Annotated[
         int | None,
-        typer.Option(help="The besieger's PP before the siege action (default: enough never to stop the siege)"),
+        typer.Option(
+            help="The besieger's PP before the siege action (default: enough never to stop the siege)"
+        ),
     ] = None,
     neutral: Annotated[bool, typer.Option(help="The polis is neutral (else the opponent's)")] = True,
     population: Annotated[int | None, typer.Option(help="The polis's population (opponent's polis)")] = None,
@@ -43,7 +47,9 @@ def odds_polis(
             f"[yellow]note:[/yellow] no --prestige given: assuming {data['prestige']} PP, enough that prestige never "
             "stops the siege; pass --prestige N for the besieger's real prestige"
         )
-    table = Table(title=f"Polis siege · {siege} · fortification {fortification}, {hoplites} hoplites, {shown_pp}")
+    table = Table(
+        title=f"Polis siege · {siege} · fortification {fortification}, {hoplites} hoplites, {shown_pp}"
+    )
     table.add_column("measure", style="bold cyan")
     table.add_column("value")
     subtables: list[tuple[str, list[dict[str, Any]]]] = []

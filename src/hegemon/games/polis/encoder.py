@@ -18,10 +18,8 @@ if TYPE_CHECKING:
     from hegemon.games.polis.state import PolisState
 
 
-
 class PolisEncoder:
     """The action list, observation layout and features of Polis."""
-
 
     COUNT_CAP = 12
     MOVE_CAP = 10
@@ -32,9 +30,18 @@ class PolisEncoder:
         self.b = b
         poleis, terrs, markets, projects = b.polis_ids, b.terr_ids, b.market_ids, b.project_ids
         cards = [k.name for k in b.card_kinds]
-        acts: list[Action] = [A.intern(A.Pass), A.intern(A.EndMove), A.intern(A.ForceSiege), A.intern(A.StopForcing),
-                              A.intern(A.RedeemProxenos), A.intern(A.Stand), A.intern(A.PaySupply), A.intern(A.EndGrowth),
-                              A.Garrison(True), A.Garrison(False)]
+        acts: list[Action] = [
+            A.intern(A.Pass),
+            A.intern(A.EndMove),
+            A.intern(A.ForceSiege),
+            A.intern(A.StopForcing),
+            A.intern(A.RedeemProxenos),
+            A.intern(A.Stand),
+            A.intern(A.PaySupply),
+            A.intern(A.EndGrowth),
+            A.Garrison(True),
+            A.Garrison(False),
+        ]
         acts += [A.PayExtra(r) for r in RESOURCES]
         create: tuple[Any, ...] = (A.CreateHoplites, A.CreateGalleys, A.CreateMerchants)
         for cls in create:
@@ -42,8 +49,15 @@ class PolisEncoder:
         acts += [A.StartProject(p, q) for p in projects for q in poleis]
         acts += [A.MoveHoplites(t) for t in terrs] + [A.MoveGalleys(t) for t in terrs]
         acts += [A.MoveFrom(t, c) for t in terrs for c in range(1, self.MOVE_CAP + 1)]
-        by_polis: tuple[Any, ...] = (A.Besiege, A.StartSiege, A.ContinueSiege, A.MoveProxenos, A.CivilWar,
-                                     A.ReleasePolis, A.Grow)
+        by_polis: tuple[Any, ...] = (
+            A.Besiege,
+            A.StartSiege,
+            A.ContinueSiege,
+            A.MoveProxenos,
+            A.CivilWar,
+            A.ReleasePolis,
+            A.Grow,
+        )
         for pcls in by_polis:
             acts += [pcls(q) for q in poleis]
         by_terr: tuple[Any, ...] = (A.Collect, A.ChooseBattle, A.Retreat, A.RemoveUnit)
@@ -64,8 +78,11 @@ class PolisEncoder:
             ("siege discs on each polis (self, opponent)", Q * 2),
             ("units per territory (self, opponent)", T * 2),
             ("territory tribute exhausted", T),
-            ("per side (self, opponent): 6 resources, prestige, passed, merchants in port, merchants, "
-             "proxenos captured, hand size", 2 * 12),
+            (
+                "per side (self, opponent): 6 resources, prestige, passed, merchants in port, merchants, "
+                "proxenos captured, hand size",
+                2 * 12,
+            ),
             ("proxenos polis one-hot (self, opponent)", Q * 2),
             ("own combat cards per kind", K),
             ("market shiploads taken, market closed", len(markets) * 2),
@@ -95,8 +112,14 @@ class PolisEncoder:
         v += [float(x) for x in st.exhausted]
         for s in (me, op):
             v += [float(x) for x in st.res[s]]
-            v += [float(st.pp[s]), float(st.passed[s]), float(st.merchants_in_port[s]), float(st.merchants[s]),
-                  float(st.proxenos_captured[s]), float(sum(st.hands[s]))]
+            v += [
+                float(st.pp[s]),
+                float(st.passed[s]),
+                float(st.merchants_in_port[s]),
+                float(st.merchants[s]),
+                float(st.proxenos_captured[s]),
+                float(sum(st.hands[s])),
+            ]
         v += onehot(Q, st.proxenos[me]) + onehot(Q, st.proxenos[op])
         v += [float(x) for x in st.hands[me]]
         v += [float(x) for x in st.shiploads_taken] + [float(x) for x in st.market_closed]
@@ -113,7 +136,10 @@ class PolisEncoder:
             started[p] = 1.0
         v += offer + started
         v += onehot(T, st.battle_at)
-        v += [float(st.battle_at >= 0 and st.attacker == me), float(sum(st.deck)) if st.battle_at >= 0 else 0.0]
+        v += [
+            float(st.battle_at >= 0 and st.attacker == me),
+            float(sum(st.deck)) if st.battle_at >= 0 else 0.0,
+        ]
         played = [0.0] * len(st.deck)
         if st.played:
             for k in st.played:

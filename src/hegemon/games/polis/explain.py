@@ -88,7 +88,13 @@ def explain(st: PolisState, action: Action) -> Refusal:
                 action=kind, kinds=kinds,
             )  # fmt: skip
         if kind in ACTIONS:
-            return _r(rule, "p_finish", f"finish the {phase} step first; now you may: {now}", phase=phase, kinds=kinds)
+            return _r(
+                rule,
+                "p_finish",
+                f"finish the {phase} step first; now you may: {now}",
+                phase=phase,
+                kinds=kinds,
+            )
         return _r(rule, "p_in_step", f"in the {phase} step you may: {now}", phase=phase, kinds=kinds)
     if ph == common.ACTION:
         why = _action_phase(st, action)
@@ -109,14 +115,21 @@ def _action_phase(st: PolisState, a: Any) -> Refusal | None:
     diceless = st.siege_rule > SACRIFICE
     if kind == "besiege" and diceless:
         return _r(
-            "§7.3", "p_diceless", "under the diceless siege rules a siege is started (start siege) and continued, not rolled"
+            "§7.3",
+            "p_diceless",
+            "under the diceless siege rules a siege is started (start siege) and continued, not rolled",
         )
     if kind in ("start_siege", "continue_siege") and not diceless:
         return _r(
-            "§7.1", "p_classic", "under the classic and sacrifice siege rules a siege is one action with the d4 (besiege)"
+            "§7.1",
+            "p_classic",
+            "under the classic and sacrifice siege rules a siege is one action with the d4 (besiege)",
         )
     used = {tok for tok, _ in st.tokens}
-    if token in used and kind not in ("start_siege", "continue_siege"):  # the diceless rules have their own (§7.3)
+    if token in used and kind not in (
+        "start_siege",
+        "continue_siege",
+    ):  # the diceless rules have their own (§7.3)
         return _r(
             "§4.3", "p_different",
             f"the two actions of a turn must be different: you have taken '{TOKEN_NAMES[token]}' already",
@@ -126,12 +139,25 @@ def _action_phase(st: PolisState, a: Any) -> Refusal | None:
     pp = int(st.pp[s])
     if kind in MILITARY and pp < mp:
         if mp == 1:
-            return _r("§4.5", "p_prestige", f"{name} costs {mp} prestige and you have {pp}", action=kind, n=pp)
-        return _r("§4.5", "p_prestige_n", f"{name} costs {mp} prestige and you have {pp}", action=kind, cost=mp, n=pp)
+            return _r(
+                "§4.5", "p_prestige", f"{name} costs {mp} prestige and you have {pp}", action=kind, n=pp
+            )
+        return _r(
+            "§4.5",
+            "p_prestige_n",
+            f"{name} costs {mp} prestige and you have {pp}",
+            action=kind,
+            cost=mp,
+            n=pp,
+        )
     if st.passed[1 - s] and sum(st.res[s]) < b.extra_cost:
         x = int(b.extra_cost)
         if x == 1:
-            return _r("§4.4", "p_extra", "after the opponent has passed every action costs one extra resource, and you have none")
+            return _r(
+                "§4.4",
+                "p_extra",
+                "after the opponent has passed every action costs one extra resource, and you have none",
+            )
         have = int(sum(st.res[s]))
         return _r(
             "§4.4", "p_extra_n",
@@ -147,7 +173,9 @@ def _action_phase(st: PolisState, a: Any) -> Refusal | None:
         if st.owner[q] != s:
             return _r(sec, "p_not_yours", f"{name}: {pn} is not your polis", action=kind, place=pn)
         if kind == "create_galleys" and b.p_galley_sea[q] < 0:
-            return _r(sec, "p_no_port", f"{pn} has no port: galleys are built in a polis on the sea", place=pn)
+            return _r(
+                sec, "p_no_port", f"{pn} has no port: galleys are built in a polis on the sea", place=pn
+            )
         if kind == "create_merchants" and not b.p_commercial[q]:
             return _r(sec, "p_not_commercial", f"{pn} is not a commercial polis", place=pn)
         if kind == "create_merchants" and st.merchants[s] >= b.max_merchants:
@@ -172,15 +200,27 @@ def _action_phase(st: PolisState, a: Any) -> Refusal | None:
                 place=pn, f=f, f2=f, territory=tn, n=n,
             )  # fmt: skip
         if kind == "besiege" and st.units[1 - s][t] >= st.units[s][t]:
-            return _r(sec, "p_control", f"you must control {tn} (more hoplites there than the opponent)", territory=tn)
+            return _r(
+                sec,
+                "p_control",
+                f"you must control {tn} (more hoplites there than the opponent)",
+                territory=tn,
+            )
     if kind == "collect":
         where = b.terr_index.get(a.territory)
         if where is None:
-            return _r(sec, "p_no_territory", f"there is no territory {a.territory!r}", territory=str(a.territory))
+            return _r(
+                sec, "p_no_territory", f"there is no territory {a.territory!r}", territory=str(a.territory)
+            )
         t = where
         tn = b.terr_names[t]
         if st.units[s][t] < 1:
-            return _r(sec, "p_collect_hoplite", f"a collection needs at least one of your hoplites in {tn}", territory=tn)
+            return _r(
+                sec,
+                "p_collect_hoplite",
+                f"a collection needs at least one of your hoplites in {tn}",
+                territory=tn,
+            )
         if st.exhausted[t]:
             return _r(sec, "p_collected", f"{tn} has been collected already this round", territory=tn)
         if st.units[1 - s][t] > st.units[s][t]:

@@ -30,7 +30,9 @@ def side_forecast(st: PolisState, s: int) -> dict[str, Any]:
     for p in st.started:
         for q in range(b.n_poleis):
             if p in st.slots[q] and st.owner[q] == s:
-                projects.append({"project": b.project_ids[p], "polis": b.polis_ids[q], "prestige": b.pr_immediate[p]})
+                projects.append(
+                    {"project": b.project_ids[p], "polis": b.polis_ids[q], "prestige": b.pr_immediate[p]}
+                )
                 gain += b.pr_immediate[p]
     need = common.population(st, s) * b.supply_wheat
     wheat = st.res[s][WHEAT]

@@ -13,7 +13,9 @@ from typing import Any
 @functools.cache
 def glossary() -> dict[str, Any]:
     """The glossary of the shipped board (computed once)."""
-    raw = tomllib.loads((resources.files("hegemon.games.polis") / "data" / "board.toml").read_text(encoding="utf-8"))
+    raw = tomllib.loads(
+        (resources.files("hegemon.games.polis") / "data" / "board.toml").read_text(encoding="utf-8")
+    )
     return glossary_of(raw)
 
 
@@ -29,7 +31,10 @@ def glossary_of(raw: dict[str, Any]) -> dict[str, Any]:
     for table in ("territories", "poleis", "markets"):
         for e in raw.get(table, []):
             names[e["id"]] = e.get("name", e["id"])
-    formations = {f["id"]: {"land": f["land_name"], "sea": f["sea_name"], "values": []} for f in raw["combat_formations"]}
+    formations = {
+        f["id"]: {"land": f["land_name"], "sea": f["sea_name"], "values": []}
+        for f in raw["combat_formations"]
+    }
     for c in raw["combat_cards"]:
         formations[c["formation"]]["values"].append(int(c["prestige"]))
     for f in formations.values():

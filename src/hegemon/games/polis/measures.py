@@ -69,7 +69,9 @@ class PolisMeasures:
             elif kind == "continue_siege":
                 self.siege_actions += 1
             elif kind == "force_siege":
-                if self.last_kind != "force_siege":  # diceless_sacrifice forces disc by disc: one siege forced
+                if (
+                    self.last_kind != "force_siege"
+                ):  # diceless_sacrifice forces disc by disc: one siege forced
                     self.forced += 1
                 self.pp_spent += 1
             lost = units - sum(state.units[s])
@@ -81,7 +83,9 @@ class PolisMeasures:
             self.succeeded += taken
             if s >= 0:
                 self.by_side[s] += taken
-            if state.siege_rule == DICELESS:  # diceless: a capture pays F - 1 PP, the F reward less the 1-PP charge
+            if (
+                state.siege_rule == DICELESS
+            ):  # diceless: a capture pays F - 1 PP, the F reward less the 1-PP charge
                 self.pp_spent += taken
         self.last_kind = kind
         if state.round != self.last_round and state.phase != common.OVER:
@@ -105,7 +109,9 @@ class PolisMeasures:
             "end_reason": state.end_reason,
             "curves": self.curves,
             # each side's final score by its parts (population + prestige + posterity, §9.2)
-            "score_components": [{k: v for k, v in breakdown(state, s).items() if k != "total"} for s in range(2)],
+            "score_components": [
+                {k: v for k, v in breakdown(state, s).items() if k != "total"} for s in range(2)
+            ],
         }
 
 
@@ -132,7 +138,10 @@ NAMES: dict[str, tuple[str, str]] = {
     "sieges_forced": ("sieges forced per game", "assedi forzati per partita"),
     "pp_on_sieges": ("prestige spent on sieges per game", "prestigio speso negli assedi per partita"),
     "hoplites_on_sieges": ("hoplites lost in sieges per game", "opliti persi negli assedi per partita"),
-    "hoplites_garrisoned": ("hoplites left as garrison per game", "opliti lasciati di guarnigione per partita"),
+    "hoplites_garrisoned": (
+        "hoplites left as garrison per game",
+        "opliti lasciati di guarnigione per partita",
+    ),
 }
 VALUE_NAMES: dict[str, tuple[str, str]] = {
     "classic": ("Classic", "Classico"),
@@ -160,12 +169,16 @@ LAB = LabRole(
     studies=(
         StudySpec(
             name="polis-sieges",
-            title=("Polis: the four siege rules on both boards",
-                   "Polis: le quattro regole d'assedio su entrambe le mappe"),
-            question=("Does each siege rule change the length of the game, the sieges, the balance between Athens "
-                      "and Sparta, the luck share and the skill range?",
-                      "Ogni regola d'assedio cambia la durata della partita, gli assedi, l'equilibrio tra Atene e "
-                      "Sparta, la quota di fortuna e l'ampiezza di abilità?"),
+            title=(
+                "Polis: the four siege rules on both boards",
+                "Polis: le quattro regole d'assedio su entrambe le mappe",
+            ),
+            question=(
+                "Does each siege rule change the length of the game, the sieges, the balance between Athens "
+                "and Sparta, the luck share and the skill range?",
+                "Ogni regola d'assedio cambia la durata della partita, gli assedi, l'equilibrio tra Atene e "
+                "Sparta, la quota di fortuna e l'ampiezza di abilità?",
+            ),
             option="siege=classic,sacrifice,diceless,diceless_sacrifice",
             boards=("default", "balanced"),
             # the strongest practical bot for 8,500 games on two cores: mcts:easy (0.1 CPU s a game) plays level

@@ -49,7 +49,9 @@ def news(st: PolisState, before: Facts, action: Action) -> list[dict[str, Any]]:
                             "rule": st.options.siege})  # fmt: skip
     for s in (0, 1):
         for land, unit in ((True, "hoplite"), (False, "galley")):
-            places = [b.terr_ids[t] for t in range(b.n_terr) if b.is_land[t] == land and units1[s][t] < units0[s][t]]
+            places = [
+                b.terr_ids[t] for t in range(b.n_terr) if b.is_land[t] == land and units1[s][t] < units0[s][t]
+            ]
             lost = sum(units0[s][t] - units1[s][t] for t in range(b.n_terr) if b.is_land[t] == land)
             if lost > 0:  # a move changes places, not the total: only a fall of the total is a loss
                 out.append({"k": "lost", "side": SIDES[s], "unit": unit, "n": lost, "places": places})

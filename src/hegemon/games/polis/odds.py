@@ -33,8 +33,9 @@ def _num(x: Fraction) -> dict[str, Any]:
 
 
 @cache
-def _dice(f: int, h: int, p: int, sacrifice: bool, pop: int) -> tuple[Fraction, Fraction, Fraction, Fraction,
-                                                                      Fraction]:
+def _dice(
+    f: int, h: int, p: int, sacrifice: bool, pop: int
+) -> tuple[Fraction, Fraction, Fraction, Fraction, Fraction]:
     """(P(success), E[PP spent], E[hoplites lost], E[siege actions], E[population on capture · 1_success])
     from h hoplites and p PP against fortification f; `pop` = the polis's current cubes (0 = neutral)."""
     zero = Fraction(0)
@@ -87,7 +88,11 @@ def siege_odds(
         if not isinstance(hoplites, int) or not isinstance(fortification, int):
             raise ConfigError("hoplites", "fortification and hoplites must be integers")
         prestige = max(0, hoplites) + max(0, fortification) + 1
-    for name, v, lo in (("fortification", fortification, 1), ("hoplites", hoplites, 0), ("prestige", prestige, 0)):
+    for name, v, lo in (
+        ("fortification", fortification, 1),
+        ("hoplites", hoplites, 0),
+        ("prestige", prestige, 0),
+    ):
         if not isinstance(v, int) or isinstance(v, bool) or v < lo:
             raise ConfigError(name, f"must be an integer of at least {lo}, got {v!r}")
     if fortification > 4:
@@ -108,8 +113,11 @@ def siege_odds(
         "prestige_assumed": assumed,
         "assumptions": "no reinforcements, no income, no interference; repeat the siege while legal"
         + ("; force whenever possible" if siege == "sacrifice" else "")
-        + (f"; no prestige given: {prestige} PP assumed, enough that prestige never stops the siege" if assumed
-           else ""),
+        + (
+            f"; no prestige given: {prestige} PP assumed, enough that prestige never stops the siege"
+            if assumed
+            else ""
+        ),
     }
     if siege in ("classic", "sacrifice"):
         ps, pp, hl, na, cap = _dice(fortification, hoplites, prestige, siege == "sacrifice", pop)
@@ -122,7 +130,9 @@ def siege_odds(
         if not neutral:
             out["expected_population_on_capture"] = _num(cap / ps) if ps else None
         out["can_start"] = hoplites >= fortification and prestige >= 1
-        out["first_action_success"] = _num(Fraction(max(0, 5 - fortification), 4)) if out["can_start"] else None
+        out["first_action_success"] = (
+            _num(Fraction(max(0, 5 - fortification), 4)) if out["can_start"] else None
+        )
         return out
     out["random"] = False
     plans = []

@@ -28,9 +28,7 @@ if TYPE_CHECKING:
     from hegemon.games.polis.state import PolisState
 
 # resolved with hidden cards (or a draw): never previewed; an answer to laid cards is (module text)
-HIDDEN = frozenset(
-    {"play_cards", "draw_card", "draw_project", "draw_event", "siege_roll", "market_roll"}
-)
+HIDDEN = frozenset({"play_cards", "draw_card", "draw_project", "draw_event", "siege_roll", "market_roll"})
 # the siege actions whose prestige may include the reward of a polis taken (seeds-en.md §1.2-1.3)
 DISC_SIEGES = frozenset({"start_siege", "continue_siege", "force_siege"})
 

@@ -16,20 +16,44 @@ from hegemon.core.errors import HegemonError
 
 
 def odds_spqr(
-    attacker: Annotated[int | None, typer.Argument(help="Land: legionaries ON the attacking province (one never rolls). "
-                                                   "Sea: legionaries on the source province. Naval: attacking triremes.")] = None,
-    defender: Annotated[int | None, typer.Argument(help="Legionaries on the defending province (all defend); naval: triremes")] = None,
+    attacker: Annotated[
+        int | None,
+        typer.Argument(
+            help="Land: legionaries ON the attacking province (one never rolls). "
+            "Sea: legionaries on the source province. Naval: attacking triremes."
+        ),
+    ] = None,
+    defender: Annotated[
+        int | None, typer.Argument(help="Legionaries on the defending province (all defend); naval: triremes")
+    ] = None,
     rules_: Annotated[str, typer.Option("--rules", help="house-1.2 or official")] = "house-1.2",
     sea: Annotated[bool, typer.Option(help="A declared sea attack, fought to the end [R 12.3]")] = False,
     naval: Annotated[bool, typer.Option(help="A naval combat between triremes [R 11]")] = False,
-    declared: Annotated[int | None, typer.Option(help="Sea attack: legionaries declared (default: all that may go)")] = None,
-    stop_at: Annotated[int, typer.Option(help="Land: stop when the attacking province has this many left")] = 1,
-    frontier: Annotated[bool, typer.Option(help="The source borders another enemy province (2-legionary garrison)")] = False,
-    garrison: Annotated[str | None, typer.Option(help="move_in_first | garrison_stop | garrison_first (default: the rule set's)")] = None,
-    below_defender: Annotated[bool, typer.Option(help="Sea attack keeps rolling with fewer dice than the defender (U7)")] = True,
+    declared: Annotated[
+        int | None, typer.Option(help="Sea attack: legionaries declared (default: all that may go)")
+    ] = None,
+    stop_at: Annotated[
+        int, typer.Option(help="Land: stop when the attacking province has this many left")
+    ] = 1,
+    frontier: Annotated[
+        bool, typer.Option(help="The source borders another enemy province (2-legionary garrison)")
+    ] = False,
+    garrison: Annotated[
+        str | None,
+        typer.Option(help="move_in_first | garrison_stop | garrison_first (default: the rule set's)"),
+    ] = None,
+    below_defender: Annotated[
+        bool, typer.Option(help="Sea attack keeps rolling with fewer dice than the defender (U7)")
+    ] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object")] = False,
-    table_size: Annotated[str | None, typer.Option("--table", help="The whole win table AxD, e.g. 30x30: attackers 1..A (rows; sea: the "
-                                              "declared force) against defenders 1..D (columns)")] = None,
+    table_size: Annotated[
+        str | None,
+        typer.Option(
+            "--table",
+            help="The whole win table AxD, e.g. 30x30: attackers 1..A (rows; sea: the "
+            "declared force) against defenders 1..D (columns)",
+        ),
+    ] = None,
     as_csv: Annotated[bool, typer.Option("--csv", help="With --table: print CSV")] = False,
 ) -> None:
     """Exact odds of a land attack, a declared sea attack or a naval combat. Counts: for a land attack the
@@ -47,7 +71,9 @@ def odds_spqr(
             raw_opts["garrison"] = garrison
         opts = parse_options(SpqrOptions, raw_opts)
         if table_size is not None:
-            _odds_table(table_size, opts.garrison, sea, naval, stop_at, frontier, below_defender, as_json, as_csv)
+            _odds_table(
+                table_size, opts.garrison, sea, naval, stop_at, frontier, below_defender, as_json, as_csv
+            )
             return
     except HegemonError as e:
         fail(str(e))
@@ -67,8 +93,15 @@ def odds_spqr(
 
 
 def _odds_table(
-    size: str, garrison: str, sea: bool, naval: bool, stop_at: int, frontier: bool, below_defender: bool,
-    as_json: bool, as_csv: bool,
+    size: str,
+    garrison: str,
+    sea: bool,
+    naval: bool,
+    stop_at: int,
+    frontier: bool,
+    below_defender: bool,
+    as_json: bool,
+    as_csv: bool,
 ) -> None:
     """`hegemon odds spqrisiko --table AxD`: every cell's exact win probability, in one backward sweep."""
     from hegemon.games.spqrisiko import odds as O
@@ -99,11 +132,19 @@ def _odds_table(
         sys.stdout.write("\n".join(lines) + "\n")
         return
     if as_json:
-        print(json.dumps({
-            "kind": kind, "counts": counts, "inputs": inputs, "attackers": rows, "defenders": cols,
-            "p_win": [[float(p) for p in row] for row in grid],
-            "fraction": [[f"{p.numerator}/{p.denominator}" for p in row] for row in grid],
-        }))
+        print(
+            json.dumps(
+                {
+                    "kind": kind,
+                    "counts": counts,
+                    "inputs": inputs,
+                    "attackers": rows,
+                    "defenders": cols,
+                    "p_win": [[float(p) for p in row] for row in grid],
+                    "fraction": [[f"{p.numerator}/{p.denominator}" for p in row] for row in grid],
+                }
+            )
+        )
         return
     out.print(f"[bold]{kind} win probability[/bold] · {escape(counts)}")
     t = Table(title="rows: attacker, columns: defender")

@@ -19,10 +19,8 @@ if TYPE_CHECKING:
     from hegemon.games.spqrisiko.state import SpqrState
 
 
-
 class SpqrEncoder:
     """The action list, observation layout and features of one S.P.Q.RisiKo! table size."""
-
 
     COUNT_CAP = 60
     NAVAL_CAP = 30
@@ -43,11 +41,18 @@ class SpqrEncoder:
         acts += [A.Reinforce(pid[p]) for p in range(P)]
         acts += [A.Disband(sid[s], pid[p]) for s in range(Z) for p in b.shores[s]]
         acts += [A.Build(pid[p], sid[s]) for p in range(P) for s in b.coasts[p]]
-        acts += [A.NavalMove(sid[s], sid[t], c) for s in range(Z) for t in b.sea_links[s] for c in range(1, self.NAVAL_CAP + 1)]
+        acts += [
+            A.NavalMove(sid[s], sid[t], c)
+            for s in range(Z)
+            for t in b.sea_links[s]
+            for c in range(1, self.NAVAL_CAP + 1)
+        ]
         acts += [A.NavalAttack(sid[s], o) for s in range(Z) for o in range(n)]
         acts += [A.SeaAttack(pid[s], pid[t], sid[z]) for s in range(P) for t, z in b.bridges[s]]
         acts += [A.Attack(pid[s], pid[t]) for s in range(P) for t in b.land[s]]
-        dests = {(s, t) for s in range(P) for t in b.land[s]} | {(s, t) for s in range(P) for t, _ in b.bridges[s]}
+        dests = {(s, t) for s in range(P) for t in b.land[s]} | {
+            (s, t) for s in range(P) for t, _ in b.bridges[s]
+        }
         acts += [A.Fortify(pid[s], pid[t]) for s, t in sorted(dests)]
         acts += [A.RollDice(d) for d in (1, 2, 3)]
         for cls in (A.Declare, A.MoveIn, A.Move):
@@ -91,9 +96,20 @@ class SpqrEncoder:
         for a in rel:
             prov = sum(1 for o in st.owner if o == a)
             leg = sum(x for x, o in zip(st.armies, st.owner, strict=True) if o == a)
-            v += [float(st.vp[a]), float(prov), float(leg), float(sum(st.hands[a])), float(st.eliminated[a]), float(cur == a)]
+            v += [
+                float(st.vp[a]),
+                float(prov),
+                float(leg),
+                float(sum(st.hands[a])),
+                float(st.eliminated[a]),
+                float(cur == a),
+            ]
         v += [float(x) for x in st.hands[seat]]
-        v += [float(sum(st.deck)), *(float(x) for x in st.discard), float(st.opts.power_centres - st.pcs_built)]
+        v += [
+            float(sum(st.deck)),
+            *(float(x) for x in st.discard),
+            float(st.opts.power_centres - st.pcs_built),
+        ]
         v += onehot(len(PHASE_NAMES), st.phase)
         v += [float(st.round), float(st.pool), float(st.bonus_triremes), float(st.bonus_pcs)]
         bt = st.battle

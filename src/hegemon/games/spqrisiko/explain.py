@@ -133,7 +133,11 @@ def _reinforce(st: SpqrState, a: Any, me: int) -> Refusal | None:
 
 
 def _trade_set(st: SpqrState, a: Any, me: int) -> Refusal | None:
-    return _r("R 8", "not_a_set", "you do not hold those cards, or they are not a set (three alike or three different)")
+    return _r(
+        "R 8",
+        "not_a_set",
+        "you do not hold those cards, or they are not a set (three alike or three different)",
+    )
 
 
 def _place_power_centre(st: SpqrState, a: Any, me: int) -> Refusal | None:
@@ -178,7 +182,11 @@ def _build(st: SpqrState, a: Any, me: int) -> Refusal | None:
 
 def _disband(st: SpqrState, a: Any, me: int) -> Refusal | None:
     if st.built:
-        return _r("R 7", "disband_after_build", "you have built a trireme this turn; disbanding is no longer allowed")
+        return _r(
+            "R 7",
+            "disband_after_build",
+            "you have built a trireme this turn; disbanding is no longer allowed",
+        )
     return _r(
         "R 7", "disband_own",
         "you may disband only your own trireme into a province of yours on that sea (limit per turn)",
@@ -192,7 +200,9 @@ def _naval_move(st: SpqrState, a: Any, me: int) -> Refusal | None:
     s, t = b.sea_index[a.source], b.sea_index[a.dest]
     source, dest = b.sea_names[s], b.sea_names[t]
     if t not in b.sea_links[s]:
-        return _r("R 9.4", "naval_step", f"{dest} is not next to {source}: one step only", source=source, dest=dest)
+        return _r(
+            "R 9.4", "naval_step", f"{dest} is not next to {source}: one step only", source=source, dest=dest
+        )
     have = int(st.triremes[me][s])
     return _r(
         "R 9.3", "naval_count", f"you have {have} trireme(s) that may move in {source}, not {a.count}",
@@ -205,14 +215,23 @@ def _naval_attack(st: SpqrState, a: Any, me: int) -> Refusal | None:
     s = b.sea_index[a.sea]
     sea = b.sea_names[s]
     if st.naval_fought[s]:
-        return _r("R 11.4", "naval_fought", f"at most one naval combat per sea area per turn: {sea} has had its combat", sea=sea)
+        return _r(
+            "R 11.4",
+            "naval_fought",
+            f"at most one naval combat per sea area per turn: {sea} has had its combat",
+            sea=sea,
+        )
     mine = st.triremes[me][s]
     theirs = st.triremes[a.opponent][s] if 0 <= a.opponent < st.n and a.opponent != me else 0
     if not mine or not theirs:
         return _r("R 11.1", "naval_both", f"both fleets must be in {sea}", sea=sea)
     dm, dt = int(min(3, mine)), int(min(3, theirs))
     return _r(
-        "R 10.13", "naval_dice", f"you may not roll fewer dice than the defender ({dm} against {dt})", mine=dm, theirs=dt
+        "R 10.13",
+        "naval_dice",
+        f"you may not roll fewer dice than the defender ({dm} against {dt})",
+        mine=dm,
+        theirs=dt,
     )
 
 
@@ -251,7 +270,9 @@ def _land_attack(st: SpqrState, me: int, s: int, t: int) -> Refusal:
         )  # fmt: skip
     n = int(st.armies[s])
     if n < 2:
-        return _r("R 14.1", "last_legionary", f"{sn} has {n} legionary: the last one never attacks", place=sn, n=n)
+        return _r(
+            "R 14.1", "last_legionary", f"{sn} has {n} legionary: the last one never attacks", place=sn, n=n
+        )
     floor = int(attack_floor(st, s, t, me))
     if n <= floor and floor > attack_keep(st, s, t, me):
         return _r(
@@ -273,12 +294,17 @@ def _sea_attack(st: SpqrState, a: Any, me: int, s: int, t: int) -> Refusal:
     sn, tn = b.province_names[s], b.province_names[t]
     bridge = [sea_ for q, sea_ in b.bridges[s] if q == t]
     if not bridge:
-        return _r("R 12.1", "no_bridge", f"{sn} and {tn} do not border the same sea area", source=sn, target=tn)
+        return _r(
+            "R 12.1", "no_bridge", f"{sn} and {tn} do not border the same sea area", source=sn, target=tn
+        )
     if st.attacked_by_sea[t]:
         return _r("R 12.6", "sea_attacked", f"{tn} has been attacked by sea this turn already", place=tn)
     if st.sea_conquered[s]:
         return _r(
-            "R 12.7", "sea_conquered", f"{sn} was conquered by sea this turn: it may attack by land, not by sea", place=sn
+            "R 12.7",
+            "sea_conquered",
+            f"{sn} was conquered by sea this turn: it may attack by land, not by sea",
+            place=sn,
         )
     sa = b.sea_index[a.sea]
     if sa in bridge:
@@ -296,7 +322,11 @@ def _sea_attack(st: SpqrState, a: Any, me: int, s: int, t: int) -> Refusal:
     if spare < 1:
         n = int(st.armies[s])
         return _r(
-            "R 14.3", "sea_none", f"{sn} has {n} legionaries and must keep its garrison: none may sail", place=sn, n=n
+            "R 14.3",
+            "sea_none",
+            f"{sn} has {n} legionaries and must keep its garrison: none may sail",
+            place=sn,
+            n=n,
         )
     dd = int(min(3, st.armies[t]))
     return _r(
@@ -312,7 +342,9 @@ def _fortify(st: SpqrState, a: Any, me: int) -> Refusal | None:
     s, t = b.province_index[a.source], b.province_index[a.dest]
     sn, tn = b.province_names[s], b.province_names[t]
     if st.owner[s] != me or st.owner[t] != me:
-        return _r("R 15.1", "fortify_own", "the strategic move goes from one of your provinces to another of yours")
+        return _r(
+            "R 15.1", "fortify_own", "the strategic move goes from one of your provinces to another of yours"
+        )
     if t not in b.land[s]:
         return _r(
             "R 15.2", "fortify_link", f"{sn} and {tn} share no land border and no sea area you control",

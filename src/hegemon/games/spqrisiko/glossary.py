@@ -13,7 +13,9 @@ from typing import Any
 @functools.cache
 def glossary() -> dict[str, Any]:
     """The glossary of the shipped board (computed once)."""
-    raw = tomllib.loads((resources.files("hegemon.games.spqrisiko") / "data" / "board.toml").read_text(encoding="utf-8"))
+    raw = tomllib.loads(
+        (resources.files("hegemon.games.spqrisiko") / "data" / "board.toml").read_text(encoding="utf-8")
+    )
     cards = {k: int(v) for k, v in raw.get("cards", {}).items()}
     return glossary_of(cards, int(raw.get("pieces", {}).get("power_centres", 12)))
 

@@ -74,7 +74,9 @@ class SpqrMeasures:
             **self.naval,
             "curves": self.curves,
             # each seat's VP by source (the final score's parts)
-            "score_components": [{**dict.fromkeys(self.SOURCES, 0), **state.vp_sources[p]} for p in range(state.n)],
+            "score_components": [
+                {**dict.fromkeys(self.SOURCES, 0), **state.vp_sources[p]} for p in range(state.n)
+            ],
         }
 
 
@@ -109,8 +111,14 @@ VALUE_NAMES: dict[str, tuple[str, str]] = {
     "single_group": ("One naval group move per turn", "Un solo spostamento navale di gruppo"),
     "per_trireme": ("Each trireme moves once", "Ogni trireme si muove una volta"),
     "move_in_first": ("Move in first after a conquest", "Prima lo spostamento dopo la conquista"),
-    "garrison_stop": ("Frontier garrison of 2 (attack stops at 2)", "Guarnigione di confine di 2 (l'attacco si ferma a 2)"),
-    "garrison_first": ("Frontier garrison of 2, strict (fewer dice)", "Guarnigione di confine di 2, rigorosa (meno dadi)"),
+    "garrison_stop": (
+        "Frontier garrison of 2 (attack stops at 2)",
+        "Guarnigione di confine di 2 (l'attacco si ferma a 2)",
+    ),
+    "garrison_first": (
+        "Frontier garrison of 2, strict (fewer dice)",
+        "Guarnigione di confine di 2, rigorosa (meno dadi)",
+    ),
     "per_unused_colour": ("27 neutrals per unused colour", "27 neutrali per colore non usato"),
     "total_27": ("27 neutrals in all", "27 neutrali in tutto"),
 }
@@ -134,13 +142,17 @@ LAB = LabRole(
     studies=(
         StudySpec(
             name="spqrisiko-rules",
-            title=("S.P.Q.RisiKo!: house rules v1.2 against the 2005 rules",
-                   "S.P.Q.RisiKo!: regole della casa v1.2 contro le regole del 2005"),
-            question=("Do the house rules v1.2 change the length of the game, the eliminations, the balance between "
-                      "the seats, the luck share and the skill range, against the published 2005 rules?",
-                      "Le regole della casa v1.2 cambiano la durata della partita, le eliminazioni, l'equilibrio tra "
-                      "i posti, la quota di fortuna e l'ampiezza di abilità, rispetto alle regole pubblicate nel "
-                      "2005?"),
+            title=(
+                "S.P.Q.RisiKo!: house rules v1.2 against the 2005 rules",
+                "S.P.Q.RisiKo!: regole della casa v1.2 contro le regole del 2005",
+            ),
+            question=(
+                "Do the house rules v1.2 change the length of the game, the eliminations, the balance between "
+                "the seats, the luck share and the skill range, against the published 2005 rules?",
+                "Le regole della casa v1.2 cambiano la durata della partita, le eliminazioni, l'equilibrio tra "
+                "i posti, la quota di fortuna e l'ampiezza di abilità, rispetto alle regole pubblicate nel "
+                "2005?",
+            ),
             option="rules=house-1.2,official",
             players=4,
             bots="mcts:10",

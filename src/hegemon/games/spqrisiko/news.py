@@ -34,7 +34,9 @@ def facts(state: SpqrState) -> Facts:
             legs[o] += a
     bt = state.battle
     if bt is not None and bt.kind == BattleKind.SEA and state.order:
-        legs[state.order[state.turn]] += bt.alive  # legionaries at sea in a sea attack: not lost until they fall
+        legs[state.order[state.turn]] += (
+            bt.alive
+        )  # legionaries at sea in a sea attack: not lost until they fall
     return (
         tuple(state.owner),
         tuple(legs),

@@ -341,7 +341,9 @@ def land_position(state: SpqrState, source: int, target: int, stop_at: int = 1) 
     return land_battle(state.armies[source], state.armies[target], stop_at=max(stop_at, floor), keep=keep)
 
 
-def land_battle(attacker: int, defender: int, *, stop_at: int = 1, keep: int = 1, exact: bool = True) -> BattleOdds:
+def land_battle(
+    attacker: int, defender: int, *, stop_at: int = 1, keep: int = 1, exact: bool = True
+) -> BattleOdds:
     """Exact odds of a land attack [R 13], spqrisiko.md B 4.4, 4.7, 4.8.
 
     `attacker` counts the legionaries on the attacking province (not the dice); `keep` of them never roll
@@ -410,7 +412,13 @@ def exact_work(attacker: int, defender: int) -> int:
 
 
 def battle_json(
-    kind: Kind, attacker: int, defender: int, *, stop_at: int = 1, keep: int = 1, continue_below_defender: bool = True
+    kind: Kind,
+    attacker: int,
+    defender: int,
+    *,
+    stop_at: int = 1,
+    keep: int = 1,
+    continue_below_defender: bool = True,
 ) -> dict[str, Any]:
     """The web table's odds of one combat, as JSON (`BattleOdds.to_json`): in exact fractions while
     `exact_work(attacker, defender)` is within `EXACT_WORK[kind]`, else in floating point over the same chain
@@ -422,7 +430,9 @@ def battle_json(
     if kind == "land":
         return land_battle(attacker, defender, stop_at=stop_at, keep=keep, exact=ex).to_json()
     if kind == "sea":
-        return sea_attack(attacker, defender, continue_below_defender=continue_below_defender, exact=ex).to_json()
+        return sea_attack(
+            attacker, defender, continue_below_defender=continue_below_defender, exact=ex
+        ).to_json()
     return naval_combat(attacker, defender, exact=ex).to_json()
 
 

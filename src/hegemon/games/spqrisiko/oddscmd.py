@@ -15,8 +15,16 @@ class OddsInputError(ValueError):
 
 
 def compute(
-    attacker: int, defender: int, rules: str, sea: bool, naval: bool, declared: int | None, stop_at: int,
-    frontier: bool, garrison: str | None, below_defender: bool,
+    attacker: int,
+    defender: int,
+    rules: str,
+    sea: bool,
+    naval: bool,
+    declared: int | None,
+    stop_at: int,
+    frontier: bool,
+    garrison: str | None,
+    below_defender: bool,
 ) -> tuple[dict[str, Any], list[str]]:
     """(the odds as JSON data, notes) of one land attack, declared sea attack or naval combat. Raises
     `OddsInputError` for a bad query and `HegemonError` for bad options or counts."""
@@ -71,7 +79,9 @@ def show(data: dict[str, Any], notes: list[str], sea: bool, naval: bool, as_json
     table.add_column("probability", justify="right")
     table.add_column("exact", justify="right")
     for row in data["outcomes"]:
-        table.add_row(str(row["attacker_left"]), str(row["defender_left"]), f"{row['probability']:.4%}", row["fraction"])
+        table.add_row(
+            str(row["attacker_left"]), str(row["defender_left"]), f"{row['probability']:.4%}", row["fraction"]
+        )
     out.print(table)
     out.print(
         f"attacker wins: [bold]{data['p_win']['decimal']:.4%}[/bold] ({data['p_win']['fraction']})  ·  "

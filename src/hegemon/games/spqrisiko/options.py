@@ -54,9 +54,7 @@ class SpqrOptions(BoardOptions):
             ),
         },
     )
-    players: int = option(
-        4, "Number of players", minimum=3, maximum=5, help_it="Numero di giocatori"
-    )
+    players: int = option(4, "Number of players", minimum=3, maximum=5, help_it="Numero di giocatori")
     neutrals: str = option(
         HOUSE["neutrals"],
         "Neutral pool: 27 legionaries per unused colour (official) or 27 in total (house)",

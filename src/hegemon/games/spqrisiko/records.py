@@ -17,7 +17,9 @@ class BattleKind(IntEnum):
     STRATEGIC = 3
 
 
-@mypyc_attr(serializable=True)  # compiled (mypyc): pickling (search workers) makes the object with __new__ alone
+@mypyc_attr(
+    serializable=True
+)  # compiled (mypyc): pickling (search workers) makes the object with __new__ alone
 @dataclass(slots=True)
 class Battle:
     """The combat or strategic move in progress. `source` is the sea area of a naval combat, else the source

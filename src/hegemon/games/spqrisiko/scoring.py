@@ -26,7 +26,9 @@ def empire_sizes(board: Board, owner: Sequence[int]) -> dict[int, int]:
     return best
 
 
-def component_size(land: Sequence[Sequence[int]], owner: Sequence[int], seen: list[bool], start: int, o: int) -> int:
+def component_size(
+    land: Sequence[Sequence[int]], owner: Sequence[int], seen: list[bool], start: int, o: int
+) -> int:
     """The size of `o`'s land-connected set of provinces holding `start`, marking them in `seen`."""
     seen[start] = True
     stack = [start]
@@ -99,10 +101,7 @@ def next_scores(
     held = {c: counts[c] for c in competitors}
     seas_held = {c: seas[c] for c in competitors}
     tops = (_top_two(empires), _top_two(held), _top_two(seas_held))
-    return {
-        who: compared_scores(who, empires, held, seas_held, tops, pcs[who])
-        for who in players
-    }
+    return {who: compared_scores(who, empires, held, seas_held, tops, pcs[who]) for who in players}
 
 
 def compared_scores(

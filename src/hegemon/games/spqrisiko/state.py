@@ -32,7 +32,10 @@ from hegemon.games.spqrisiko.scoring import FREE
 
 # the phases by their old module-level names (tests, bots and encoders read them)
 SETUP_ORDER, SETUP_DEAL, SETUP_CLAIM, SETUP_NEUTRAL = (
-    Phase.SETUP_ORDER, Phase.SETUP_DEAL, Phase.SETUP_CLAIM, Phase.SETUP_NEUTRAL
+    Phase.SETUP_ORDER,
+    Phase.SETUP_DEAL,
+    Phase.SETUP_CLAIM,
+    Phase.SETUP_NEUTRAL,
 )
 CARDS, CARD_BONUS, REINFORCE, CONVERT = Phase.CARDS, Phase.CARD_BONUS, Phase.REINFORCE, Phase.CONVERT
 NAVAL_MOVE, NAVAL_COMBAT, NAVAL_BATTLE = Phase.NAVAL_MOVE, Phase.NAVAL_COMBAT, Phase.NAVAL_BATTLE
@@ -350,6 +353,7 @@ def _roll_action(na: int, nd: int, code: int) -> Action:
         code //= 6
     dice.reverse()
     return act(A.Roll, tuple(sorted(dice[:na], reverse=True)), tuple(sorted(dice[na:], reverse=True)))
+
 
 _LEGAL: dict[Phase, Callable[[SpqrState, int], list[Action]]] = {
     PH.SETUP_CLAIM: setup.legal_claim,

@@ -41,10 +41,14 @@ def render(state: SpqrState, player: int | None) -> str:
         tri = sum(state.triremes[p])
         mark = " (you)" if p == player else ""
         dead = " [dim]eliminated[/dim]" if state.eliminated[p] else ""
-        lines.append(f"{who(p)}     {state.vp[p]:>3}  {prov:>4}  {leg:>6}  {tri:>7}  {sum(state.hands[p]):>5}{mark}{dead}")
+        lines.append(
+            f"{who(p)}     {state.vp[p]:>3}  {prov:>4}  {leg:>6}  {tri:>7}  {sum(state.hands[p]):>5}{mark}{dead}"
+        )
     if player is not None and 0 <= player < state.n:
         hand = state.hands[player]
-        lines.append("your hand: " + (", ".join(f"{hand[i]} {SYMBOLS[i]}" for i in range(4) if hand[i]) or "no cards"))
+        lines.append(
+            "your hand: " + (", ".join(f"{hand[i]} {SYMBOLS[i]}" for i in range(4) if hand[i]) or "no cards")
+        )
         mine = [p for p in range(b.n_provinces) if state.owner[p] == player]
         if mine:
             lines.append("your provinces (legionaries; threat = enemy legionaries next door by land):")
@@ -64,13 +68,20 @@ def render(state: SpqrState, player: int | None) -> str:
             ctrl = f" → {who(c)}" if c is not None else " (contested)"
             seas.append(f"{b.sea_names[s]} {' '.join(counts)}{ctrl}")
     lines.append("seas: " + ("; ".join(seas) if seas else "no triremes at sea"))
-    pcs = [f"{b.province_names[p]} ({who(state.owner[p])})" for p in range(b.n_provinces) if state.power_centre[p]]
+    pcs = [
+        f"{b.province_names[p]} ({who(state.owner[p])})"
+        for p in range(b.n_provinces)
+        if state.power_centre[p]
+    ]
     lines.append("power centres: " + (", ".join(pcs) if pcs else "none yet"))
     if state.pool:
         lines.append(f"legionaries to place: {state.pool}")
     if state.terminal is not None:
         out = state.terminal
-        lines.append(f"[bold]game over[/bold] ({out.termination.value}): winner(s) " + ", ".join(who(w) for w in out.winners))
+        lines.append(
+            f"[bold]game over[/bold] ({out.termination.value}): winner(s) "
+            + ", ".join(who(w) for w in out.winners)
+        )
     return "\n".join(lines)
 
 

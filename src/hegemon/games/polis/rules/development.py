@@ -10,7 +10,12 @@ from hegemon.games.polis.rules import flow
 from hegemon.games.polis.rules.common import T_GALLEYS, T_HOPLITES, T_MERCHANTS, T_PROJECT
 from hegemon.games.polis.rules.tables import CACHE_LIMIT
 
-_B_HOPLITES, _B_GALLEYS, _B_MERCHANTS, _B_PROJECT = 1 << T_HOPLITES, 1 << T_GALLEYS, 1 << T_MERCHANTS, 1 << T_PROJECT
+_B_HOPLITES, _B_GALLEYS, _B_MERCHANTS, _B_PROJECT = (
+    1 << T_HOPLITES,
+    1 << T_GALLEYS,
+    1 << T_MERCHANTS,
+    1 << T_PROJECT,
+)
 
 if TYPE_CHECKING:
     from hegemon.games.polis.state import PolisState
@@ -81,7 +86,11 @@ def legal(st: PolisState, out: list[Any], used: int, own: tuple[int, ...], extra
         mer_out: list[Any] = []
         tb = st.tables
         side = tb.menu_side  # menus by (units, main resource, silver) at (k * side + main) * side + silver
-        hop_rows, gal_rows, mer_rows = tb.unit_menus[T_HOPLITES], tb.unit_menus[T_GALLEYS], tb.unit_menus[T_MERCHANTS]
+        hop_rows, gal_rows, mer_rows = (
+            tb.unit_menus[T_HOPLITES],
+            tb.unit_menus[T_GALLEYS],
+            tb.unit_menus[T_MERCHANTS],
+        )
         for q in own:
             spare = pops[q] - mn
             if spare < 1:

@@ -163,4 +163,3 @@ def prepare(st: PolisState) -> None:
     st.merchants_in_port = list(st.merchants)
     st.offer = []
     st.capped = False
-

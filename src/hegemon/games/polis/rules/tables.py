@@ -25,7 +25,9 @@ def counts_key(tb: Tables, counts: list[int]) -> bytes | tuple[int, ...]:
     return bytes(counts) if tb.byte_counts else tuple(counts)
 
 
-@mypyc_attr(serializable=True)  # compiled (mypyc): pickling (search workers) makes the object with __new__ alone
+@mypyc_attr(
+    serializable=True
+)  # compiled (mypyc): pickling (search workers) makes the object with __new__ alone
 class Tables:
     """Everything derived from the board alone (never from a position)."""
 
@@ -98,7 +100,9 @@ class Tables:
         self.lanes: tuple[int, int, int, bytes] | None = None
         if b.cubes < 128:
             self.lanes = (
-                int.from_bytes(b"\x80" * n, "little"), int.from_bytes(b"\x7f" * n, "little"), n,
+                int.from_bytes(b"\x80" * n, "little"),
+                int.from_bytes(b"\x7f" * n, "little"),
+                n,
                 bytes.maketrans(b"\x00\x80", b"01"),
             )
         self.free_reach: dict[int, int] = {}
@@ -115,7 +119,9 @@ def tables(b: Board) -> Tables:
     return t
 
 
-@mypyc_attr(serializable=True)  # compiled (mypyc): pickled with the board's tables (search workers), made with __new__ alone
+@mypyc_attr(
+    serializable=True
+)  # compiled (mypyc): pickled with the board's tables (search workers), made with __new__ alone
 class UnitView:
     """What the rules derive from the unit counts alone — a side's units `us` against the opponent's `them` —
     cached per count pattern (`unit_view`): the bitmasks of the territories the opponent does not control

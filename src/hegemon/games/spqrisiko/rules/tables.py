@@ -32,7 +32,9 @@ def act(cls: type[Action], *args: Any) -> Action:
     return a
 
 
-@mypyc_attr(serializable=True)  # compiled (mypyc): pickling (search workers) makes the object with __new__ alone
+@mypyc_attr(
+    serializable=True
+)  # compiled (mypyc): pickling (search workers) makes the object with __new__ alone
 class BoardActions:
     """The actions of one board by index: `attack[s]` lists (target, Attack) for each land neighbour of s in
     board order, `sea_attack[s]` (target, sea, SeaAttack) for each bridge, and so on."""
@@ -52,7 +54,8 @@ class BoardActions:
         self.build = [[act(A.Build, pid[p], sid[s]) for s in b.coasts[p]] for p in range(P)]
         self.attack = [[(t, act(A.Attack, pid[s], pid[t])) for t in b.land[s]] for s in range(P)]
         self.sea_attack = [
-            [(t, sea, act(A.SeaAttack, pid[s], pid[t], sid[sea])) for t, sea in b.bridges[s]] for s in range(P)
+            [(t, sea, act(A.SeaAttack, pid[s], pid[t], sid[sea])) for t, sea in b.bridges[s]]
+            for s in range(P)
         ]
         self.fortify: list[dict[int, Action]] = [{} for _ in range(P)]
         # per source, in destination order: (destination, Fortify, whether a land neighbour, the seas bridging)
@@ -64,7 +67,9 @@ class BoardActions:
                 self.fortify_rows[s].append((q, f, q in b.land[s], seas))
         self.naval_attack = [[act(A.NavalAttack, sid[s], o) for o in range(5)] for s in range(S)]
         # naval moves: per sea, per linked sea, the moves of 1..k triremes (grown on demand)
-        self._naval_move = [[(t, [act(A.NavalMove, sid[s], sid[t], 1)]) for t in b.sea_links[s]] for s in range(S)]
+        self._naval_move = [
+            [(t, [act(A.NavalMove, sid[s], sid[t], 1)]) for t in b.sea_links[s]] for s in range(S)
+        ]
         self._sid = sid
         self.roll_dice: list[Action] = [act(A.RollDice, d) for d in range(4)]
         self._declare: list[Action] = []
