@@ -214,6 +214,9 @@ def main() -> None:
     ap.add_argument("--mode", choices=("spectators", "flood", "both"), default="both")
     ap.add_argument("--moves", type=int, default=300)
     ap.add_argument("--spectators", type=int, default=3000)
+    ap.add_argument(
+        "--waves", type=int, default=1, help="spectators mode: waves of spectators, one after the other"
+    )
     ap.add_argument("--per-address", type=int, default=30)
     ap.add_argument("--conns", type=int, default=64)
     ap.add_argument("--seed", type=int, default=1)
@@ -265,16 +268,19 @@ def main() -> None:
                     v1 = http.get(f"/api/tables/{busy}").json()["version"]
                 if mode == "spectators":
                     print(f"the busy table plays {v1 - v0} actions/s (three random bots, no delay)")
-                    loaded(
-                        url,
-                        mode,
-                        f"/ws/tables/{busy}",
-                        args.spectators,
-                        args.per_address,
-                        args.moves,
-                        args.seed,
-                        proc.pid,
-                    )
+                    for wave in range(args.waves):  # later waves: is the memory the first one left reused?
+                        if args.waves > 1:
+                            print(f"wave {wave + 1} of {args.waves}")
+                        loaded(
+                            url,
+                            mode,
+                            f"/ws/tables/{busy}",
+                            args.spectators,
+                            args.per_address,
+                            args.moves,
+                            args.seed + wave,
+                            proc.pid,
+                        )
                 else:
                     loaded(
                         url,
