@@ -54,8 +54,8 @@ def test_a_flag_given_wins_over_its_variable() -> None:
 def test_each_bad_value_is_a_typed_error_naming_its_variable(
     group: type, name: str, default: object, spec: object
 ) -> None:
-    env_name = spec.env  # type: ignore[attr-defined]
-    kind = spec.kind  # type: ignore[attr-defined]
+    env_name = spec.env  # type: ignore[attr-defined]  # a settings field spec, typed loosely
+    kind = spec.kind  # type: ignore[attr-defined]  # a settings field spec, typed loosely
     bad = {"choice": ["loud"], "text": {"HEGEMON_PUBLIC_URL": ["ftp://x"], "HEGEMON_TRUSTED_PROXIES": ["10.0.0.300"],
                                           "HEGEMON_METRICS_TOKEN": ["short"]}.get(env_name, [])}.get(kind)  # fmt: skip
     if bad is None:

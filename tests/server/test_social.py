@@ -164,7 +164,7 @@ def test_only_a_seated_person_chats() -> None:
 
 
 def table(m: TableManager, game: str = "polis", undo: str = "always", seed: int = 3, n: int = 2) -> Table:
-    t = m.create(CreateTable(game=game, seed=seed, seats=humans(n), undo=undo))  # type: ignore[arg-type]
+    t = m.create(CreateTable(game=game, seed=seed, seats=humans(n), undo=undo))  # type: ignore[arg-type]  # undo given as a test parameter string
     for s in t.seats:
         m.claim(t, s.index)
     return t

@@ -171,4 +171,4 @@ def test_a_battle_card_answer_is_previewed_from_the_cards_on_the_table_alone() -
     ea = effect(a, A.Match("phalanx:1", ""))  # type: ignore[arg-type]  # a PolisState
     assert ea == {"hoplites": -1, "opponent_prestige": 2, "then": "card draw"}
     assert effect(b, A.Match("phalanx:1", "")) == ea  # type: ignore[arg-type]  # a PolisState
-    assert effect(a, A.Match("", "")) == {"hoplites": -2, "opponent_prestige": 3, "then": "card draw"}  # type: ignore[arg-type]
+    assert effect(a, A.Match("", "")) == {"hoplites": -2, "opponent_prestige": 3, "then": "card draw"}  # type: ignore[arg-type]  # a hand-built Match, not a parsed action
