@@ -63,6 +63,17 @@ def test_a_study_resumes_from_its_stored_stages_and_rewrites_its_page(tmp_path: 
     assert (tmp_path / "README.md").read_text(encoding="utf-8") == first
 
 
+def test_a_study_whose_levels_changed_plays_its_ladder_again(tmp_path: Path) -> None:
+    st.run_study(tiny(), tmp_path)
+    said: list[str] = []
+    st.run_study(st.with_overrides(tiny(), levels="random,beginner"), tmp_path, on_stage=said.append)
+    ladder = json.loads((tmp_path / "default/ladder/ladder.json").read_text(encoding="utf-8"))
+    assert ladder["levels"] == ["random", "beginner"]
+    assert any("playing it again" in s for s in said)
+    # the stages read back keep their earlier time; the ladder played again counts its own
+    assert "beginner" in (tmp_path / "README.md").read_text(encoding="utf-8")
+
+
 def test_an_unknown_study_is_refused_with_the_names() -> None:
     with pytest.raises(ConfigError, match="polis-sieges"):
         st.get_study("nope")

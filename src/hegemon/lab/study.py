@@ -72,6 +72,7 @@ def run_study(study: Study, out: Path, jobs: int = 1, on_stage: Callable[[str], 
     say = on_stage or (lambda _s: None)
     options = [study.option]
     stages: dict[str, dict[str, Any]] = {}
+    reused: dict[str, set[str]] = {}  # the stages of each board read back from an earlier run
     for board in study.boards:
         where = out / (board or "default")
         b = _board_args(board)
@@ -85,7 +86,9 @@ def run_study(study: Study, out: Path, jobs: int = 1, on_stage: Callable[[str], 
         sweep = make_sweep(study.game, "compare", bots, study.games, study.seed, options, b, study.players)
         if (where / "compare" / "summary.json").exists():
             summary = rebuild(where / "compare")
+            reused.setdefault(board or "default", set()).add("compare")
             if summary.get("games", 0) < summary.get("games_planned", study.games):
+                reused[board or "default"].discard("compare")
                 summary = run_sweep(sweep, where / "compare", jobs=jobs)
         else:
             summary = run_sweep(sweep, where / "compare", jobs=jobs)
@@ -98,6 +101,7 @@ def run_study(study: Study, out: Path, jobs: int = 1, on_stage: Callable[[str], 
         luck_file = where / "luck" / "luck.json"
         if luck_file.exists():
             luck = json.loads(luck_file.read_text(encoding="utf-8"))
+            reused.setdefault(board or "default", set()).add("luck")
         else:
             plan = lk.make_plan(study.game, [x.strip() for x in study.luck_bots.split(",")], study.luck_settings,
                                 study.luck_streams, study.seed, options, b, study.players)  # fmt: skip
@@ -109,10 +113,17 @@ def run_study(study: Study, out: Path, jobs: int = 1, on_stage: Callable[[str], 
         t0, c0 = time.perf_counter(), _cpu()
         say(f"{board or 'default'}: ladder ({study.levels}, {study.ladder_games} games a pair)")
         ladder_file = where / "ladder" / "ladder.json"
-        if ladder_file.exists():
-            ladder = json.loads(ladder_file.read_text(encoding="utf-8"))
-        else:
-            ladder = run_skill(study.game, [x.strip() for x in study.levels.split(",")], study.ladder_games,
+        levels = [x.strip() for x in study.levels.split(",")]
+        ladder = json.loads(ladder_file.read_text(encoding="utf-8")) if ladder_file.exists() else None
+        if ladder is not None and (
+            ladder.get("levels") != levels or ladder.get("games_per_pair") != study.ladder_games
+        ):
+            say(f"{board or 'default'}: the stored ladder has other levels or games; playing it again")
+            ladder = None
+        elif ladder is not None:
+            reused.setdefault(board or "default", set()).add("ladder")
+        if ladder is None:
+            ladder = run_skill(study.game, levels, study.ladder_games,
                                study.seed, options, b, study.players, jobs)  # fmt: skip
             ladder_file.parent.mkdir(parents=True, exist_ok=True)
             ladder_file.write_text(json.dumps(ladder, indent=1, default=str), encoding="utf-8")
@@ -137,7 +148,7 @@ def run_study(study: Study, out: Path, jobs: int = 1, on_stage: Callable[[str], 
             prev = before.get("boards", {}).get(k, {}).get("spent", {})
             for stage, t in v["spent"].items():
                 p = prev.get(stage, {})
-                if p:
+                if p and stage in reused.get(k, set()):
                     t["cpu"] = max(t["cpu"], p.get("cpu", 0.0))
                     t["wall"] = max(t["wall"], p.get("wall", 0.0))
     (out / "study.json").write_text(json.dumps(data, indent=1, default=str), encoding="utf-8")

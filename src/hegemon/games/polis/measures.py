@@ -185,7 +185,8 @@ LAB = LabRole(
             # with mcts:normal and hard (issue 30: 47-53% in 200-game pairs) at a twentieth of normal's cost
             bots="mcts:easy",
             luck_bots="mcts:easy",
-            levels="random,greedy,mcts:easy,mcts:normal",
+            # levels that separate (issue 30): above mcts:easy the search does not yet rank its levels at Polis
+            levels="random,beginner,greedy,mcts:easy",
             headline_seat=1,  # Sparta
             length_unit=("rounds", "round"),
             key_measure="sieges_succeeded",
