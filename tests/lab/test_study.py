@@ -49,11 +49,14 @@ def test_a_study_writes_its_page_from_its_runs(tmp_path: Path) -> None:
 
 def test_a_study_resumes_from_its_stored_stages_and_rewrites_its_page(tmp_path: Path) -> None:
     study = tiny()
-    st.run_study(study, tmp_path)
+    first_run = st.run_study(study, tmp_path)
     luck = (tmp_path / "default/luck/luck.json").read_bytes()
     ladder = (tmp_path / "default/ladder/ladder.json").read_bytes()
     (tmp_path / "README.md").write_text("stale", encoding="utf-8")
-    st.run_study(study, tmp_path)  # nothing is played again
+    again = st.run_study(study, tmp_path)  # nothing is played again
+    # and each stage still counts the time it took when it was played
+    assert again["boards"]["default"]["spent"] == first_run["boards"]["default"]["spent"]
+    assert first_run["boards"]["default"]["spent"]["luck"]["cpu"] > 0
     assert (tmp_path / "default/luck/luck.json").read_bytes() == luck
     assert (tmp_path / "default/ladder/ladder.json").read_bytes() == ladder
     first = (tmp_path / "README.md").read_text(encoding="utf-8")
@@ -70,8 +73,12 @@ def test_a_study_whose_levels_changed_plays_its_ladder_again(tmp_path: Path) -> 
     ladder = json.loads((tmp_path / "default/ladder/ladder.json").read_text(encoding="utf-8"))
     assert ladder["levels"] == ["random", "beginner"]
     assert any("playing it again" in s for s in said)
-    # the stages read back keep their earlier time; the ladder played again counts its own
     assert "beginner" in (tmp_path / "README.md").read_text(encoding="utf-8")
+    # a stage stored without its time (an older run) says so on the page, and the total is a lower bound
+    (tmp_path / "default/luck/spent.json").unlink()
+    st.run_study(st.with_overrides(tiny(), levels="random,beginner"), tmp_path)
+    page = (tmp_path / "README.md").read_text(encoding="utf-8")
+    assert "luck not recorded" in page and "CPU time: at least" in page
 
 
 def test_an_unknown_study_is_refused_with_the_names() -> None:

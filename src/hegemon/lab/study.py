@@ -57,6 +57,24 @@ def _cpu() -> float:
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
+SPENT = "spent.json"
+"""Each stage's CPU and wall time, stored beside its results when it is played, so a resumed study counts it."""
+
+
+def _record(where: Path, t0: float, c0: float) -> None:
+    where.mkdir(parents=True, exist_ok=True)
+    spent = {"cpu": _cpu() - c0, "wall": time.perf_counter() - t0}
+    (where / SPENT).write_text(json.dumps(spent), encoding="utf-8")
+
+
+def _recorded(where: Path, fallback: dict[str, float] | None = None) -> dict[str, float]:
+    """The stage's stored time; `fallback` (or nothing known: `unrecorded`) for a stage stored without it."""
+    f = where / SPENT
+    if f.exists():
+        return {k: float(v) for k, v in json.loads(f.read_text(encoding="utf-8")).items()}
+    return {"unrecorded": 1.0, "cpu": 0.0, "wall": 0.0, **(fallback or {})}
+
+
 def _board_args(board: str) -> str | None:
     return None if board in ("", "default") else board
 
@@ -72,7 +90,6 @@ def run_study(study: Study, out: Path, jobs: int = 1, on_stage: Callable[[str], 
     say = on_stage or (lambda _s: None)
     options = [study.option]
     stages: dict[str, dict[str, Any]] = {}
-    reused: dict[str, set[str]] = {}  # the stages of each board read back from an earlier run
     for board in study.boards:
         where = out / (board or "default")
         b = _board_args(board)
@@ -86,13 +103,14 @@ def run_study(study: Study, out: Path, jobs: int = 1, on_stage: Callable[[str], 
         sweep = make_sweep(study.game, "compare", bots, study.games, study.seed, options, b, study.players)
         if (where / "compare" / "summary.json").exists():
             summary = rebuild(where / "compare")
-            reused.setdefault(board or "default", set()).add("compare")
             if summary.get("games", 0) < summary.get("games_planned", study.games):
-                reused[board or "default"].discard("compare")
                 summary = run_sweep(sweep, where / "compare", jobs=jobs)
+                _record(where / "compare", t0, c0)
         else:
             summary = run_sweep(sweep, where / "compare", jobs=jobs)
-        spent["compare"] = {"wall": time.perf_counter() - t0, "cpu": _cpu() - c0}
+            _record(where / "compare", t0, c0)
+        # (a comparison played before stage times were kept: its games' own CPU time, from the summary)
+        spent["compare"] = _recorded(where / "compare", {"cpu": float(summary.get("cpu_seconds") or 0.0)})
 
         t0, c0 = time.perf_counter(), _cpu()
         say(
@@ -101,14 +119,14 @@ def run_study(study: Study, out: Path, jobs: int = 1, on_stage: Callable[[str], 
         luck_file = where / "luck" / "luck.json"
         if luck_file.exists():
             luck = json.loads(luck_file.read_text(encoding="utf-8"))
-            reused.setdefault(board or "default", set()).add("luck")
         else:
             plan = lk.make_plan(study.game, [x.strip() for x in study.luck_bots.split(",")], study.luck_settings,
                                 study.luck_streams, study.seed, options, b, study.players)  # fmt: skip
             records = lk.run(plan, jobs)
             luck = lk.analyse(records, plan)
             lk.write(where / "luck", records, luck)
-        spent["luck"] = {"wall": time.perf_counter() - t0, "cpu": _cpu() - c0}
+            _record(where / "luck", t0, c0)
+        spent["luck"] = _recorded(where / "luck")
 
         t0, c0 = time.perf_counter(), _cpu()
         say(f"{board or 'default'}: ladder ({study.levels}, {study.ladder_games} games a pair)")
@@ -120,14 +138,13 @@ def run_study(study: Study, out: Path, jobs: int = 1, on_stage: Callable[[str], 
         ):
             say(f"{board or 'default'}: the stored ladder has other levels or games; playing it again")
             ladder = None
-        elif ladder is not None:
-            reused.setdefault(board or "default", set()).add("ladder")
         if ladder is None:
             ladder = run_skill(study.game, levels, study.ladder_games,
                                study.seed, options, b, study.players, jobs)  # fmt: skip
             ladder_file.parent.mkdir(parents=True, exist_ok=True)
             ladder_file.write_text(json.dumps(ladder, indent=1, default=str), encoding="utf-8")
-        spent["ladder"] = {"wall": time.perf_counter() - t0, "cpu": _cpu() - c0}
+            _record(where / "ladder", t0, c0)
+        spent["ladder"] = _recorded(where / "ladder")
         stages[board or "default"] = {"compare": summary, "luck": luck, "ladder": ladder, "spent": spent}
 
     data: dict[str, Any] = {
@@ -141,16 +158,6 @@ def run_study(study: Study, out: Path, jobs: int = 1, on_stage: Callable[[str], 
             "engine": "pure Python" if os.environ.get("HEGEMON_PURE") else "compiled (mypyc) if built",
         },
     }
-    old = out / "study.json"
-    if old.exists():  # a resumed run: the CPU time of the stages played before counts too
-        before = json.loads(old.read_text(encoding="utf-8"))
-        for k, v in data["boards"].items():
-            prev = before.get("boards", {}).get(k, {}).get("spent", {})
-            for stage, t in v["spent"].items():
-                p = prev.get(stage, {})
-                if p and stage in reused.get(k, set()):
-                    t["cpu"] = max(t["cpu"], p.get("cpu", 0.0))
-                    t["wall"] = max(t["wall"], p.get("wall", 0.0))
     (out / "study.json").write_text(json.dumps(data, indent=1, default=str), encoding="utf-8")
     (out / "README.md").write_text(page(data), encoding="utf-8")
     return data
@@ -371,10 +378,13 @@ def page(data: dict[str, Any]) -> str:
     boards = data["boards"]
     cpu = sum(t["cpu"] for b in boards.values() for t in b["spent"].values())
     wall = sum(t["wall"] for b in boards.values() for t in b["spent"].values())
+    unknown = any(t.get("unrecorded") for b in boards.values() for t in b["spent"].values())
     L: list[str] = [f"# {study.title[0]}", "", f"*{study.question[0]}*", ""]
     L += [
         "This page is written by the command below from its own runs; every figure has its 95% interval, every "
-        "test is paired by deal and Holm-corrected over the report's tests, a tie counts as half a win.",
+        "test is paired by deal and Holm-corrected over the report's tests, a tie counts as half a win. An "
+        "interval is a 95% interval on its own; whether a change is called clear is read from its Holm-adjusted "
+        "p (below 0.05), so an interval may miss zero while the change, one of many tested, is not called clear.",
         "",
     ]
     L += ["## Findings", ""]
@@ -385,6 +395,13 @@ def page(data: dict[str, Any]) -> str:
     for board, d in boards.items():
         L += [f"- ({board}) {w}" for w in d["warnings"]]
     L += ["", "## In italiano", "", f"### {study.title[1]}", "", f"*{study.question[1]}*", ""]
+    L += [
+        "Ogni cifra ha il suo intervallo al 95%, ogni test è appaiato per distribuzione e corretto con Holm sui "
+        "test del rapporto, un pareggio vale mezza vittoria. Un cambiamento è detto chiaro se il suo p corretto "
+        "(Holm) è sotto 0,05: un intervallo può escludere lo zero senza che il cambiamento, uno dei molti "
+        "provati, sia detto chiaro.",
+        "",
+    ]
     for board, d in boards.items():
         L += [f"### {board}", "", *_answers(study, board, d, it=True), ""]
         L += _table(study, d, it=True) + [""] + [f"- {f}" for f in d["findings_it"]] + [""]
@@ -402,18 +419,29 @@ def page(data: dict[str, Any]) -> str:
         "streams a variant (common random numbers: the same deal, bots and bot seeds under each stream).",
         f"- Skill range: the ladder `{study.levels}`, {study.ladder_games} games a pair and variant (Bradley–Terry "
         "Elo, bootstrap over deals).",
-        f"- CPU time: {cpu / 3600:.2f} CPU hours in all ({wall / 3600:.2f} hours of wall clock; "
+        f"- CPU time: {'at least ' if unknown else ''}{cpu / 3600:.2f} CPU hours in all ({wall / 3600:.2f} hours of wall clock; "
         f"{data['machine']['cpus']} CPUs, {data['machine']['jobs']} worker processes, Python "
         f"{data['machine']['python']}, engine {data['machine']['engine']}).",
         "",
     ]
     for board, d in boards.items():
-        parts = ", ".join(f"{k} {t['cpu']:.0f} CPU s" for k, t in d["spent"].items())
+        parts = ", ".join(
+            f"{k} {t['cpu']:.0f} CPU s"
+            + (
+                " (its games alone: played before stage times were kept)"
+                if t.get("unrecorded") and t["cpu"]
+                else ""
+            )
+            if t["cpu"] or not t.get("unrecorded")
+            else f"{k} not recorded (played before stage times were kept)"
+            for k, t in d["spent"].items()
+        )
         L.append(f"  - {board}: {parts}.")
     L += [
         "",
-        "Every run's files (games, summary.json, luck.json, ladder.json, report.html) are beside this page; "
-        "`--page-only` rewrites this page from them.",
+        "Every run's figures (summary.json, luck.json, ladder.json, study.json) are beside this page; the command "
+        "also writes the games themselves (games.jsonl, .csv, .parquet) and the comparison's report.html, which "
+        "are too large to check in. `--page-only` rewrites this page from the figures.",
         "",
     ]
     return "\n".join(L)
