@@ -29,7 +29,7 @@ Use (one process, niced: the machine is shared):
 Tune on these seeds (`--seed 101`), then confirm the winner on fresh ones with the bench
 (`python benchmarks/bench_ai.py --sieges 80`, seed 2026) and the lab (`hegemon lab compare polis --bots
 mcts:normal,greedy --games 80 --seed 7 --option siege=...`) after setting it as `SEARCH`: the best of many
-noisy candidates is flattered by its noise (ai/README.md, "Polis sieges under every siege rule")."""
+noisy candidates is flattered by its noise (docs/experiments/ai-search-history.md, "Polis sieges under every siege rule")."""
 
 from __future__ import annotations
 
