@@ -434,10 +434,10 @@ def ladder(
     levels: Annotated[
         str,
         typer.Option(
-            help="Bot levels, weakest first (one search at increasing budgets, with random and greedy); every pair "
+            help="Bot levels, weakest first (levels that separate: random, beginner, greedy, a search); every pair "
             "meets on the same deals"
         ),
-    ] = "random,greedy,mcts:easy,mcts:normal",
+    ] = "random,beginner,greedy,mcts:easy",
     games: Annotated[
         int, typer.Option(help="Games per pair of levels and variant (both seat rotations)")
     ] = 40,
