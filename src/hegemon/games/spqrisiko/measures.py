@@ -159,7 +159,7 @@ LAB = LabRole(
             luck_bots="mcts:10",
             levels="random,beginner,greedy,mcts:easy",
             games=1000,
-            ladder_games=20,
+            ladder_games=60,  # 20 a pair left beginner and greedy apart by noise only (house rules)
             luck_settings=60,
             key_measure="eliminations",
         ),
