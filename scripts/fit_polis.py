@@ -30,90 +30,14 @@ import numpy as np
 from scipy.optimize import minimize
 
 from hegemon.ai.games import polis as know
+
+# the strength's terms and the function that computes them live with the learned evaluation, which takes them
+# as its inputs (`ai/games/polis_value.py`)
+from hegemon.ai.games.polis_value import TERMS, features
 from hegemon.core.game import CHANCE
 from hegemon.core.record import GameRecord
 from hegemon.games import get_game
-from hegemon.games.polis import scoring
-from hegemon.games.polis.board import SILVER, WHEAT
-from hegemon.games.polis.options import DICELESS, SACRIFICE
 from hegemon.games.polis.rules import common
-
-# the strength's terms, in order; the score's own coefficient is the logistic's 1 / scale. `sign` turns a term
-# into the weight of `Weights` it estimates (the penalties are subtracted in `strength`); `None`: a term whose
-# coefficient is 1 in `strength` (a value already in score points), fitted as a check
-TERMS: tuple[tuple[str, str | None, float], ...] = (
-    ("score", None, 1.0),
-    ("units", "unit", 1.0),
-    ("resources", "resource", 1.0),
-    ("silver", "silver", 1.0),
-    ("merchants", "merchant", 1.0),
-    ("league", "league", 1.0),
-    ("reach", "reach", 1.0),
-    ("reach_next", None, 1.0),  # the best siege within reach of the side whose turn comes next
-    ("sieges", None, 1.0),  # the diceless sieges in progress (siege_value)
-    ("sacrifice", None, 1.0),  # the option to force after a failed roll
-    ("short", "hunger", -1.0),
-    ("starve", "starve", -1.0),
-    ("lost", "lost", -1.0),
-    ("pp_none", "pp_none", -1.0),
-    ("pp_one", "pp_one", -1.0),
-    ("project", "project", 1.0),
-    # the danger of the prestige left after the coming supply, beyond the danger of the track now
-    ("supply_danger", "supply_danger", -1.0),
-)
-NAMES = tuple(t[0] for t in TERMS)
-
-
-def features(st: Any, s: int, w: know.Weights = know.DEFAULT) -> list[float]:
-    """Side `s`'s strength term by term, unweighted (in `TERMS` order): `strength(st, s, w)` is the sum of
-    these times their weights (`weighted`). The nested weights (a siege's worth, the keep chances) are `w`'s."""
-    b = st.board
-    res = st.res[s]
-    pop = common.population(st, s)
-    f = dict.fromkeys(NAMES, 0.0)
-    f["score"] = float(scoring.score(st, s))
-    f["units"] = float(sum(st.units[s]))
-    f["resources"] = float(sum(res) - res[SILVER])
-    f["silver"] = float(res[SILVER])
-    f["merchants"] = float(st.merchants[s])
-    f["project"] = know.project_option(st, s, w)
-    diceless = st.siege_rule >= DICELESS
-    best = 0.0
-    for q in range(b.n_poleis):
-        if b.p_capital[q]:
-            continue
-        if st.owner[q] == s:
-            f["league"] += 1
-        elif diceless and st.discs[s][q]:
-            f["sieges"] += know.siege_value(st, s, q, w)
-        else:
-            gain = know.reach_gain(st, s, q, w)
-            f["reach"] += gain
-            best = max(best, gain)
-    if best > 0 and st.phase == common.ACTION and st.active == s and not st.n_actions and not st.passed[s]:
-        f["reach_next"] = best
-    if st.siege_rule == SACRIFICE:
-        f["sacrifice"] = know.sacrifice_option(st, s, w)
-    short = pop - res[WHEAT]
-    if short > 0:
-        f["short"] = float(short)
-        if st.pop[b.capital[s]] > res[WHEAT] + st.pp[s]:
-            f["starve"] = 1.0
-    lost = know.lost_at_round_end(st, s)
-    if lost:
-        f["lost"] = 1.0
-    pp = st.pp[s] + know.pending_prestige(st, s)
-    if pp <= 0:
-        f["pp_none"] = 1.0
-    elif pp == 1:
-        f["pp_one"] = 1.0
-    if st.phase == common.ACTION and not lost:
-        end = know.round_end_prestige(st, s)
-        if end <= 0 and st.passed[s] and w.supply_danger:
-            f["lost"] += 1.0
-        else:
-            f["supply_danger"] = max(0.0, know.danger(end, w) - know.danger(pp, w))
-    return [f[n] for n in NAMES]
 
 
 def coefficients(w: know.Weights) -> list[float]:

@@ -30,6 +30,7 @@ GROUP = "hegemon_engine"
 
 NATIVE: tuple[str, ...] = (
     "hegemon.ai.games.polis",
+    "hegemon.ai.games.polis_value",
     "hegemon.ai.games.spqrisiko",
     "hegemon.ai.mcts",
     "hegemon.ai.search",

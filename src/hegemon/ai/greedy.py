@@ -8,6 +8,7 @@ import random
 
 from hegemon.ai.base import decision, register
 from hegemon.ai.games import knowledge
+from hegemon.ai.mcts import EVALUATIONS, named_evaluation
 from hegemon.ai.search import one_ply_values
 from hegemon.core.actions import Action
 from hegemon.core.errors import ConfigError
@@ -19,15 +20,18 @@ class GreedyBot:
 
     name = "greedy"
 
-    def __init__(self, seed: int = 0, samples: int = 4) -> None:
+    def __init__(self, seed: int = 0, samples: int = 4, evaluation: str | None = None) -> None:
         self.rng = random.Random(seed)
         self.samples = samples
+        # an evaluation of the game's by name (`greedy:eval=learned`), else its own
+        self.evaluation = evaluation
 
     def action_values(self, state: State, player: PlayerId) -> list[tuple[Action, float]]:
         """Every legal action with its estimated value for `player`."""
         know = knowledge(state)
         base = know.determinize(state, player, self.rng)
-        return one_ply_values(base, player, know, self.rng, self.samples)
+        evaluate = None if self.evaluation is None else named_evaluation(know, self.evaluation)(player)
+        return one_ply_values(base, player, know, self.rng, self.samples, evaluate=evaluate)
 
     def choose(self, state: State, player: PlayerId) -> Action:
         actions = decision(state, player)
@@ -43,15 +47,26 @@ class GreedyBot:
 
 
 def _factory(arg: str, seed: int) -> GreedyBot:
-    arg = arg.strip().lower()
-    if not arg:
-        return GreedyBot(seed)
-    if arg.startswith("samples="):
-        try:
-            return GreedyBot(seed, samples=max(1, int(arg.split("=", 1)[1])))
-        except ValueError:
-            raise ConfigError("bot", f"greedy:samples=N needs a whole number, got {arg!r}") from None
-    raise ConfigError("bot", f"greedy takes no strength (got {arg!r}); use greedy or greedy:samples=N")
+    """`greedy[:samples=N][:eval=NAME]`."""
+    samples, evaluation = 4, None
+    for part in arg.strip().split(":"):
+        key, sep, value = part.strip().partition("=")
+        if not key:
+            continue
+        if key.lower() == "samples" and sep:
+            try:
+                samples = max(1, int(value))
+            except ValueError:
+                raise ConfigError("bot", f"greedy:samples=N needs a whole number, got {arg!r}") from None
+        elif key.lower() == "eval" and sep and value in EVALUATIONS:
+            evaluation = value
+        else:
+            raise ConfigError(
+                "bot",
+                f"greedy takes no strength (got {arg!r}); use greedy, greedy:samples=N or greedy:eval="
+                + " or greedy:eval=".join(EVALUATIONS),
+            )
+    return GreedyBot(seed, samples=samples, evaluation=evaluation)
 
 
 register("greedy", _factory)

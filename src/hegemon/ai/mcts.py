@@ -57,7 +57,8 @@ class MctsBot:
     (about 1 + sqrt(visits) children). Each game's bots role (`BotRole`) may set these, the exploration constant
     and the prior's weight in its `mcts_defaults`, and the search's own evaluation with `evaluate_for(player)`
     (the search's evaluation for the side it plays: Polis gives the search its own weights, and Athens its own
-    set; the game's `evaluate` otherwise); an argument given here wins.
+    set; the game's `evaluate` otherwise); an argument given here wins. `evaluation` names another evaluation of
+    the game (`BotRole.evaluations`, spec `eval=learned`) for the leaves; the prior keeps the game's own.
 
     With a turn horizon, `finish` plays the rest of the horizon from wherever the tree stopped before the leaf is
     valued (1: one-ply choices with the search's evaluation, each player for itself; 2: the cheap policy of the
@@ -86,6 +87,7 @@ class MctsBot:
         finish: int | None = None,
         playout: int | None = None,
         evaluate: Callable[[Any], list[float]] | None = None,
+        evaluation: str | None = None,
     ) -> None:
         self.rng = random.Random(seed)
         self.iterations = iterations
@@ -104,6 +106,7 @@ class MctsBot:
         self.finish = finish
         self.playout = playout
         self.evaluate = evaluate
+        self.evaluation = evaluation
         self.last_iterations = 0
         self.last_simulated = 0
         self._stratify = False
@@ -141,7 +144,9 @@ class MctsBot:
         default)."""
         spread = self._stratify and samples > 1
         return dict(
-            one_ply_values(state, player, know, self.rng, samples, stratified=spread, evaluate=self._evaluate)
+            one_ply_values(
+                state, player, know, self.rng, samples, stratified=spread, evaluate=self._prior_evaluate
+            )
         )
 
     def search(self, state: State, player: PlayerId) -> Node:
@@ -163,6 +168,8 @@ class MctsBot:
         # the evaluation: the one given here, else the game's for the side searching (`evaluate_for`), else the
         # game's `evaluate`
         evaluate_for = None if self.evaluate is not None else know.evaluate_for
+        if self.evaluation is not None:  # an evaluation asked for by name (`eval=learned`)
+            evaluate_for = named_evaluation(know, self.evaluation)
         self._evaluate: Callable[[Any], list[float]] = (
             evaluate_for(player)
             if evaluate_for is not None
@@ -170,6 +177,13 @@ class MctsBot:
             if self.evaluate is not None
             else know.evaluate
         )
+        # the prior and the expansion order keep the game's own evaluation: a named evaluation values the leaves
+        # only (Polis's learned one was fitted where the search values its leaves, at the end of a turn; as the
+        # prior too it lost 36% of 200 games to the plain search: docs/experiments/2026-11-27c-polis-learned-eval.md)
+        self._prior_evaluate = self._evaluate
+        if self.evaluation is not None:
+            hand = know.evaluate_for
+            self._prior_evaluate = hand(player) if hand is not None else know.evaluate
         actions = decision(state, player)
         samples = int(self._setting(know, "prior_samples", None, 2))
         seen = self._one_ply(know.determinize(state, player, self.rng), player, know, samples)
@@ -515,14 +529,33 @@ SPEC_SETTINGS: dict[str, tuple[str, type, float]] = {
 }
 
 
+EVALUATIONS = ("learned",)
+"""Evaluations a spec may name (`eval=learned`); a game that has no such evaluation refuses it when searched."""
+
+
+def named_evaluation(know: BotRole, name: str) -> Callable[[PlayerId], Callable[[Any], list[float]]]:
+    """The game's evaluation `name` (`BotRole.evaluations`), as `evaluate_for`; ConfigError if it has none."""
+    found = know.evaluations.get(name)
+    if found is None:
+        have = ", ".join(sorted(know.evaluations)) or "none"
+        raise ConfigError("bot", f"this game has no {name!r} evaluation (it has: {have})")
+    return found
+
+
 def parse_settings(parts: list[str]) -> dict[str, Any]:
-    """`key=value` search settings of a spec (`SPEC_SETTINGS`), as MctsBot arguments; ConfigError otherwise."""
+    """`key=value` search settings of a spec (`SPEC_SETTINGS`, and `eval=NAME` of `EVALUATIONS`), as MctsBot
+    arguments; ConfigError otherwise."""
     out: dict[str, Any] = {}
     for part in parts:
         key, sep, value = part.strip().partition("=")
+        if key == "eval" and sep:
+            if value not in EVALUATIONS:
+                raise ConfigError("bot", f"mcts setting {part!r}: use eval={' or eval='.join(EVALUATIONS)}")
+            out["evaluation"] = value
+            continue
         if not sep or key not in SPEC_SETTINGS:
             raise ConfigError(
-                "bot", f"mcts setting {part!r}: use {', '.join(k + '=…' for k in SPEC_SETTINGS)}"
+                "bot", f"mcts setting {part!r}: use {', '.join(k + '=…' for k in (*SPEC_SETTINGS, 'eval'))}"
             )
         name, kind, high = SPEC_SETTINGS[key]
         try:

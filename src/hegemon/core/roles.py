@@ -58,7 +58,9 @@ class BotRole:
     - `try_first(action)`: a plan worth a look even when one ply ranks it low;
     - `turn_start(state, player)`: the same position with `player` to move (the others' expansion order);
     - `evaluate_for(player)`: the search's evaluation for the side searching (default: `evaluate`);
-    - `mcts_defaults`: the search's settings for this game (`MCTS` arguments left as None take them).
+    - `mcts_defaults`: the search's settings for this game (`MCTS` arguments left as None take them);
+    - `evaluations`: other evaluations a bot may be asked for by name (`mcts:…:eval=NAME`, `greedy:eval=NAME`),
+      each as `evaluate_for` (the side searching → an evaluation).
     """
 
     evaluate: Callable[[Any], list[float]]
@@ -70,6 +72,9 @@ class BotRole:
     turn_start: Callable[[Any, PlayerId], Any] | None = None
     evaluate_for: Callable[[PlayerId], Callable[[Any], list[float]]] | None = None
     mcts_defaults: Mapping[str, bool | int | float] = field(default_factory=lambda: MappingProxyType({}))
+    evaluations: Mapping[str, Callable[[PlayerId], Callable[[Any], list[float]]]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
 
 
 class GameMeasures(Protocol):

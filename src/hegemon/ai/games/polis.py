@@ -454,6 +454,13 @@ MCTS_DEFAULTS: dict[str, bool | int | float] = {
 }  # fmt: skip
 
 
+def learned_for(player: PlayerId) -> Callable[[Any], list[float]]:
+    """The learned evaluation (`ai/games/polis_value.py`), loaded on first use."""
+    from hegemon.ai.games import polis_value
+
+    return polis_value.learned_for(player)
+
+
 BOTS = BotRole(
     evaluate=evaluate,
     determinize=determinize,
@@ -462,5 +469,6 @@ BOTS = BotRole(
     turn_start=turn_start,
     evaluate_for=search_evaluate_for,
     mcts_defaults=MCTS_DEFAULTS,
+    evaluations={"learned": learned_for},
 )
 """The bots role (`Roles.bots`): the search's evaluation for either side is `search_evaluate_for`."""
