@@ -49,6 +49,21 @@ SIEGES = "siege=classic,sacrifice,diceless,diceless_sacrifice"
 DIGITS = 6  # the weights are stored rounded to this many decimals
 
 
+def ordered(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A lab run's records in a fixed order (the lab appends them as its workers finish)."""
+    return sorted(
+        records,
+        key=lambda r: (r["meta"]["variant"], r["meta"]["deal"], r["meta"]["rotation"], r["meta"]["pair"]),
+    )
+
+
+def where_taken(st: Any) -> int:
+    """`TURN_START`, `MID_TURN` or `OTHER`: where in the game a position was taken."""
+    if st.phase != common.ACTION:
+        return OTHER
+    return MID_TURN if st.n_actions or st.pending is not None else TURN_START
+
+
 def play(games: int, seed: int, jobs: int, boards: list[str], bots: str, where: Path) -> list[dict[str, Any]]:
     """The self-play records of every board, in a fixed order (the lab appends them as its workers finish)."""
     records: list[dict[str, Any]] = []
@@ -58,11 +73,7 @@ def play(games: int, seed: int, jobs: int, boards: list[str], bots: str, where: 
         )
         out = where / board
         run_sweep(sweep, out, jobs=jobs)
-        got = read_jsonl(out / "games.jsonl")
-        got.sort(
-            key=lambda r: (r["meta"]["variant"], r["meta"]["deal"], r["meta"]["rotation"], r["meta"]["pair"])
-        )
-        records += [{**r, "board": board} for r in got]
+        records += [{**r, "board": board} for r in ordered(read_jsonl(out / "games.jsonl"))]
     return records
 
 
@@ -89,9 +100,7 @@ def explore_game(task: tuple[int, int, str, str, str, float]) -> dict[str, Any]:
         action = st.phase == common.ACTION
         if p != CHANCE or (was_action and not action):
             xs.append(pv.inputs(st))
-            kind.append(
-                OTHER if not action else MID_TURN if st.n_actions or st.pending is not None else TURN_START
-            )
+            kind.append(where_taken(st))
         was_action = action
         if p == CHANCE:
             st.apply(sample_chance(st, chance))
@@ -154,13 +163,7 @@ def positions(records: list[dict[str, Any]]) -> dict[str, np.ndarray]:
                 xs.append(pv.inputs(st))
                 ys.append(y)
                 gid.append(i)
-                kind.append(
-                    OTHER
-                    if not action
-                    else MID_TURN
-                    if st.n_actions or st.pending is not None
-                    else TURN_START
-                )
+                kind.append(where_taken(st))
             was_action = action
             st.apply(game.decode_action(raw))
     x = np.array(xs)
@@ -231,18 +234,7 @@ def train(args: argparse.Namespace, where: Path) -> dict[str, Any]:
     boards = [b.strip() for b in args.boards.split(",") if b.strip()]
     t0, c0 = time.perf_counter(), time.process_time()
     if args.records:  # an experiment on games already played (the weights file then names them)
-        records = []
-        for path in args.records:
-            got = read_jsonl(path)
-            got.sort(
-                key=lambda r: (
-                    r["meta"]["variant"],
-                    r["meta"]["deal"],
-                    r["meta"]["rotation"],
-                    r["meta"]["pair"],
-                )
-            )
-            records += got
+        records = [r for path in args.records for r in ordered(read_jsonl(path))]
     elif args.explore > 0 or (args.cache is not None and args.cache.exists()):
         records = []
     else:
