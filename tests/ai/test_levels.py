@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from scipy.stats import binomtest
 
-from hegemon.ai import BeginnerBot, GreedyBot, MctsBot, make_bot
+from hegemon.ai import BeginnerBot, GreedyBot, MctsBot, RolloutBot, make_bot
 from hegemon.ai.games import knowledge
 from hegemon.ai.levels import LADDER, LEVELS, TABLE_CAP, LevelBot
 from hegemon.ai.search import one_ply_values
@@ -63,7 +63,10 @@ def test_levels_are_the_documented_budgets_per_game() -> None:
     assert LADDER == ("random", "beginner", "greedy", "mcts:easy", "mcts:normal", "mcts:hard")
     polis = [LEVELS[n].budget("polis") for n in ("easy", "normal", "hard")]
     spqr = [LEVELS[n].budget("spqrisiko") for n in ("easy", "normal", "hard")]
-    assert polis == [40, 640, 2560] and spqr == [40, 400, 1600]
+    assert polis == [40, 2, 8] and spqr == [40, 400, 1600]
+    # Polis climbs by the rollout search above easy (playouts a candidate); S.P.Q.RisiKo! keeps the tree search
+    assert [LEVELS[n].engine("polis") for n in LEVELS] == ["mcts", "rollout", "rollout"]
+    assert {LEVELS[n].engine("spqrisiko") for n in LEVELS} == {"mcts"}
     # each level thinks longer than the one below, at the table as in the lab
     assert [LEVELS[n].seconds for n in LEVELS] == sorted(LEVELS[n].seconds for n in LEVELS)
     polis_state = get_game("polis").new_game(get_game("polis").parse_options({}), 1)
@@ -72,10 +75,18 @@ def test_levels_are_the_documented_budgets_per_game() -> None:
     normal = make_bot("mcts:normal", 1)
     assert isinstance(normal, LevelBot)
     p, s = normal.bot_for(polis_state), normal.bot_for(spqr_state)
-    assert (p.iterations, p.horizon_turns, p.time_limit) == (640, 2, LEVELS["normal"].seconds)
+    assert isinstance(p, RolloutBot) and isinstance(s, MctsBot)
+    assert (p.playouts, p.candidates, p.time_limit) == (2, 6, LEVELS["normal"].seconds)
     assert (s.iterations, s.horizon_turns) == (400, None)  # S.P.Q.RisiKo!: the game's own horizon
-    # settings given after a level win over the level's
-    assert make_bot("mcts:normal:turns=1", 1).bot_for(polis_state).horizon_turns == 1  # type: ignore[attr-defined]  # a level bot: make_bot returns the Bot protocol
+    # settings given after a level win over the level's, where the level's search has them
+    turns = make_bot("mcts:normal:turns=1", 1)
+    assert isinstance(turns, LevelBot) and isinstance(inner := turns.bot_for(spqr_state), MctsBot)
+    assert inner.horizon_turns == 1
+    with pytest.raises(ConfigError, match="rollout search, which has no setting horizon_turns"):
+        turns.bot_for(polis_state)  # Polis's normal is the rollout search: no tree, no horizon
+    wide = make_bot("mcts:hard:candidates=3", 1)
+    assert isinstance(wide, LevelBot) and isinstance(inner := wide.bot_for(polis_state), RolloutBot)
+    assert (inner.candidates, inner.playouts) == (3, 8)
     # a number is still a plain search
     assert isinstance(make_bot("mcts:300", 1), MctsBot)
     for bad in (
@@ -100,6 +111,13 @@ def test_at_the_table_a_level_thinks_in_seconds_with_an_iteration_cap() -> None:
     assert inner.time_limit == LEVELS["easy"].seconds
     bot.time_limit = 0.05  # the server caps it with its search budget
     assert bot.bot_for(st).time_limit == 0.05
+    # the rollout levels too: playouts a candidate capped at TABLE_CAP times the lab's, seconds a move
+    hard = make_bot("mcts:hard", 1)
+    assert isinstance(hard, LevelBot)
+    hard.anytime = True
+    rollout = hard.bot_for(st)
+    assert isinstance(rollout, RolloutBot)
+    assert (rollout.playouts, rollout.time_limit) == (TABLE_CAP * 8, LEVELS["hard"].seconds)
 
 
 @pytest.mark.parametrize("name", ["polis", "spqrisiko"])
@@ -114,7 +132,9 @@ def test_each_level_is_deterministic_given_its_seed(name: str, spec: str) -> Non
         moves.append((bot.choose(st, p), bot.rng.getstate()))
     assert moves[0] == moves[1]
     if isinstance(bot, LevelBot):
-        assert bot.last is not None and bot.last.last_iterations == bot.level.budget(name)
+        assert bot.last is not None
+        done = bot.last.last_rounds if isinstance(bot.last, RolloutBot) else bot.last.last_iterations
+        assert done == bot.level.budget(name)
     assert state_digest(st) == before, "choosing must not change the state"
 
 
@@ -125,14 +145,7 @@ def test_no_level_reads_the_polis_opponents_cards(spec: str) -> None:
     twin = _polis_twin(st)
     assert twin.view(me) == st.view(me) and twin.to_json() != st.to_json()
     a, b = _lab(spec, 3), _lab(spec, 3)
-    if isinstance(a, LevelBot):
-        ra, rb = a.bot_for(st).search(st, me), b.bot_for(twin).search(twin, me)
-        assert {k: (v.n, v.w) for k, v in ra.children.items()} == {
-            k: (v.n, v.w) for k, v in rb.children.items()
-        }
-    else:
-        assert a.choose(st, me) == b.choose(twin, me)
-    assert a.rng.getstate() == b.rng.getstate()
+    _same_thinking(a, b, st, twin, me)
 
 
 @pytest.mark.parametrize("spec", NAMED)
@@ -150,13 +163,24 @@ def test_no_level_reads_the_spqr_hidden_cards(spec: str) -> None:
     twin = _spqr_hidden_twin(st, me)
     assert twin.view(me) == st.view(me) and twin.to_json() != st.to_json()
     a, b = _lab(spec, 9), _lab(spec, 9)
-    if isinstance(a, LevelBot):
-        ra, rb = a.bot_for(st).search(st, me), b.bot_for(twin).search(twin, me)
+    _same_thinking(a, b, st, twin, me)
+
+
+def _same_thinking(a: Any, b: Any, st: Any, twin: Any, me: int) -> None:
+    """Two bots with one seed think alike on two positions that differ only in what `me` cannot see: the same
+    search statistics (a tree search's visits and values; a rollout search's playout values), move and
+    generator state."""
+    if isinstance(a, LevelBot) and isinstance(inner := a.bot_for(st), MctsBot):
+        ra, rb = inner.search(st, me), b.bot_for(twin).search(twin, me)
         assert {k: (v.n, v.w) for k, v in ra.children.items()} == {
             k: (v.n, v.w) for k, v in rb.children.items()
         }
     else:
         assert a.choose(st, me) == b.choose(twin, me)
+        if isinstance(a, LevelBot):
+            assert a.last is not None and b.last is not None
+            assert isinstance(a.last, RolloutBot) and a.last.last_playouts > 0
+            assert a.last.last_values == b.last.last_values
     assert a.rng.getstate() == b.rng.getstate()
 
 

@@ -16,7 +16,7 @@ from hegemon.core.game import CHANCE, State
 from hegemon.core.play import sample_chance
 from hegemon.games import get_game
 from hegemon.server.bots import BotRunner, Thinkers
-from hegemon.server.protocol import CreateTable
+from hegemon.server.protocol import CreateTable, ServerError
 from hegemon.server.tables import TableManager
 from tests.server.test_storage import in_thread
 
@@ -188,6 +188,12 @@ def test_the_table_offers_the_levels_and_a_level_thinks_in_seconds_there() -> No
     offered = web_bots()
     assert "beginner" in offered and all(f"mcts:{n}" in offered for n in LEVELS)
     assert not any(b.startswith("mcts:") and b.split(":", 1)[1] not in LEVELS for b in offered)
+    # the rollout search only through the levels: a client cannot choose its budget
+    assert not any(b.startswith("rollout") for b in offered)
+    with pytest.raises(ServerError, match="unknown bot 'rollout:4096'"):
+        TableManager().create(
+            CreateTable(game="polis", seed=1, seats=[{"bot": "rollout:4096"}, {"bot": "greedy"}])
+        )  # type: ignore[list-item]  # seats as JSON, as a client sends them
     m = TableManager()
     t = m.create(CreateTable(game="polis", seed=1, seats=[{"bot": "mcts:hard"}, {"bot": "beginner"}]))  # type: ignore[list-item]  # seats as JSON, as a client sends them
     bot = m.bot_for(t, 0)

@@ -1,19 +1,22 @@
-"""The named levels: what `beginner`, `mcts:easy`, `mcts:normal`, `mcts:hard` and `mcts:expert` are, per game.
+"""The named levels: what `mcts:easy`, `mcts:normal` and `mcts:hard` are, per game.
 
-A level is a budget and search settings per game (a Polis iteration is about ten times cheaper than a
-S.P.Q.RisiKo! one, and the two games reward different settings: ai/README.md, "Levels"). It has two budgets:
+A level is a search, its budget and its settings per game (the two games reward different searches: ai/README.md,
+"Levels"). At S.P.Q.RisiKo! every level is the tree search (`ai/mcts.py`) with a larger budget. At Polis `easy` is
+the tree search and `normal` and `hard` are the rollout search (`ai/rollout.py`: the root's best moves played out
+to the end of the game), whose budget is playouts a candidate: more search of the tree buys nothing at Polis
+above `easy`, more playouts do (docs/experiments/2026-11-27d-polis-rollouts.md). A level has two budgets:
 
-- in the lab, benchmarks, `hegemon play` and `selfplay`: **iterations** a move (`LEVELS[..].iterations`), so
-  every game reproduces on any machine (the lab clears time caps; elsewhere `seconds` caps a move as well);
+- in the lab, benchmarks, `hegemon play` and `selfplay`: **iterations** (playouts) a move
+  (`LEVELS[..].iterations`), so every game reproduces on any machine (the lab clears time caps; elsewhere
+  `seconds` caps a move as well);
 - at the web table: **seconds** a move (anytime search: the level searches until its seconds are spent, or it
-  has run `TABLE_CAP` times its lab iterations, whichever comes first; the server's `search_budget` caps the
+  has run `TABLE_CAP` times its lab budget, whichever comes first; the server's `search_budget` caps the
   seconds and `search_workers` the searches at once, as for every search bot). The seconds are the lab
   budget's time on the compiled engine with headroom, so a table bot on a busy server plays about as well as
-  its lab figures say, and on a fast one no more than `TABLE_CAP` times its lab budget (no CPU burnt on a
-  Polis tree that is already exhausted).
+  its lab figures say, and on a fast one no more than `TABLE_CAP` times its lab budget.
 
 The beginner (`ai/beginner.py`) is one ply with a newcomer's mistakes; `greedy` (one ply, no mistakes) sits
-between it and `mcts:easy`. Each level beats the one below it (figures: ai/README.md)."""
+between it and `mcts:easy`. The figures of each level against the one below: ai/README.md."""
 
 from __future__ import annotations
 
@@ -24,23 +27,31 @@ from typing import Any
 from hegemon.ai import mcts as _mcts
 from hegemon.ai.base import register
 from hegemon.ai.mcts import MctsBot, parse_settings
+from hegemon.ai.rollout import RolloutBot
 from hegemon.core.actions import Action
+from hegemon.core.errors import ConfigError
 from hegemon.core.game import PlayerId, State
 from hegemon.games import game_of
 
 TABLE_CAP = 2
 """At the table a level stops after this many times its lab iterations even with seconds left."""
 
+ROLLOUT_SETTINGS = frozenset(("candidates", "prior_samples"))
+"""The settings of a spec (`mcts:hard:candidates=8`) a level's rollout search takes."""
+
 
 @dataclass(frozen=True)
 class Level:
-    """A search level: iterations a move per game (`"*"`: any other game), seconds a move at the web table,
-    and `MctsBot` settings per game."""
+    """A search level: the search per game (`"*"`: any other game; `mcts`, the tree search, unless `engines`
+    names `rollout`, the rollout search of `ai/rollout.py`), its budget a move per game (iterations of the tree
+    search, playouts a candidate of the rollout search), seconds a move at the web table, and the search's
+    settings per game."""
 
     name: str
     iterations: dict[str, int]
     seconds: float
     settings: dict[str, dict[str, Any]] = field(default_factory=dict)
+    engines: dict[str, str] = field(default_factory=dict)
 
     def budget(self, game: str) -> int:
         return self.iterations.get(game, self.iterations["*"])
@@ -48,15 +59,16 @@ class Level:
     def settings_for(self, game: str) -> dict[str, Any]:
         return dict(self.settings.get(game, {}))
 
+    def engine(self, game: str) -> str:
+        return self.engines.get(game, self.engines.get("*", "mcts"))
 
-TWO_TURNS = {"horizon_turns": 2}
 
 LEVELS: dict[str, Level] = {
     lv.name: lv
     for lv in (
         Level("easy", {"*": 40}, 0.25),
-        Level("normal", {"polis": 640, "*": 400}, 1.0, {"polis": TWO_TURNS}),
-        Level("hard", {"polis": 2560, "*": 1600}, 2.5, {"polis": TWO_TURNS}),
+        Level("normal", {"polis": 2, "*": 400}, 1.0, engines={"polis": "rollout"}),
+        Level("hard", {"polis": 8, "*": 1600}, 2.5, engines={"polis": "rollout"}),
     )
 }
 """The search levels, weakest first (`mcts:NAME`)."""
@@ -82,17 +94,27 @@ class LevelBot:
         self.time_limit: float | None = level.seconds
         self.anytime = False
         self.extra = dict(extra or {})
-        self.last: MctsBot | None = None
+        self.last: MctsBot | RolloutBot | None = None
 
-    def bot_for(self, state: State) -> MctsBot:
+    def bot_for(self, state: State) -> MctsBot | RolloutBot:
         """The search this level runs on `state`'s game (sharing this bot's generator)."""
         game = game_of(state).name
         iters = self.level.budget(game)
         if self.anytime:
             iters *= TABLE_CAP
-        bot = MctsBot(
-            0, iterations=iters, time_limit=self.time_limit, **{**self.level.settings_for(game), **self.extra}
-        )
+        settings = {**self.level.settings_for(game), **self.extra}
+        bot: MctsBot | RolloutBot
+        if self.level.engine(game) == "rollout":
+            other = sorted(set(settings) - ROLLOUT_SETTINGS)
+            if other:
+                raise ConfigError(
+                    "bot",
+                    f"mcts:{self.level.name} plays {game} by the rollout search, which has no setting "
+                    + ", ".join(other),
+                )
+            bot = RolloutBot(0, playouts=iters, time_limit=self.time_limit, **settings)
+        else:
+            bot = MctsBot(0, iterations=iters, time_limit=self.time_limit, **settings)
         bot.rng = self.rng
         return bot
 

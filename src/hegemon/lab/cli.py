@@ -226,8 +226,8 @@ def show(summary: dict[str, Any], lang: str = "en") -> None:
 Bots = Annotated[
     str,
     typer.Option(
-        help="Comma-separated bot specs (random, greedy, mcts:easy|normal|hard, mcts:N, "
-        "mcts:N@SECONDS); every pair meets. List the strongest first."
+        help="Comma-separated bot specs (random, beginner, greedy, mcts:easy|normal|hard, mcts:N, "
+        "mcts:N@SECONDS, rollout:N); every pair meets. List the strongest first."
     ),
 ]
 Seed = Annotated[int, typer.Option(help="Seed of the sweep: the same seed reproduces every game")]
@@ -263,7 +263,7 @@ def compare(
     bots: Annotated[
         str | None,
         typer.Option(
-            help="Comma-separated bot specs (random, greedy, mcts:easy|normal|hard, mcts:N, mcts:N@SECONDS); every "
+            help="Comma-separated bot specs (random, beginner, greedy, mcts:easy|normal|hard, mcts:N, rollout:N); every "
             "pair meets. Default: one bot on every side, the game's choice (Polis mcts:easy, S.P.Q.RisiKo! "
             "greedy), so the bots' gap does not swamp the rule"
         ),

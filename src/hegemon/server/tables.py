@@ -99,12 +99,17 @@ STRENGTHS = tuple(LEVELS)
 """The search levels a table offers (`mcts:NAME`; `ai/levels.py`), weakest first."""
 
 
+LEVEL_ONLY_BOTS = ("rollout",)
+"""Search kinds a table offers only through the named levels (`mcts:normal`, `mcts:hard` play Polis by the
+rollout search): a raw `rollout:N` would let a client choose its own budget."""
+
+
 def web_bots() -> list[str]:
     """The bot specs offered at the table: every registered kind (new ones appear by themselves) except the
     blocked ones, search bots at their named strengths only (so nobody can ask for a billion iterations)."""
     out: list[str] = []
     for name in bot_names():
-        if name in SERVER_BLOCKED_BOTS:
+        if name in SERVER_BLOCKED_BOTS or name in LEVEL_ONLY_BOTS:
             continue
         if name == "mcts":
             out.extend(f"{name}:{s}" for s in STRENGTHS)

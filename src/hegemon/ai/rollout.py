@@ -1,0 +1,181 @@
+"""The rollout search: each of the root's best moves judged by playing the game out to its end.
+
+A rollout algorithm (Tesauro and Galperin's policy improvement by Monte-Carlo simulation, 1996): the root's
+legal moves are ranked by the one-ply evaluation (as the greedy bot and the tree search's prior rank them); the
+`candidates` best of them, and the game's `try_first` plans (Polis: every siege), are each played out `playouts`
+times from the move to the end of the game, every side then choosing by one ply on the game's evaluation (the
+greedy policy, one chance draw a move), and the move whose playouts end best for the searcher is played. It
+improves on its playout policy wherever that policy is consistent, and it reads the real end of the game (the
+last round's scoring, a prestige loss, a capital starved) instead of a static guess of it: this is what lifts
+Polis above the turn-horizon tree search, whose strength stops at its leaf evaluation
+(docs/experiments/2026-11-27d-polis-rollouts.md).
+
+Honest as the tree search is: every playout starts from a fresh *determinization* of the position (the hidden
+parts resampled from what the searcher's seat sees), so the true hidden cards are never read. The candidates
+share their chance: playout i of every candidate uses the same determinization seed and the same dice stream
+(common random numbers), so two moves are compared on the same luck.
+
+Budgets: `playouts` a candidate (the lab's budget: reproducible on any machine), and `time_limit` seconds a
+move; playouts run in rounds (one playout of every candidate a round) and a round is begun only while time is
+left, so the move is reproducible whenever the playout budget binds. At least one round is always run."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from hegemon.ai.base import decision, register
+from hegemon.ai.games import knowledge
+from hegemon.ai.search import one_ply_values
+from hegemon.core.actions import Action
+from hegemon.core.errors import ConfigError
+from hegemon.core.game import CHANCE, TERMINAL, PlayerId, State
+from hegemon.core.play import sample_chance
+from hegemon.core.roles import BotRole
+
+PLAYOUT_LIMIT = 5000
+"""Decisions a playout may take before it is cut and valued by the evaluation (a safety bound: Polis games end
+in a few hundred)."""
+
+
+class RolloutBot:
+    """Flat Monte-Carlo over the root's best moves with greedy playouts to the end (module text).
+
+    `playouts`: playouts a candidate; `candidates`: how many of the one-ply ranking's best moves are played out
+    (the game's `try_first` moves are added); `prior_samples`: chance draws a move for that ranking;
+    `time_limit`: seconds a move (None: the playout budget only)."""
+
+    name = "rollout"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        playouts: int = 8,
+        candidates: int = 6,
+        time_limit: float | None = None,
+        prior_samples: int = 4,
+    ) -> None:
+        self.rng = random.Random(seed)
+        self.playouts = playouts
+        self.candidates = candidates
+        self.time_limit = time_limit
+        self.prior_samples = prior_samples
+        self.last_playouts = 0
+        self.last_rounds = 0
+        self.last_values: dict[Action, float] = {}
+
+    def choose(self, state: State, player: PlayerId) -> Action:
+        actions = decision(state, player)
+        if len(actions) == 1:
+            return actions[0]
+        know = knowledge(state)
+        # the root's sub-choices (how many units a move takes) are candidates like any move, as the tree search
+        # has them; inside the playouts the game's defaults settle them
+        ranked = self.ranked(state, player, know, actions)
+        keep = ranked[: self.candidates]
+        if know.try_first is not None:
+            keep += [a for a in ranked[self.candidates :] if know.try_first(a)]
+        if len(keep) == 1:
+            return keep[0]
+        deadline = None if not self.time_limit else time.perf_counter() + self.time_limit
+        totals = dict.fromkeys(keep, 0.0)
+        rounds = 0
+        while rounds < self.playouts:
+            if rounds and deadline is not None and time.perf_counter() >= deadline:
+                break
+            seed = self.rng.getrandbits(64)
+            for a in keep:
+                totals[a] += self.playout(state, player, know, a, random.Random(seed))
+            rounds += 1
+        self.last_rounds = rounds
+        self.last_playouts = rounds * len(keep)
+        self.last_values = {a: totals[a] / rounds for a in keep}
+        # ties go to the better one-ply rank (`keep` is in rank order and max keeps the first)
+        return max(keep, key=lambda a: self.last_values[a])
+
+    def ranked(self, state: State, player: PlayerId, know: BotRole, actions: list[Action]) -> list[Action]:
+        """`actions` best first by their one-ply value on a determinization (the greedy bot's ranking)."""
+        base = know.determinize(state, player, self.rng)
+        seen = dict(one_ply_values(base, player, know, self.rng, self.prior_samples))
+        low = min(seen.values(), default=0.0)
+        return sorted(actions, key=lambda a: -seen.get(a, low))
+
+    def playout(
+        self, state: State, player: PlayerId, know: BotRole, action: Action, rng: random.Random
+    ) -> float:
+        """`player`'s result of one game played out from `action` on a fresh determinization of `state`: 1 a
+        win, 0 a loss, a share for a tie (the evaluation if the playout is cut at `PLAYOUT_LIMIT`)."""
+        d: Any = know.determinize(state, player, rng)
+        d.apply(action)
+        for _ in range(PLAYOUT_LIMIT):
+            p = d.current_player()
+            if p == TERMINAL:
+                break
+            if p == CHANCE:
+                d.apply(sample_chance(d, rng))
+                continue
+            d.apply(policy(d, p, know, rng))
+        return know.evaluate(d)[player]
+
+
+def policy(state: Any, player: PlayerId, know: BotRole, rng: random.Random) -> Action:
+    """The playouts' move: the only one, the game's default sub-choice, else the best by one ply on the game's
+    evaluation with one chance draw (the first of equals: no extra randomness)."""
+    actions: list[Action] = state.legal_actions()
+    if len(actions) == 1:
+        return actions[0]
+    auto = know.auto_action(state, player)
+    if auto is not None:
+        return auto
+    values = one_ply_values(state, player, know, rng, 1)
+    top = max(v for _, v in values)
+    best: Action = next(a for a, v in values if v >= top - 1e-12)
+    return best
+
+
+SPEC_SETTINGS: dict[str, tuple[str, int]] = {
+    "candidates": ("candidates", 64),
+    "samples": ("prior_samples", 16),
+}
+"""Settings a `rollout:N:key=value` spec may give: spec key -> (RolloutBot argument, the largest value)."""
+
+MAX_PLAYOUTS = 4096
+"""The most playouts a candidate a spec may ask for (a spec is read from the lab's command line)."""
+
+
+def parse_spec(arg: str) -> dict[str, Any]:
+    """`N[@SECONDS][:candidates=K][:samples=S]` as RolloutBot arguments; ConfigError otherwise."""
+    head, *rest = arg.split(":") if arg.strip() else ["8"]
+    count, _, limit = head.strip().partition("@")
+    try:
+        out: dict[str, Any] = {"playouts": int(count), "time_limit": float(limit) if limit else None}
+    except ValueError:
+        raise ConfigError("bot", f"rollout budget {head!r}: use N (playouts a move) or N@SECONDS") from None
+    if not 1 <= out["playouts"] <= MAX_PLAYOUTS:
+        raise ConfigError("bot", f"rollout budget {head!r}: between 1 and {MAX_PLAYOUTS} playouts a move")
+    if out["time_limit"] is not None and not out["time_limit"] > 0:
+        out["time_limit"] = None
+    for part in rest:
+        key, sep, value = part.strip().partition("=")
+        if not sep or key not in SPEC_SETTINGS:
+            raise ConfigError(
+                "bot", f"rollout setting {part!r}: use {', '.join(k + '=N' for k in SPEC_SETTINGS)}"
+            )
+        name, high = SPEC_SETTINGS[key]
+        try:
+            v = int(value)
+        except ValueError:
+            raise ConfigError("bot", f"rollout setting {part!r}: {value!r} is not a whole number") from None
+        if not 1 <= v <= high:
+            raise ConfigError("bot", f"rollout setting {part!r}: between 1 and {high}")
+        out[name] = v
+    return out
+
+
+def _factory(arg: str, seed: int) -> RolloutBot:
+    """`rollout[:N[@SECONDS]][:candidates=K][:samples=S]` (`parse_spec`)."""
+    return RolloutBot(seed, **parse_spec(arg))
+
+
+register("rollout", _factory)

@@ -1,0 +1,144 @@
+"""The rollout search (`ai/rollout.py`): its spec and bounds, playouts that end the game with a real result,
+shared luck between the candidates, the playout and time budgets, determinism, and no hidden cards read."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from hegemon.ai import RolloutBot, make_bot
+from hegemon.ai.games import knowledge
+from hegemon.ai.rollout import MAX_PLAYOUTS, parse_spec, policy
+from hegemon.core.errors import ConfigError
+from hegemon.core.game import CHANCE, TERMINAL
+from hegemon.core.record import state_digest
+
+from .test_bots import advance
+from .test_levels import _polis_battle, _polis_twin
+
+
+def test_the_spec_names_the_budget_and_refuses_what_it_cannot_bound() -> None:
+    bot = make_bot("rollout:5:candidates=3:samples=2", 1)
+    assert isinstance(bot, RolloutBot)
+    assert (bot.playouts, bot.candidates, bot.prior_samples, bot.time_limit) == (5, 3, 2, None)
+    timed = make_bot("Rollout:4@0.5", 1)
+    assert isinstance(timed, RolloutBot) and (timed.playouts, timed.time_limit) == (4, 0.5)
+    assert parse_spec("")["playouts"] == 8  # `rollout` alone: 8 playouts a candidate
+    for bad in (
+        "rollout:0",
+        f"rollout:{MAX_PLAYOUTS + 1}",
+        "rollout:x",
+        "rollout:4@y",
+        "rollout:4:candidates=0",
+        "rollout:4:candidates=65",
+        "rollout:4:samples=x",
+        "rollout:4:turns=2",
+        "rollout:4:candidates",
+    ):
+        with pytest.raises(ConfigError):
+            make_bot(bad, 1)
+
+
+@pytest.mark.parametrize("name", ["polis", "spqrisiko"])
+def test_a_playout_ends_the_game_and_scores_its_real_result(name: str) -> None:
+    st = advance(name, 4, lambda s: len(s.legal_actions()) >= 3)
+    me = st.current_player()
+    know = knowledge(st)
+    bot = RolloutBot(1)
+    action = st.legal_actions()[0]
+    before = state_digest(st)
+    values = {bot.playout(st, me, know, action, random.Random(k)) for k in range(3)}
+    assert state_digest(st) == before, "a playout works on a copy"
+    # a finished game's result for the searcher, not the evaluation's guess: a win, a loss or a shared first place
+    assert values <= {0.0, 1.0, 0.5, 1 / 3, 0.25, 0.2}, values
+    # the same seed plays the same game (the shared luck of the candidates rests on it)
+    assert bot.playout(st, me, know, action, random.Random(7)) == bot.playout(
+        st, me, know, action, random.Random(7)
+    )
+
+
+def test_the_playout_policy_is_the_greedy_choice_and_the_defaults() -> None:
+    st = advance("polis", 6, lambda s: len(s.legal_actions()) >= 4)
+    know = knowledge(st)
+    p = st.current_player()
+    move = policy(st, p, know, random.Random(0))
+    assert move in st.legal_actions()
+    # a sub-choice the game settles by default is settled so, as the greedy bot does
+    from hegemon.games.polis.rules import common
+
+    sub = advance("polis", 6, lambda s: s.phase == common.MOVE and len(s.legal_actions()) >= 2, limit=6000)
+    assert policy(sub, sub.current_player(), know, random.Random(0)) == know.auto_action(
+        sub, sub.current_player()
+    )
+
+
+def test_the_candidates_share_their_luck_and_the_budget_binds() -> None:
+    st = advance("polis", 8, lambda s: len(s.legal_actions()) >= 5)
+    p = st.current_player()
+    bot = RolloutBot(3, playouts=3, candidates=4)
+    move = bot.choose(st, p)
+    assert move in st.legal_actions()
+    assert bot.last_rounds == 3 and bot.last_playouts == 3 * len(bot.last_values)
+    assert len(bot.last_values) >= min(4, len(st.legal_actions()))
+    assert bot.last_values[move] == max(bot.last_values.values())
+    # the same move played out twice as two "candidates" with one seed gets one value: the candidates of a round
+    # are played on the same determinization and dice
+    know = knowledge(st)
+    a = next(iter(bot.last_values))
+    seeds = [random.Random(50 + k).getrandbits(64) for k in range(3)]
+    first = [bot.playout(st, p, know, a, random.Random(s)) for s in seeds]
+    again = [bot.playout(st, p, know, a, random.Random(s)) for s in seeds]
+    assert first == again
+
+
+def test_a_time_limit_stops_between_rounds_after_at_least_one() -> None:
+    st = advance("polis", 8, lambda s: len(s.legal_actions()) >= 5)
+    p = st.current_player()
+    bot = RolloutBot(3, playouts=1000, candidates=3, time_limit=1e-6)
+    assert bot.choose(st, p) in st.legal_actions()
+    assert bot.last_rounds == 1  # one round always; the next is not begun once the time is spent
+
+
+def test_deterministic_given_its_seed_and_the_state_is_untouched() -> None:
+    st = advance("polis", 9, lambda s: len(s.legal_actions()) >= 4)
+    p = st.current_player()
+    before = state_digest(st)
+    runs = []
+    for _ in range(2):
+        bot = RolloutBot(42, playouts=2, candidates=3)
+        runs.append((bot.choose(st, p), bot.last_values, bot.rng.getstate()))
+    assert runs[0] == runs[1]
+    assert state_digest(st) == before
+
+
+def test_it_never_reads_the_opponents_cards() -> None:
+    st = _polis_battle()
+    me = st.current_player()
+    twin = _polis_twin(st)
+    assert twin.view(me) == st.view(me) and twin.to_json() != st.to_json()
+    a, b = RolloutBot(5, playouts=2, candidates=3), RolloutBot(5, playouts=2, candidates=3)
+    assert a.choose(st, me) == b.choose(twin, me)
+    assert a.last_values == b.last_values and a.last_playouts > 0
+    assert a.rng.getstate() == b.rng.getstate()
+
+
+def test_it_plays_a_whole_game_to_its_end() -> None:
+    from hegemon.games import get_game
+
+    g = get_game("polis")
+    st: Any = g.new_game(g.parse_options({}), 2)
+    rng = random.Random(2)
+    bots = [RolloutBot(1, playouts=1, candidates=2), make_bot("greedy", 2)]
+    for _ in range(5000):
+        p = st.current_player()
+        if p == TERMINAL:
+            break
+        if p == CHANCE:
+            from hegemon.core.play import sample_chance
+
+            st.apply(sample_chance(st, rng))
+            continue
+        st.apply(bots[p].choose(st, p))
+    assert st.current_player() == TERMINAL and st.outcome() is not None
