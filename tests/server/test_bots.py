@@ -202,11 +202,13 @@ def test_the_table_offers_the_levels_and_a_level_thinks_in_seconds_there() -> No
     assert m.bot_for(t, 1).name == "beginner"
 
 
-def test_a_level_thinks_in_a_worker_process_and_chooses_as_it_would_in_place() -> None:
-    positions = decided_positions("spqrisiko")
+@pytest.mark.parametrize(("game", "spec"), [("spqrisiko", "mcts:easy"), ("polis", "mcts:normal")])
+def test_a_level_thinks_in_a_worker_process_and_chooses_as_it_would_in_place(game: str, spec: str) -> None:
+    """The tree search (S.P.Q.RisiKo!) and the rollout search (Polis's normal) alike."""
+    positions = decided_positions(game)
 
     def level() -> Any:
-        bot = make_bot("mcts:easy", 9)
+        bot = make_bot(spec, 9)
         bot.time_limit = None  # type: ignore[attr-defined]  # iterations only: comparable choices
         return bot
 
