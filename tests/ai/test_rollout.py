@@ -4,7 +4,6 @@ shared luck between the candidates, the playout and time budgets, determinism, a
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
 
@@ -12,10 +11,10 @@ from hegemon.ai import RolloutBot, make_bot
 from hegemon.ai.games import knowledge
 from hegemon.ai.rollout import MAX_PLAYOUTS, parse_spec, policy
 from hegemon.core.errors import ConfigError
-from hegemon.core.game import CHANCE, TERMINAL
-from hegemon.core.record import state_digest
+from hegemon.core.game import TERMINAL
+from hegemon.core.record import run_game, state_digest
 
-from .test_bots import advance
+from .test_bots import advance, options
 from .test_levels import _polis_battle, _polis_twin
 
 
@@ -125,20 +124,7 @@ def test_it_never_reads_the_opponents_cards() -> None:
 
 
 def test_it_plays_a_whole_game_to_its_end() -> None:
-    from hegemon.games import get_game
-
-    g = get_game("polis")
-    st: Any = g.new_game(g.parse_options({}), 2)
-    rng = random.Random(2)
+    g, o = options("polis")
     bots = [RolloutBot(1, playouts=1, candidates=2), make_bot("greedy", 2)]
-    for _ in range(5000):
-        p = st.current_player()
-        if p == TERMINAL:
-            break
-        if p == CHANCE:
-            from hegemon.core.play import sample_chance
-
-            st.apply(sample_chance(st, rng))
-            continue
-        st.apply(bots[p].choose(st, p))
+    st, _ = run_game(g, o, 2, [b.choose for b in bots], seats=["rollout:1:candidates=2", "greedy"])
     assert st.current_player() == TERMINAL and st.outcome() is not None
