@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from pathlib import Path
 from typing import Any
@@ -39,7 +40,10 @@ def play_random(m: TableManager, t: Table, moves: int, rng: random.Random) -> in
 
 @pytest.fixture
 def manager() -> TableManager:
-    return TableManager()
+    """A manager whose tables' secret salts are fixed and distinct ("test-salt-0", "-1", …): the same dice on
+    every run, so a test's game never depends on chance drawn outside the test."""
+    made = itertools.count()
+    return TableManager(salt=lambda: f"test-salt-{next(made)}")
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
