@@ -3,6 +3,7 @@ shared luck between the candidates, the playout and time budgets, determinism, a
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -128,3 +129,48 @@ def test_it_plays_a_whole_game_to_its_end() -> None:
     bots = [RolloutBot(1, playouts=1, candidates=2), make_bot("greedy", 2)]
     st, _ = run_game(g, o, 2, [b.choose for b in bots], seats=["rollout:1:candidates=2", "greedy"])
     assert st.current_player() == TERMINAL and st.outcome() is not None
+
+
+def test_halving_widens_the_root_with_the_budget_and_keeps_it() -> None:
+    assert parse_spec("4:halving=1")["halving"] is True and parse_spec("4:halving=0")["halving"] is False
+    for bad in ("rollout:4:halving=2", "rollout:4:halving=-1", "rollout:4:halving=yes"):
+        with pytest.raises(ConfigError):
+            make_bot(bad, 1)
+    st = advance("polis", 8, lambda s: len(s.legal_actions()) >= 20)
+    p = st.current_player()
+    n = len(st.legal_actions())
+    # 8 playouts x 4 candidates = 32 playouts: the best 8 moves are looked at (4 for the plain search)
+    wide = RolloutBot(3, playouts=8, candidates=4, halving=True)
+    move = wide.choose(st, p)
+    assert move in st.legal_actions()
+    assert len(wide.last_values) >= min(8, n) > 4
+    # phases of w, w/2, ... moves, each with an even share of the 32 playouts (at least a round): the budget holds
+    w = len(wide.last_values)
+    phases = math.ceil(math.log2(w))
+    sizes = [w]
+    while len(sizes) < phases:
+        sizes.append(math.ceil(sizes[-1] / 2))
+    rounds = [max(1, 32 // (size * phases)) for size in sizes]
+    assert wide.last_rounds == sum(rounds) and wide.last_playouts == sum(
+        s * r for s, r in zip(sizes, rounds, strict=True)
+    )
+    assert wide.last_playouts <= 32 + w
+    assert wide.last_values[move] == max(wide.last_values[a] for a in wide.last_values)
+    # a small budget looks at `candidates` moves, no fewer
+    small = RolloutBot(3, playouts=1, candidates=4, halving=True)
+    assert small.choose(st, p) in st.legal_actions() and len(small.last_values) >= 4
+    # the same seed, the same search
+    again = RolloutBot(3, playouts=8, candidates=4, halving=True)
+    assert again.choose(st, p) == move and again.last_values == wide.last_values
+
+
+def test_halving_keeps_a_time_limit_one_round_a_phase() -> None:
+    st = advance("polis", 8, lambda s: len(s.legal_actions()) >= 8)
+    p = st.current_player()
+    free = RolloutBot(3, playouts=4, candidates=4, halving=True)
+    assert free.choose(st, p) in st.legal_actions()
+    phases = math.ceil(math.log2(len(free.last_values)))
+    assert free.last_rounds > phases  # 16 playouts over 4+ moves: more than a round a phase
+    bot = RolloutBot(3, playouts=4, candidates=4, time_limit=1e-6, halving=True)
+    assert bot.choose(st, p) in st.legal_actions()
+    assert bot.last_rounds == phases  # one round a phase once its share of the time is spent

@@ -17,10 +17,18 @@ share their chance: playout i of every candidate uses the same determinization s
 
 Budgets: `playouts` a candidate (the lab's budget: reproducible on any machine), and `time_limit` seconds a
 move; playouts run in rounds (one playout of every candidate a round) and a round is begun only while time is
-left, so the move is reproducible whenever the playout budget binds. At least one round is always run."""
+left, so the move is reproducible whenever the playout budget binds. At least one round is always run.
+
+With `halving`, the same total (`playouts` x `candidates` playouts) is spent by *sequential halving* (Karnin,
+Koren and Somekh, "Almost optimal exploration in multi-armed bandits", ICML 2013): the root's moves are widened
+with the budget (the best `playouts x candidates / 4` of the one-ply ranking, at least `candidates`, at most
+`WIDEST`), the budget is split evenly over log2 of them phases, and after each phase the worse half (by mean
+result so far) is dropped. More thought then also means more moves looked at, not only the same few judged
+more surely."""
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from typing import Any
@@ -34,6 +42,9 @@ from hegemon.core.game import CHANCE, TERMINAL, PlayerId, State
 from hegemon.core.play import sample_chance
 from hegemon.core.roles import BotRole
 
+WIDEST = 64
+"""The most root moves sequential halving starts from."""
+
 PLAYOUT_LIMIT = 5000
 """Decisions a playout may take before it is cut and valued by the evaluation (a safety bound: Polis games end
 in a few hundred)."""
@@ -44,7 +55,8 @@ class RolloutBot:
 
     `playouts`: playouts a candidate; `candidates`: how many of the one-ply ranking's best moves are played out
     (the game's `try_first` moves are added); `prior_samples`: chance draws a move for that ranking;
-    `time_limit`: seconds a move (None: the playout budget only)."""
+    `time_limit`: seconds a move (None: the playout budget only); `halving`: spend the budget by sequential
+    halving over a root widened with it (module text)."""
 
     name = "rollout"
 
@@ -55,12 +67,14 @@ class RolloutBot:
         candidates: int = 6,
         time_limit: float | None = None,
         prior_samples: int = 4,
+        halving: bool = False,
     ) -> None:
         self.rng = random.Random(seed)
         self.playouts = playouts
         self.candidates = candidates
         self.time_limit = time_limit
         self.prior_samples = prior_samples
+        self.halving = halving
         self.last_playouts = 0
         self.last_rounds = 0
         self.last_values: dict[Action, float] = {}
@@ -73,6 +87,8 @@ class RolloutBot:
         # the root's sub-choices (how many units a move takes) are candidates like any move, as the tree search
         # has them; inside the playouts the game's defaults settle them
         ranked = self.ranked(state, player, know, actions)
+        if self.halving:
+            return self.halve(state, player, know, ranked)
         keep = ranked[: self.candidates]
         if know.try_first is not None:
             keep += [a for a in ranked[self.candidates :] if know.try_first(a)]
@@ -93,6 +109,42 @@ class RolloutBot:
         self.last_values = {a: totals[a] / rounds for a in keep}
         # ties go to the better one-ply rank (`keep` is in rank order and max keeps the first)
         return max(keep, key=lambda a: self.last_values[a])
+
+    def halve(self, state: State, player: PlayerId, know: BotRole, ranked: list[Action]) -> Action:
+        """Sequential halving over the best of `ranked` (widened with the budget) and every `try_first` move."""
+        budget = self.playouts * self.candidates
+        width = min(WIDEST, max(self.candidates, budget // 4))
+        alive = ranked[:width]
+        if know.try_first is not None:
+            alive += [a for a in ranked[width:] if know.try_first(a)]
+        if len(alive) == 1:
+            return alive[0]
+        order = {a: i for i, a in enumerate(alive)}
+        phases = max(1, math.ceil(math.log2(len(alive))))
+        start = time.perf_counter()
+        totals = dict.fromkeys(alive, 0.0)
+        counts = dict.fromkeys(alive, 0)
+        rounds = playouts = 0
+        for phase in range(phases):
+            deadline = None if not self.time_limit else start + self.time_limit * (phase + 1) / phases
+            cap = max(1, budget // (len(alive) * phases))
+            for r in range(cap):
+                if r and deadline is not None and time.perf_counter() >= deadline:
+                    break
+                seed = self.rng.getrandbits(64)
+                for a in alive:
+                    totals[a] += self.playout(state, player, know, a, random.Random(seed))
+                    counts[a] += 1
+                rounds += 1
+                playouts += len(alive)
+            if len(alive) > 1:
+                # the better half by mean result, ties to the better one-ply rank
+                best = sorted(alive, key=lambda a: (-totals[a] / counts[a], order[a]))
+                alive = sorted(best[: math.ceil(len(alive) / 2)], key=order.__getitem__)
+        self.last_rounds = rounds
+        self.last_playouts = playouts
+        self.last_values = {a: totals[a] / counts[a] for a in totals}
+        return max(alive, key=lambda a: (self.last_values[a], -order[a]))
 
     def ranked(self, state: State, player: PlayerId, know: BotRole, actions: list[Action]) -> list[Action]:
         """`actions` best first by their one-ply value on a determinization (the greedy bot's ranking)."""
@@ -137,6 +189,7 @@ def policy(state: Any, player: PlayerId, know: BotRole, rng: random.Random) -> A
 SPEC_SETTINGS: dict[str, tuple[str, int]] = {
     "candidates": ("candidates", 64),
     "samples": ("prior_samples", 16),
+    "halving": ("halving", 1),
 }
 """Settings a `rollout:N:key=value` spec may give: spec key -> (RolloutBot argument, the largest value)."""
 
@@ -145,7 +198,7 @@ MAX_PLAYOUTS = 4096
 
 
 def parse_spec(arg: str) -> dict[str, Any]:
-    """`N[@SECONDS][:candidates=K][:samples=S]` as RolloutBot arguments; ConfigError otherwise."""
+    """`N[@SECONDS][:candidates=K][:samples=S][:halving=1]` as RolloutBot arguments; ConfigError otherwise."""
     head, *rest = arg.split(":") if arg.strip() else ["8"]
     count, _, limit = head.strip().partition("@")
     try:
@@ -167,14 +220,15 @@ def parse_spec(arg: str) -> dict[str, Any]:
             v = int(value)
         except ValueError:
             raise ConfigError("bot", f"rollout setting {part!r}: {value!r} is not a whole number") from None
-        if not 1 <= v <= high:
-            raise ConfigError("bot", f"rollout setting {part!r}: between 1 and {high}")
-        out[name] = v
+        low = 0 if name == "halving" else 1
+        if not low <= v <= high:
+            raise ConfigError("bot", f"rollout setting {part!r}: between {low} and {high}")
+        out[name] = bool(v) if name == "halving" else v
     return out
 
 
 def _factory(arg: str, seed: int) -> RolloutBot:
-    """`rollout[:N[@SECONDS]][:candidates=K][:samples=S]` (`parse_spec`)."""
+    """`rollout[:N[@SECONDS]][:candidates=K][:samples=S][:halving=1]` (`parse_spec`)."""
     return RolloutBot(seed, **parse_spec(arg))
 
 
