@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from hegemon.core.errors import HegemonError
 from hegemon.lab import stats
 from hegemon.lab.ladder import Cells, bot_identity, elo_of_cells, quantile, run_ladder, run_skill, skill
 from hegemon.lab.run import GAMES_FILE, make_sweep, read_jsonl, run_sweep
@@ -218,5 +219,35 @@ def test_lab_ladder_command_plays_each_variant_on_the_same_deals(tmp_path: Path)
     assert [v["label"] for v in out["variants"]] == ["siege=classic", "siege=diceless"]
     assert all(v["ladder"]["games"] == 2 for v in out["variants"]) and out["deals"] == 1
     assert "skill range" in res.stdout
+    # each variant's games kept as they ended, in the output folder
+    stored = sorted(tmp_path.glob("ladder-games-*.jsonl"))
+    assert len(stored) == 2 and all(len(p.read_text().splitlines()) == 2 for p in stored)
     bad = CliRunner().invoke(app, ["lab", "ladder", "polis", "--levels", "random,nobot", "--games", "2"])
     assert bad.exit_code != 0 and "nobot" in bad.output
+
+
+def test_a_stopped_ladder_resumes_from_its_stored_games(tmp_path: Path) -> None:
+    from hegemon.lab.ladder import load_stored, play, store_file
+
+    sweep = make_sweep("polis", "tournament", ["random", "greedy"], 4, 5, ["siege=diceless"])
+    first = play(sweep, store=tmp_path)
+    path = store_file(tmp_path, sweep)
+    assert len(path.read_text().splitlines()) == len(first) == 4
+    # a stop in the middle of writing the last game: that game is dropped and played again, the rest kept
+    lines = path.read_text().splitlines(keepends=True)
+    path.write_text("".join(lines[:2]) + lines[2][:30])
+    assert len(load_stored(path)) == 2 and path.read_text() == "".join(lines[:2])
+    played: list[int] = []
+    again = play(sweep, on_progress=lambda n, total: played.append(n), store=tmp_path)
+    assert played == [3, 4]  # two games played, two read back
+    assert [r.digest for r in again] == [r.digest for r in first]
+    assert [r.credit_a for r in again] == [r.credit_a for r in first]
+    assert set(again[0].cpu) == set(first[0].cpu) and all(isinstance(k, int) for k in again[0].cpu)
+    # all stored: nothing is played; another ladder (another seed) keeps its games in another file
+    assert play(sweep, on_progress=lambda n, total: played.append(n), store=tmp_path) and played == [3, 4]
+    other = make_sweep("polis", "tournament", ["random", "greedy"], 4, 6, ["siege=diceless"])
+    assert store_file(tmp_path, other) != path
+    # an unreadable stored game is a clear error, never a silent replay
+    path.write_text(lines[0] + "{not json\n")
+    with pytest.raises(HegemonError, match="unreadable"):
+        play(sweep, store=tmp_path)

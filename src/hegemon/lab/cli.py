@@ -453,13 +453,23 @@ def ladder(
 ) -> None:
     """The skill range of each rule variant: a ladder of bot levels plays a round robin under every variant on
     the same deals; the Elo spread of the ladder (top level minus bottom) with a bootstrap interval over deals,
-    and its paired change between variants (Holm). No figure when the ladder does not separate."""
+    and its paired change between variants (Holm). No figure when the ladder does not separate. Each game is
+    kept in --out as it ends: run a stopped ladder again to resume it."""
     from hegemon.lab.ladder import run_skill
 
     lang = _lang(lang)
     names = [b.strip() for b in levels.split(",") if b.strip()]
     if not 1 <= resamples <= 100_000:
         fail("--resamples must be between 1 and 100000")
+    # the games are kept in the output folder as they end: a stopped ladder, run again, resumes
+    from hegemon.games import get_game
+
+    try:
+        game_name = get_game(game).name
+    except HegemonError as e:
+        fail(str(e))
+        return
+    target = out_dir or Path("lab") / f"{game_name}-ladder"
     with _progress(False) as prog:
         task = prog.add_task(f"{game} ladder", total=None, rate="")
         try:
@@ -474,11 +484,11 @@ def ladder(
                 jobs,
                 resamples,
                 on_progress=lambda n, total: prog.update(task, total=total, completed=n),
+                store=target,
             )
         except HegemonError as e:
             fail(str(e))
             return
-    target = out_dir or Path("lab") / f"{result['game']}-ladder"
     target.mkdir(parents=True, exist_ok=True)
     (target / "ladder.json").write_text(json.dumps(result, indent=1, default=str), encoding="utf-8")
     if as_json:

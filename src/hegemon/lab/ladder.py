@@ -20,16 +20,20 @@ two adjacent levels reaches 0) gives no skill range and a warning, and so do lev
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import os
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 from hegemon.ai import Bot
 from hegemon.core.actions import Action
+from hegemon.core.errors import HegemonError
 from hegemon.core.game import PlayerId, State
 from hegemon.lab import stats
 from hegemon.lab.report import a_seats, credit
@@ -149,27 +153,89 @@ def run_ladder(
     return summary
 
 
+def store_file(store: Path, sweep: Sweep) -> Path:
+    """Where a ladder's sweep keeps its finished games in `store`: one file a sweep (levels, options, seed and
+    games in its name's digest), so a stopped ladder resumes and another ladder never reads its games."""
+    digest = hashlib.sha256(json.dumps(sweep.to_json(), sort_keys=True).encode()).hexdigest()[:16]
+    return store / f"ladder-games-{digest}.jsonl"
+
+
+def _result_json(r: UnitResult) -> dict[str, Any]:
+    return asdict(r)
+
+
+def _result_of(d: dict[str, Any]) -> UnitResult:
+    """A stored game back (JSON's object keys are strings: the level numbers are made ints again)."""
+    r = UnitResult(**d)
+    r.wall = {int(k): v for k, v in r.wall.items()}
+    r.cpu_each = {int(k): v for k, v in r.cpu_each.items()}
+    r.cpu = {int(k): v for k, v in r.cpu.items()}
+    return r
+
+
+def load_stored(path: Path) -> dict[tuple[int, int, int], UnitResult]:
+    """The games a stopped ladder stored, by (pair, deal, rotation). A last line cut off by the stop is dropped
+    (and cut from the file, so the next game is appended on a line of its own)."""
+    if not path.exists():
+        return {}
+    raw = path.read_bytes()
+    whole = raw[: raw.rfind(b"\n") + 1]
+    if len(whole) != len(raw):
+        with path.open("r+b") as f:
+            f.truncate(len(whole))
+    out: dict[tuple[int, int, int], UnitResult] = {}
+    for line in whole.decode("utf-8").splitlines():
+        try:
+            r = _result_of(json.loads(line))
+        except (ValueError, TypeError) as e:
+            raise HegemonError(f"{path}: a stored ladder game is unreadable ({e}); move the file away") from e
+        out[(r.pair, r.deal, r.rotation)] = r
+    return out
+
+
 def play(
-    sweep: Sweep, jobs: int = 1, on_progress: Callable[[int, int], None] | None = None
+    sweep: Sweep,
+    jobs: int = 1,
+    on_progress: Callable[[int, int], None] | None = None,
+    store: Path | None = None,
 ) -> list[UnitResult]:
-    """Every game of a ladder's sweep, on `jobs` processes."""
+    """Every game of a ladder's sweep, on `jobs` processes. With `store` (a folder), each finished game is
+    appended to its file there (`store_file`) and the games already there are not played again."""
     units = [(u.variant, u.pair, u.deal, u.rotation) for u in plan_units(sweep)]
     sj = sweep.to_json()
-    results: list[UnitResult] = []
-    if jobs <= 1:
-        for i, u in enumerate(units):
-            results.extend(play_timed(sj, [u]))
-            if on_progress:
-                on_progress(i + 1, len(units))
-    else:
-        size = max(1, min(8, len(units) // (jobs * 4)))
-        tasks = [units[i : i + size] for i in range(0, len(units), size)]
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for batch in pool.map(play_timed, [sj] * len(tasks), tasks):
-                results.extend(batch)
-                if on_progress:
-                    on_progress(len(results), len(units))
-    return results
+    path = None if store is None else store_file(store, sweep)
+    have = {} if path is None else load_stored(path)
+    results: list[UnitResult] = [have[u[1:]] for u in units if u[1:] in have]
+    todo = [u for u in units if u[1:] not in have]
+    sink = None
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        sink = path.open("a", encoding="utf-8")
+
+    def keep(batch: list[UnitResult]) -> None:
+        results.extend(batch)
+        if sink is not None:
+            for r in batch:
+                sink.write(json.dumps(_result_json(r)) + "\n")
+            sink.flush()
+        if on_progress:
+            on_progress(len(results), len(units))
+
+    try:
+        if jobs <= 1:
+            for u in todo:
+                keep(play_timed(sj, [u]))
+        else:
+            size = max(1, min(8, len(todo) // (jobs * 4)))
+            tasks = [todo[i : i + size] for i in range(0, len(todo), size)]
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
+                for batch in pool.map(play_timed, [sj] * len(tasks), tasks):
+                    keep(batch)
+    finally:
+        if sink is not None:
+            sink.close()
+    order = {u[1:]: i for i, u in enumerate(units)}
+    return sorted(results, key=lambda r: order[(r.pair, r.deal, r.rotation)])
 
 
 def summarise(sweep: Sweep, results: list[UnitResult]) -> dict[str, Any]:
@@ -492,9 +558,11 @@ def run_skill(
     jobs: int = 1,
     resamples: int = RESAMPLES,
     on_progress: Callable[[int, int], None] | None = None,
+    store: Path | None = None,
 ) -> dict[str, Any]:
     """`hegemon lab ladder`: the ladder's round robin (`games` per pair, whole deals of two rotations) under each
-    variant of `options` (`--option k=v1,v2`, as `lab compare`), on the same deals, and its skill analysis."""
+    variant of `options` (`--option k=v1,v2`, as `lab compare`), on the same deals, and its skill analysis.
+    With `store`, finished games are kept there as they end and a rerun resumes (`play`)."""
     from hegemon.games import get_game
     from hegemon.lab.run import parse_switches, plan_variants
 
@@ -524,7 +592,7 @@ def run_skill(
             if on_progress:
                 on_progress(before + n, total)
 
-        results = play(sweep, jobs, step)
+        results = play(sweep, jobs, step, store)
         done += len(results)
         ladders.append(summarise(sweep, results))
         cells.append(cells_of(sweep, results, sweep.deals))
