@@ -7,8 +7,13 @@ decision with a choice (median, p90; wall clock, then CPU: on a loaded machine t
 seconds per game (all of that level's decisions in one game).
 
 Run: python benchmarks/bench_ladder.py [--game polis] [--levels greedy,mcts:40,mcts:160,mcts:640,mcts:2560]
-        [--games 20] [--seed 1] [--jobs 1] [--option siege=classic] [--players 4] [--json]
+        [--games 20] [--seed 1] [--jobs 1] [--option siege=classic] [--players 4] [--chain] [--out DIR] [--json]
      python benchmarks/bench_ladder.py --game spqrisiko --levels greedy,mcts:easy --games 4 --option rules=official
+
+`--chain` plays each level against the next only (a curve of thinking budgets, weakest first: the pairs far
+apart, the costliest, are left out and the Elo fit links the levels through the chain). `--out DIR` keeps every
+game there as it ends (a stopped run, started again with the same arguments, resumes) and writes the summary to
+DIR/ladder.json.
 
 Levels are bot specs (`hegemon.ai`); `mcts:N` is N iterations a move, `mcts:N@S` also caps it at S seconds, but
 the lab clears time caps (iteration budgets only, so every game reproduces on any machine). The same seed plays
@@ -23,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from hegemon.lab.ladder import run_ladder
@@ -36,7 +42,8 @@ def table(summary: dict[str, Any]) -> str:
     lines = []
     load = summary["load"]
     lines.append(
-        f"{summary['game']}  options {summary['options'] or 'default'}  {summary['games']} games, seed "
+        f"{summary['game']}  options {summary['options'] or 'default'}  {summary['design']}, "
+        f"{summary['games']} games, seed "
         f"{summary['seed']}, {summary['wall_seconds']} s wall; load average {load['before'][0]} -> "
         f"{load['after'][0]} on {load['cpus']} CPUs, {load['jobs']} jobs"
     )
@@ -95,6 +102,8 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="players a game (S.P.Q.RisiKo!: 4 unless given; the levels alternate over the seats)",
     )
+    ap.add_argument("--chain", action="store_true", help="each level against the next only (a budget curve)")
+    ap.add_argument("--out", type=Path, default=None, help="keep the games (resumable) and ladder.json here")
     ap.add_argument("--json", action="store_true", help="print the summary as JSON instead of the table")
     args = ap.parse_args(argv)
     levels = [s.strip() for s in args.levels.split(",") if s.strip()]
@@ -112,7 +121,11 @@ def main(argv: list[str] | None = None) -> int:
         players=players,
         jobs=args.jobs,
         on_progress=None if args.json else progress,
+        chain=args.chain,
+        store=args.out,
     )
+    if args.out is not None:
+        (args.out / "ladder.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
     if not args.json:
         print(file=sys.stderr)
     print(json.dumps(summary, indent=1) if args.json else table(summary))

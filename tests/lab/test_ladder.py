@@ -251,3 +251,18 @@ def test_a_stopped_ladder_resumes_from_its_stored_games(tmp_path: Path) -> None:
     path.write_text(lines[0] + "{not json\n")
     with pytest.raises(HegemonError, match="unreadable"):
         play(sweep, store=tmp_path)
+
+
+def test_a_chain_plays_each_level_against_the_next_only(tmp_path: Path) -> None:
+    summary = run_ladder("polis", ["random", "beginner", "greedy"], 2, seed=5, chain=True, store=tmp_path)
+    assert summary["design"] == "chain"
+    assert [(p["a"], p["b"]) for p in summary["pairs"]] == [("random", "beginner"), ("beginner", "greedy")]
+    assert summary["games"] == 4 and [lv["games"] for lv in summary["levels"]] == [2, 4, 2]
+    # the fit links random and greedy through beginner, with the widest interval at the chain's end
+    random_lv, _, greedy_lv = summary["levels"]
+    assert random_lv["elo"] == 0.0 and greedy_lv["high"] - greedy_lv["low"] > 0
+    assert len(list(tmp_path.glob("ladder-games-*.jsonl"))) == 1
+    # the same games, stored: a rerun reads them back and plays none
+    again = run_ladder("polis", ["random", "beginner", "greedy"], 2, seed=5, chain=True, store=tmp_path,
+                       on_progress=lambda n, total: pytest.fail("played a stored game"))  # fmt: skip
+    assert again["digests"] == summary["digests"]

@@ -136,13 +136,21 @@ def run_ladder(
     players: int | None = None,
     jobs: int = 1,
     on_progress: Callable[[int, int], None] | None = None,
+    chain: bool = False,
+    store: Path | None = None,
 ) -> dict[str, Any]:
-    """Play the round robin (`games` per pair, rounded up to whole deals of two rotations) and summarise it."""
+    """Play the round robin (`games` per pair, rounded up to whole deals of two rotations) and summarise it.
+    `chain`: only each level against the next (a curve of budgets: the costly pairs far apart are not played;
+    the Elo fit links the levels through the chain, its intervals widening along it). `store`: keep the games
+    there as they end and resume (`play`)."""
     sweep = make_sweep(game, "tournament", levels, games, seed, options, players=players)
+    if chain:
+        sweep.pairs = [[i, i + 1] for i in range(len(levels) - 1)]
     t0 = time.perf_counter()
     load0 = os.getloadavg()
-    results = play(sweep, jobs, on_progress)
+    results = play(sweep, jobs, on_progress, store)
     summary = summarise(sweep, results)
+    summary["design"] = "chain" if chain else "round robin"
     summary["wall_seconds"] = round(time.perf_counter() - t0, 2)
     summary["load"] = {
         "before": [round(x, 2) for x in load0],
