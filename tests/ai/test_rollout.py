@@ -174,3 +174,28 @@ def test_halving_keeps_a_time_limit_one_round_a_phase() -> None:
     bot = RolloutBot(3, playouts=4, candidates=4, time_limit=1e-6, halving=True)
     assert bot.choose(st, p) in st.legal_actions()
     assert bot.last_rounds == phases  # one round a phase once its share of the time is spent
+
+
+def test_diverse_candidates_take_the_best_of_each_kind_first() -> None:
+    from hegemon.ai.rollout import by_kind
+    from hegemon.games.polis.actions import MoveHoplites, MoveProxenos, Pass
+
+    p1, p2, p3 = MoveProxenos("a"), MoveProxenos("b"), MoveProxenos("c")
+    h1, h2 = MoveHoplites("x"), MoveHoplites("y")
+    # the best of each kind in rank order, then the second of each, then the third; every move kept
+    assert by_kind([p1, p2, p3, h1, Pass(), h2]) == [p1, h1, Pass(), p2, h2, p3]
+    assert by_kind([h1, p1]) == [h1, p1] and by_kind([]) == []
+    assert parse_spec("4:diverse=1")["diverse"] is True
+    with pytest.raises(ConfigError):
+        make_bot("rollout:4:diverse=2", 1)
+    # on a real position: the six candidates hold six kinds where the ranking's six hold fewer
+    st = advance(
+        "polis", 8, lambda s: len({a.kind for a in s.legal_actions()}) >= 4 and len(s.legal_actions()) >= 12
+    )
+    p = st.current_player()
+    plain = RolloutBot(3, playouts=1, candidates=4)
+    wide = RolloutBot(3, playouts=1, candidates=4, diverse=True)
+    assert plain.choose(st, p) in st.legal_actions() and wide.choose(st, p) in st.legal_actions()
+    kinds = {a.kind for a in st.legal_actions()}
+    assert len({a.kind for a in wide.last_values}) >= min(4, len(kinds))
+    assert len({a.kind for a in wide.last_values}) >= len({a.kind for a in plain.last_values})

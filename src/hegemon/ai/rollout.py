@@ -24,7 +24,13 @@ Koren and Somekh, "Almost optimal exploration in multi-armed bandits", ICML 2013
 with the budget (the best `playouts x candidates / 4` of the one-ply ranking, at least `candidates`, at most
 `WIDEST`), the budget is split evenly over log2 of them phases, and after each phase the worse half (by mean
 result so far) is dropped. More thought then also means more moves looked at, not only the same few judged
-more surely."""
+more surely.
+
+With `diverse`, the moves are taken from the one-ply ranking kind by kind: the best move of each kind of action
+first (in the order of their ranks), then the second best of each, and so on. One ply ranks alike moves alike, so
+its best six can be six versions of one move (Polis: the proxenos to six poleis) while a move whose worth shows
+only turns later (an army marched towards a siege) ranks twelfth; played out, such a move often wins far more
+often than any of the six (docs/experiments/2026-11-27e-rollout-candidates.md)."""
 
 from __future__ import annotations
 
@@ -56,7 +62,7 @@ class RolloutBot:
     `playouts`: playouts a candidate; `candidates`: how many of the one-ply ranking's best moves are played out
     (the game's `try_first` moves are added); `prior_samples`: chance draws a move for that ranking;
     `time_limit`: seconds a move (None: the playout budget only); `halving`: spend the budget by sequential
-    halving over a root widened with it (module text)."""
+    halving over a root widened with it; `diverse`: take the candidates kind by kind (module text)."""
 
     name = "rollout"
 
@@ -68,6 +74,7 @@ class RolloutBot:
         time_limit: float | None = None,
         prior_samples: int = 4,
         halving: bool = False,
+        diverse: bool = False,
     ) -> None:
         self.rng = random.Random(seed)
         self.playouts = playouts
@@ -75,6 +82,7 @@ class RolloutBot:
         self.time_limit = time_limit
         self.prior_samples = prior_samples
         self.halving = halving
+        self.diverse = diverse
         self.last_playouts = 0
         self.last_rounds = 0
         self.last_values: dict[Action, float] = {}
@@ -87,6 +95,8 @@ class RolloutBot:
         # the root's sub-choices (how many units a move takes) are candidates like any move, as the tree search
         # has them; inside the playouts the game's defaults settle them
         ranked = self.ranked(state, player, know, actions)
+        if self.diverse:
+            ranked = by_kind(ranked)
         if self.halving:
             return self.halve(state, player, know, ranked)
         keep = ranked[: self.candidates]
@@ -171,6 +181,20 @@ class RolloutBot:
         return know.evaluate(d)[player]
 
 
+def by_kind(ranked: list[Action]) -> list[Action]:
+    """`ranked` reordered kind by kind: the best of each kind of action (in rank order), then the second best of
+    each, and so on (every move kept, each kind in its own rank order)."""
+    seen: dict[str, int] = {}
+    tiers: list[list[Action]] = []
+    for a in ranked:
+        n = seen.get(a.kind, 0)
+        seen[a.kind] = n + 1
+        if n == len(tiers):
+            tiers.append([])
+        tiers[n].append(a)
+    return [a for tier in tiers for a in tier]
+
+
 def policy(state: Any, player: PlayerId, know: BotRole, rng: random.Random) -> Action:
     """The playouts' move: the only one, the game's default sub-choice, else the best by one ply on the game's
     evaluation with one chance draw (the first of equals: no extra randomness)."""
@@ -190,15 +214,19 @@ SPEC_SETTINGS: dict[str, tuple[str, int]] = {
     "candidates": ("candidates", 64),
     "samples": ("prior_samples", 16),
     "halving": ("halving", 1),
+    "diverse": ("diverse", 1),
 }
 """Settings a `rollout:N:key=value` spec may give: spec key -> (RolloutBot argument, the largest value)."""
+
+FLAGS = frozenset(("halving", "diverse"))
+"""Settings that are on (1) or off (0)."""
 
 MAX_PLAYOUTS = 4096
 """The most playouts a candidate a spec may ask for (a spec is read from the lab's command line)."""
 
 
 def parse_spec(arg: str) -> dict[str, Any]:
-    """`N[@SECONDS][:candidates=K][:samples=S][:halving=1]` as RolloutBot arguments; ConfigError otherwise."""
+    """`N[@SECONDS][:candidates=K][:samples=S][:halving=1][:diverse=1]` as RolloutBot arguments; ConfigError otherwise."""
     head, *rest = arg.split(":") if arg.strip() else ["8"]
     count, _, limit = head.strip().partition("@")
     try:
@@ -220,15 +248,15 @@ def parse_spec(arg: str) -> dict[str, Any]:
             v = int(value)
         except ValueError:
             raise ConfigError("bot", f"rollout setting {part!r}: {value!r} is not a whole number") from None
-        low = 0 if name == "halving" else 1
+        low = 0 if name in FLAGS else 1
         if not low <= v <= high:
             raise ConfigError("bot", f"rollout setting {part!r}: between {low} and {high}")
-        out[name] = bool(v) if name == "halving" else v
+        out[name] = bool(v) if name in FLAGS else v
     return out
 
 
 def _factory(arg: str, seed: int) -> RolloutBot:
-    """`rollout[:N[@SECONDS]][:candidates=K][:samples=S][:halving=1]` (`parse_spec`)."""
+    """`rollout[:N[@SECONDS]][:candidates=K][:samples=S][:halving=1][:diverse=1]` (`parse_spec`)."""
     return RolloutBot(seed, **parse_spec(arg))
 
 
