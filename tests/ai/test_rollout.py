@@ -199,3 +199,30 @@ def test_diverse_candidates_take_the_best_of_each_kind_first() -> None:
     kinds = {a.kind for a in st.legal_actions()}
     assert len({a.kind for a in wide.last_values}) >= min(4, len(kinds))
     assert len({a.kind for a in wide.last_values}) >= len({a.kind for a in plain.last_values})
+
+
+def test_the_playouts_may_be_played_by_the_tree_search() -> None:
+    assert parse_spec("2:policy=40")["policy_iterations"] == 40
+    assert RolloutBot(1).policy_iterations == 0  # the greedy policy unless asked
+    for bad in ("rollout:2:policy=401", "rollout:2:policy=-1", "rollout:2:policy=x"):
+        with pytest.raises(ConfigError):
+            make_bot(bad, 1)
+    st = advance("polis", 4, lambda s: len(s.legal_actions()) >= 3)
+    me = st.current_player()
+    know = knowledge(st)
+    bot, greedy = RolloutBot(1, policy_iterations=10), RolloutBot(1)
+    action = st.legal_actions()[0]
+    before = state_digest(st)
+    ends = [bot.play_out(st, me, know, action, random.Random(k)) for k in range(3)]
+    # games played to their end, reproducible from the playout's seed, the position untouched
+    assert all(e.current_player() == TERMINAL for e in ends)
+    again = [bot.play_out(st, me, know, action, random.Random(k)) for k in range(3)]
+    assert [state_digest(e) for e in ends] == [state_digest(e) for e in again]
+    assert state_digest(st) == before
+    assert [bot.playout(st, me, know, action, random.Random(k)) for k in range(3)] == [
+        know.evaluate(e)[me] for e in ends
+    ]
+    # another policy plays them: on the same luck the greedy policy's games end elsewhere
+    theirs = [greedy.play_out(st, me, know, action, random.Random(k)) for k in range(3)]
+    assert [state_digest(e) for e in theirs] != [state_digest(e) for e in ends]
+    assert bot.choose(st, me) in st.legal_actions()

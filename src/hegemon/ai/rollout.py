@@ -41,6 +41,7 @@ from typing import Any
 
 from hegemon.ai.base import decision, register
 from hegemon.ai.games import knowledge
+from hegemon.ai.mcts import MctsBot
 from hegemon.ai.search import one_ply_values
 from hegemon.core.actions import Action
 from hegemon.core.errors import ConfigError
@@ -62,7 +63,8 @@ class RolloutBot:
     `playouts`: playouts a candidate; `candidates`: how many of the one-ply ranking's best moves are played out
     (the game's `try_first` moves are added); `prior_samples`: chance draws a move for that ranking;
     `time_limit`: seconds a move (None: the playout budget only); `halving`: spend the budget by sequential
-    halving over a root widened with it; `diverse`: take the candidates kind by kind (module text)."""
+    halving over a root widened with it; `diverse`: take the candidates kind by kind; `policy_iterations`: the
+    playouts' moves by the tree search at that many iterations instead of the greedy policy (0) (module text)."""
 
     name = "rollout"
 
@@ -75,6 +77,7 @@ class RolloutBot:
         prior_samples: int = 4,
         halving: bool = False,
         diverse: bool = False,
+        policy_iterations: int = 0,
     ) -> None:
         self.rng = random.Random(seed)
         self.playouts = playouts
@@ -83,6 +86,7 @@ class RolloutBot:
         self.prior_samples = prior_samples
         self.halving = halving
         self.diverse = diverse
+        self.policy_iterations = policy_iterations
         self.last_playouts = 0
         self.last_rounds = 0
         self.last_values: dict[Action, float] = {}
@@ -168,8 +172,19 @@ class RolloutBot:
     ) -> float:
         """`player`'s result of one game played out from `action` on a fresh determinization of `state`: 1 a
         win, 0 a loss, a share for a tie (the evaluation if the playout is cut at `PLAYOUT_LIMIT`)."""
+        return float(know.evaluate(self.play_out(state, player, know, action, rng))[player])
+
+    def play_out(
+        self, state: State, player: PlayerId, know: BotRole, action: Action, rng: random.Random
+    ) -> Any:
+        """The position at the end of one playout (`playout`): the game's end, or where `PLAYOUT_LIMIT` cut it."""
         d: Any = know.determinize(state, player, rng)
         d.apply(action)
+        searcher = None
+        if self.policy_iterations:
+            # the playouts' moves by the tree search (mcts:easy at 40), on the playout's own generator
+            searcher = MctsBot(0, iterations=self.policy_iterations, time_limit=None)
+            searcher.rng = rng
         for _ in range(PLAYOUT_LIMIT):
             p = d.current_player()
             if p == TERMINAL:
@@ -177,8 +192,12 @@ class RolloutBot:
             if p == CHANCE:
                 d.apply(sample_chance(d, rng))
                 continue
-            d.apply(policy(d, p, know, rng))
-        return know.evaluate(d)[player]
+            if searcher is None:
+                d.apply(policy(d, p, know, rng))
+                continue
+            auto = know.auto_action(d, p)
+            d.apply(auto if auto is not None else searcher.choose(d, p))
+        return d
 
 
 def by_kind(ranked: list[Action]) -> list[Action]:
@@ -215,6 +234,7 @@ SPEC_SETTINGS: dict[str, tuple[str, int]] = {
     "samples": ("prior_samples", 16),
     "halving": ("halving", 1),
     "diverse": ("diverse", 1),
+    "policy": ("policy_iterations", 400),
 }
 """Settings a `rollout:N:key=value` spec may give: spec key -> (RolloutBot argument, the largest value)."""
 
@@ -226,7 +246,7 @@ MAX_PLAYOUTS = 4096
 
 
 def parse_spec(arg: str) -> dict[str, Any]:
-    """`N[@SECONDS][:candidates=K][:samples=S][:halving=1][:diverse=1]` as RolloutBot arguments; ConfigError otherwise."""
+    """`N[@SECONDS][:candidates=K][:samples=S][:halving=1][:diverse=1][:policy=I]` as RolloutBot arguments; ConfigError otherwise."""
     head, *rest = arg.split(":") if arg.strip() else ["8"]
     count, _, limit = head.strip().partition("@")
     try:
@@ -248,7 +268,7 @@ def parse_spec(arg: str) -> dict[str, Any]:
             v = int(value)
         except ValueError:
             raise ConfigError("bot", f"rollout setting {part!r}: {value!r} is not a whole number") from None
-        low = 0 if name in FLAGS else 1
+        low = 0 if name in FLAGS or name == "policy_iterations" else 1
         if not low <= v <= high:
             raise ConfigError("bot", f"rollout setting {part!r}: between {low} and {high}")
         out[name] = bool(v) if name in FLAGS else v
@@ -256,7 +276,7 @@ def parse_spec(arg: str) -> dict[str, Any]:
 
 
 def _factory(arg: str, seed: int) -> RolloutBot:
-    """`rollout[:N[@SECONDS]][:candidates=K][:samples=S][:halving=1][:diverse=1]` (`parse_spec`)."""
+    """`rollout[:N[@SECONDS]][:candidates=K][:samples=S][:halving=1][:diverse=1][:policy=I]` (`parse_spec`)."""
     return RolloutBot(seed, **parse_spec(arg))
 
 
