@@ -234,7 +234,8 @@ def play(
             for u in todo:
                 keep(play_timed(sj, [u]))
         else:
-            size = max(1, min(8, len(todo) // (jobs * 4)))
+            # one game a task when the games are kept (a stop loses at most the games in play), else up to 8
+            size = 1 if sink is not None else max(1, min(8, len(todo) // (jobs * 4)))
             tasks = [todo[i : i + size] for i in range(0, len(todo), size)]
             with ProcessPoolExecutor(max_workers=jobs) as pool:
                 for batch in pool.map(play_timed, [sj] * len(tasks), tasks):
