@@ -95,7 +95,8 @@ def test_spqr_log_says_conquests_losses_vp_and_the_same_to_every_seat() -> None:
 
 def _polis_with_sieges(m: TableManager) -> tuple:
     """A random game with a siege, a capture and a unit lost (random players are often ostracised early)."""
-    for seed in range(160, 400):  # 160: the first seed whose game has all three (found by trying)
+    # 271 with the caller's salt: the first game that has all three (found by trying)
+    for seed in range(271, 520):
         t = new_table(m, game="polis", n=2, seed=seed, options={"siege": "diceless_sacrifice"})
         inbox = {seat: _collect(m, t, seat) for seat in (0, 1, None)}
         play_random(m, t, 4000, random.Random(seed))
@@ -106,7 +107,8 @@ def _polis_with_sieges(m: TableManager) -> tuple:
     raise AssertionError("no random game besieged a polis")
 
 
-def test_polis_log_says_captures_sieges_losses_and_prestige(manager: TableManager) -> None:
+def test_polis_log_says_captures_sieges_losses_and_prestige() -> None:
+    manager = TableManager(salt=lambda: "test-salt-111")  # fixed dice: the game below is found at once
     t, by_seat = _polis_with_sieges(manager)
     spectator = by_seat[None]
     for seat in (0, 1):
