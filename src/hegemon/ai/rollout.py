@@ -103,9 +103,7 @@ class RolloutBot:
             ranked = by_kind(ranked)
         if self.halving:
             return self.halve(state, player, know, ranked)
-        keep = ranked[: self.candidates]
-        if know.try_first is not None:
-            keep += [a for a in ranked[self.candidates :] if know.try_first(a)]
+        keep = shortlist(ranked, self.candidates, know)
         if len(keep) == 1:
             return keep[0]
         deadline = None if not self.time_limit else time.perf_counter() + self.time_limit
@@ -114,9 +112,7 @@ class RolloutBot:
         while rounds < self.playouts:
             if rounds and deadline is not None and time.perf_counter() >= deadline:
                 break
-            seed = self.rng.getrandbits(64)
-            for a in keep:
-                totals[a] += self.playout(state, player, know, a, random.Random(seed))
+            self.play_round(state, player, know, keep, totals)
             rounds += 1
         self.last_rounds = rounds
         self.last_playouts = rounds * len(keep)
@@ -128,9 +124,7 @@ class RolloutBot:
         """Sequential halving over the best of `ranked` (widened with the budget) and every `try_first` move."""
         budget = self.playouts * self.candidates
         width = min(WIDEST, max(self.candidates, budget // 4))
-        alive = ranked[:width]
-        if know.try_first is not None:
-            alive += [a for a in ranked[width:] if know.try_first(a)]
+        alive = shortlist(ranked, width, know)
         if len(alive) == 1:
             return alive[0]
         order = {a: i for i, a in enumerate(alive)}
@@ -145,9 +139,8 @@ class RolloutBot:
             for r in range(cap):
                 if r and deadline is not None and time.perf_counter() >= deadline:
                     break
-                seed = self.rng.getrandbits(64)
+                self.play_round(state, player, know, alive, totals)
                 for a in alive:
-                    totals[a] += self.playout(state, player, know, a, random.Random(seed))
                     counts[a] += 1
                 rounds += 1
                 playouts += len(alive)
@@ -159,6 +152,14 @@ class RolloutBot:
         self.last_playouts = playouts
         self.last_values = {a: totals[a] / counts[a] for a in totals}
         return max(alive, key=lambda a: (self.last_values[a], -order[a]))
+
+    def play_round(
+        self, state: State, player: PlayerId, know: BotRole, moves: list[Action], totals: dict[Action, float]
+    ) -> None:
+        """One playout of each of `moves`, all on one seed (common random numbers), added to `totals`."""
+        seed = self.rng.getrandbits(64)
+        for a in moves:
+            totals[a] += self.playout(state, player, know, a, random.Random(seed))
 
     def ranked(self, state: State, player: PlayerId, know: BotRole, actions: list[Action]) -> list[Action]:
         """`actions` best first by their one-ply value on a determinization (the greedy bot's ranking)."""
@@ -198,6 +199,14 @@ class RolloutBot:
             auto = know.auto_action(d, p)
             d.apply(auto if auto is not None else searcher.choose(d, p))
         return d
+
+
+def shortlist(ranked: list[Action], width: int, know: BotRole) -> list[Action]:
+    """The first `width` of `ranked` and every later `try_first` move (the game's plans always tried)."""
+    keep = ranked[:width]
+    if know.try_first is not None:
+        keep += [a for a in ranked[width:] if know.try_first(a)]
+    return keep
 
 
 def by_kind(ranked: list[Action]) -> list[Action]:
