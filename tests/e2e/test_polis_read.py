@@ -51,6 +51,8 @@ def drive(server: Server, tid: str, tokens: list[str], pick: Callable[[int, dict
     while limit and time.time() < deadline:
         for seat, token in enumerate(tokens):
             d = detail(server, tid, token)
+            if d["status"] != "playing":  # said at once, not after the deadline
+                raise AssertionError(f"the game ended first ({d['status']})")
             legal = d["view"].get("legal_actions") or []
             if not legal:
                 continue
