@@ -226,3 +226,46 @@ def test_the_playouts_may_be_played_by_the_tree_search() -> None:
     theirs = [greedy.play_out(st, me, know, action, random.Random(k)) for k in range(3)]
     assert [state_digest(e) for e in theirs] != [state_digest(e) for e in ends]
     assert bot.choose(st, me) in st.legal_actions()
+
+
+def test_screen_ranks_every_root_move_by_short_playouts() -> None:
+    from hegemon.ai.rollout import SCREEN_ROUNDS, WIDEST
+
+    assert parse_spec("8:screen=20")["screen"] == 20
+    assert RolloutBot(1).screen == 0  # one ply ranks the root unless asked
+    for bad in ("rollout:8:screen=201", "rollout:8:screen=-1", "rollout:8:screen=x"):
+        with pytest.raises(ConfigError):
+            make_bot(bad, 1)
+    st = advance("polis", 8, lambda s: len(s.legal_actions()) >= 12)
+    me = st.current_player()
+    know = knowledge(st)
+    action = st.legal_actions()[0]
+    # a short playout stops after its decisions (a cut game, valued by the evaluation), the full one at the end
+    bot = RolloutBot(2, screen=6)
+    cut = bot.play_out(st, me, know, action, random.Random(3), limit=6)
+    assert cut.current_player() != TERMINAL
+    assert bot.play_out(st, me, know, action, random.Random(3)).current_player() == TERMINAL
+    before = state_digest(st)
+    ranked = bot.ranked(st, me, know, st.legal_actions())
+    screened = bot.screened(st, me, know, ranked)
+    # every move kept, each once, reordered; the short playouts counted
+    assert sorted(map(str, screened)) == sorted(map(str, ranked)) and len(set(screened)) == len(screened)
+    assert bot.last_screened == SCREEN_ROUNDS * min(WIDEST, len(ranked))
+    assert state_digest(st) == before
+    # the order is the short playouts' mean value, best first: recomputed here on the same luck
+    fresh = RolloutBot(2, screen=6)  # the same seed: the same determinization and the same screen seeds
+    fresh.ranked(st, me, know, st.legal_actions())
+    seeds = [fresh.rng.getrandbits(64) for _ in range(SCREEN_ROUNDS)]
+    value = {
+        a: sum(
+            float(know.evaluate(fresh.play_out(st, me, know, a, random.Random(s), limit=6))[me])
+            for s in seeds
+        )
+        for a in ranked
+    }
+    assert [value[a] for a in screened] == sorted(value.values(), reverse=True)
+    # the search with a screen: a legal move, the same under one seed, and the screen's count reported
+    one, two = RolloutBot(4, playouts=2, screen=6), RolloutBot(4, playouts=2, screen=6)
+    a, b = one.choose(st, me), two.choose(st, me)
+    assert a == b and a in st.legal_actions() and one.last_screened > 0
+    assert RolloutBot(4, playouts=2).choose(st, me) in st.legal_actions()

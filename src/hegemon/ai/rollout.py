@@ -30,7 +30,13 @@ With `diverse`, the moves are taken from the one-ply ranking kind by kind: the b
 first (in the order of their ranks), then the second best of each, and so on. One ply ranks alike moves alike, so
 its best six can be six versions of one move (Polis: the proxenos to six poleis) while a move whose worth shows
 only turns later (an army marched towards a siege) ranks twelfth; played out, such a move often wins far more
-often than any of the six (docs/experiments/2026-11-27e-rollout-candidates.md)."""
+often than any of the six (docs/experiments/2026-11-27e-rollout-candidates.md).
+
+With `screen=K`, every root move (the best `WIDEST` by one ply) is first played `SCREEN_ROUNDS` times for K
+decisions only (both sides by the greedy policy, the same luck for every move) and valued there by the game's
+evaluation; the moves are then ranked by that value instead of one ply, and the search goes on as before. A
+short look ahead is cheap and much less noisy than a playout's win or loss, and it sees what one ply cannot: a
+march's worth a turn later (docs/experiments/2026-11-27f-budget-curves.md)."""
 
 from __future__ import annotations
 
@@ -52,6 +58,9 @@ from hegemon.core.roles import BotRole
 WIDEST = 64
 """The most root moves sequential halving starts from."""
 
+SCREEN_ROUNDS = 2
+"""Short playouts of every root move with `screen` (each on its own shared luck)."""
+
 PLAYOUT_LIMIT = 5000
 """Decisions a playout may take before it is cut and valued by the evaluation (a safety bound: Polis games end
 in a few hundred)."""
@@ -64,7 +73,8 @@ class RolloutBot:
     (the game's `try_first` moves are added); `prior_samples`: chance draws a move for that ranking;
     `time_limit`: seconds a move (None: the playout budget only); `halving`: spend the budget by sequential
     halving over a root widened with it; `diverse`: take the candidates kind by kind; `policy_iterations`: the
-    playouts' moves by the tree search at that many iterations instead of the greedy policy (0) (module text)."""
+    playouts' moves by the tree search at that many iterations instead of the greedy policy (0); `screen`:
+    rank the root by short playouts of that many decisions instead of one ply (0: off) (module text)."""
 
     name = "rollout"
 
@@ -78,6 +88,7 @@ class RolloutBot:
         halving: bool = False,
         diverse: bool = False,
         policy_iterations: int = 0,
+        screen: int = 0,
     ) -> None:
         self.rng = random.Random(seed)
         self.playouts = playouts
@@ -87,6 +98,8 @@ class RolloutBot:
         self.halving = halving
         self.diverse = diverse
         self.policy_iterations = policy_iterations
+        self.screen = screen
+        self.last_screened = 0
         self.last_playouts = 0
         self.last_rounds = 0
         self.last_values: dict[Action, float] = {}
@@ -99,6 +112,9 @@ class RolloutBot:
         # the root's sub-choices (how many units a move takes) are candidates like any move, as the tree search
         # has them; inside the playouts the game's defaults settle them
         ranked = self.ranked(state, player, know, actions)
+        self.last_screened = 0
+        if self.screen:
+            ranked = self.screened(state, player, know, ranked)
         if self.diverse:
             ranked = by_kind(ranked)
         if self.halving:
@@ -168,6 +184,20 @@ class RolloutBot:
         low = min(seen.values(), default=0.0)
         return sorted(actions, key=lambda a: -seen.get(a, low))
 
+    def screened(self, state: State, player: PlayerId, know: BotRole, ranked: list[Action]) -> list[Action]:
+        """The best `WIDEST` of `ranked` (and the rest after them) in the order of their short playouts' mean
+        value (`screen` decisions each, `SCREEN_ROUNDS` rounds on shared luck); ties keep the one-ply order."""
+        head = ranked[:WIDEST]
+        totals = dict.fromkeys(head, 0.0)
+        for _ in range(SCREEN_ROUNDS):
+            seed = self.rng.getrandbits(64)
+            for a in head:
+                end = self.play_out(state, player, know, a, random.Random(seed), limit=self.screen)
+                totals[a] += float(know.evaluate(end)[player])
+        self.last_screened = SCREEN_ROUNDS * len(head)
+        order = {a: i for i, a in enumerate(head)}
+        return sorted(head, key=lambda a: (-totals[a], order[a])) + ranked[WIDEST:]
+
     def playout(
         self, state: State, player: PlayerId, know: BotRole, action: Action, rng: random.Random
     ) -> float:
@@ -176,9 +206,16 @@ class RolloutBot:
         return float(know.evaluate(self.play_out(state, player, know, action, rng))[player])
 
     def play_out(
-        self, state: State, player: PlayerId, know: BotRole, action: Action, rng: random.Random
+        self,
+        state: State,
+        player: PlayerId,
+        know: BotRole,
+        action: Action,
+        rng: random.Random,
+        limit: int = PLAYOUT_LIMIT,
     ) -> Any:
-        """The position at the end of one playout (`playout`): the game's end, or where `PLAYOUT_LIMIT` cut it."""
+        """The position at the end of one playout (`playout`): the game's end, or where `PLAYOUT_LIMIT` steps or
+        `limit` decisions cut it."""
         d: Any = know.determinize(state, player, rng)
         d.apply(action)
         searcher = None
@@ -186,13 +223,17 @@ class RolloutBot:
             # the playouts' moves by the tree search (mcts:easy at 40), on the playout's own generator
             searcher = MctsBot(0, iterations=self.policy_iterations, time_limit=None)
             searcher.rng = rng
+        made = 0
         for _ in range(PLAYOUT_LIMIT):
+            if made >= limit:
+                break
             p = d.current_player()
             if p == TERMINAL:
                 break
             if p == CHANCE:
                 d.apply(sample_chance(d, rng))
                 continue
+            made += 1
             if searcher is None:
                 d.apply(policy(d, p, know, rng))
                 continue
@@ -244,6 +285,7 @@ SPEC_SETTINGS: dict[str, tuple[str, int]] = {
     "halving": ("halving", 1),
     "diverse": ("diverse", 1),
     "policy": ("policy_iterations", 400),
+    "screen": ("screen", 200),
 }
 """Settings a `rollout:N:key=value` spec may give: spec key -> (RolloutBot argument, the largest value)."""
 
@@ -255,7 +297,7 @@ MAX_PLAYOUTS = 4096
 
 
 def parse_spec(arg: str) -> dict[str, Any]:
-    """`N[@SECONDS][:candidates=K][:samples=S][:halving=1][:diverse=1][:policy=I]` as RolloutBot arguments; ConfigError otherwise."""
+    """`N[@SECONDS][:candidates=K][:samples=S][:halving=1][:diverse=1][:policy=I][:screen=D]` as RolloutBot arguments; ConfigError otherwise."""
     head, *rest = arg.split(":") if arg.strip() else ["8"]
     count, _, limit = head.strip().partition("@")
     try:
@@ -277,7 +319,7 @@ def parse_spec(arg: str) -> dict[str, Any]:
             v = int(value)
         except ValueError:
             raise ConfigError("bot", f"rollout setting {part!r}: {value!r} is not a whole number") from None
-        low = 0 if name in FLAGS or name == "policy_iterations" else 1
+        low = 0 if name in FLAGS or name in ("policy_iterations", "screen") else 1
         if not low <= v <= high:
             raise ConfigError("bot", f"rollout setting {part!r}: between {low} and {high}")
         out[name] = bool(v) if name in FLAGS else v
@@ -285,7 +327,7 @@ def parse_spec(arg: str) -> dict[str, Any]:
 
 
 def _factory(arg: str, seed: int) -> RolloutBot:
-    """`rollout[:N[@SECONDS]][:candidates=K][:samples=S][:halving=1][:diverse=1][:policy=I]` (`parse_spec`)."""
+    """`rollout[:N[@SECONDS]][:candidates=K][:samples=S][:halving=1][:diverse=1][:policy=I][:screen=D]` (`parse_spec`)."""
     return RolloutBot(seed, **parse_spec(arg))
 
 
