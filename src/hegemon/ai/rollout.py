@@ -30,13 +30,15 @@ With `diverse`, the moves are taken from the one-ply ranking kind by kind: the b
 first (in the order of their ranks), then the second best of each, and so on. One ply ranks alike moves alike, so
 its best six can be six versions of one move (Polis: the proxenos to six poleis) while a move whose worth shows
 only turns later (an army marched towards a siege) ranks twelfth; played out, such a move often wins far more
-often than any of the six (docs/experiments/2026-11-27e-rollout-candidates.md).
+often than any of the six (docs/experiments/2026-11-27e-rollout-candidates.md) - though not, measured in games,
+against a real opponent (docs/experiments/2026-11-27f-budget-curves.md).
 
 With `screen=K`, every root move (the best `WIDEST` by one ply) is first played `SCREEN_ROUNDS` times for K
 decisions only (both sides by the greedy policy, the same luck for every move) and valued there by the game's
 evaluation; the moves are then ranked by that value instead of one ply, and the search goes on as before. A
-short look ahead is cheap and much less noisy than a playout's win or loss, and it sees what one ply cannot: a
-march's worth a turn later (docs/experiments/2026-11-27f-budget-curves.md)."""
+short look ahead is cheaper and less noisy than a playout's win or loss, and it sees what one ply cannot: a
+march's worth a turn later. Measured, it plays worse than the one-ply ranking (40.7% of 59 games against
+`mcts:hard`: docs/experiments/2026-11-27f-budget-curves.md); no level uses it."""
 
 from __future__ import annotations
 
