@@ -43,6 +43,9 @@ def test_the_spec_names_the_budget_and_refuses_what_it_cannot_bound() -> None:
         "rollout:8:screen=201",
         "rollout:8:screen=-1",
         "rollout:8:screen=x",
+        "rollout:8:noise=51",
+        "rollout:8:noise=-1",
+        "rollout:8:noise=x",
     ):
         with pytest.raises(ConfigError):
             make_bot(bad, 1)
@@ -79,6 +82,35 @@ def test_the_playout_policy_is_the_greedy_choice_and_the_defaults() -> None:
     assert policy(sub, sub.current_player(), know, random.Random(0)) == know.auto_action(
         sub, sub.current_player()
     )
+
+
+def test_noise_plays_one_of_the_best_few_that_often_and_reproducibly() -> None:
+    from hegemon.ai.rollout import NOISE_TOP
+    from hegemon.ai.search import one_ply_values
+
+    assert parse_spec("8:noise=10")["noise"] == 10 and RolloutBot(1).noise == 0
+    st = advance(
+        "polis",
+        6,
+        lambda s: len(s.legal_actions()) >= 6 and knowledge(s).auto_action(s, s.current_player()) is None,
+    )
+    know = knowledge(st)
+    p = st.current_player()
+    off = 0
+    for k in range(200):
+        # the one-ply values the policy sees: the same generator, drawn the same way before the noise's draw
+        values = one_ply_values(st, p, know, random.Random(k), 1)
+        order = sorted(values, key=lambda av: -av[1])
+        few = {a for a, _ in order[:NOISE_TOP]}
+        assert policy(st, p, know, random.Random(k)) == order[0][0]  # no noise: the best (first of equals)
+        pick = policy(st, p, know, random.Random(k), 50)
+        assert pick in few and pick == policy(st, p, know, random.Random(k), 50)
+        off += pick != order[0][0]
+    # at 50% half the moves are drawn evenly from the best three: about a third of them not the best
+    assert 30 <= off <= 110, off
+    # with noise a whole search stays reproducible under one seed
+    one, two = RolloutBot(4, playouts=2, noise=20), RolloutBot(4, playouts=2, noise=20)
+    assert one.choose(st, p) == two.choose(st, p) and one.last_values == two.last_values
 
 
 def test_the_candidates_share_their_luck_and_the_budget_binds() -> None:

@@ -253,6 +253,37 @@ def test_a_stopped_ladder_resumes_from_its_stored_games(tmp_path: Path) -> None:
         play(sweep, store=tmp_path)
 
 
+def test_a_ladder_asked_for_more_games_extends_the_stored_ones(tmp_path: Path) -> None:
+    import hashlib
+    import json
+
+    from hegemon.lab.ladder import play, store_file
+
+    small = make_sweep("polis", "tournament", ["random", "greedy"], 2, 5, ["siege=diceless"])
+    big = make_sweep("polis", "tournament", ["random", "greedy"], 4, 5, ["siege=diceless"])
+    first = play(small, store=tmp_path)
+    assert store_file(tmp_path, big) == store_file(tmp_path, small)
+    played: list[int] = []
+    more = play(big, on_progress=lambda n, total: played.append(n), store=tmp_path)
+    assert played == [3, 4]  # the first deal read back, the second played
+    assert [r.digest for r in more[:2]] == [r.digest for r in first]
+    # the same four games as a ladder that asked for four from the start
+    assert [r.digest for r in more] == [r.digest for r in play(big)]
+    # asked for fewer again: the first games, none played
+    assert [
+        r.digest for r in play(small, on_progress=lambda n, t: pytest.fail("played"), store=tmp_path)
+    ] == [r.digest for r in first]
+    assert len(list(tmp_path.glob("ladder-games-*.jsonl"))) == 1
+    # a file named by the older digest (games counted in it) is taken over, not played again
+    path = store_file(tmp_path, big)
+    old = hashlib.sha256(json.dumps(big.to_json(), sort_keys=True).encode()).hexdigest()[:16]
+    path.rename(tmp_path / f"ladder-games-{old}.jsonl")
+    assert [r.digest for r in play(big, on_progress=lambda n, t: pytest.fail("played"), store=tmp_path)] == [
+        r.digest for r in more
+    ]
+    assert [p.name for p in tmp_path.glob("ladder-games-*.jsonl")] == [path.name]
+
+
 def test_a_chain_plays_each_level_against_the_next_only(tmp_path: Path) -> None:
     summary = run_ladder("polis", ["random", "beginner", "greedy"], 2, seed=5, chain=True, store=tmp_path)
     assert summary["design"] == "chain"

@@ -76,7 +76,8 @@ class RolloutBot:
     `time_limit`: seconds a move (None: the playout budget only); `halving`: spend the budget by sequential
     halving over a root widened with it; `diverse`: take the candidates kind by kind; `policy_iterations`: the
     playouts' moves by the tree search at that many iterations instead of the greedy policy (0); `screen`:
-    rank the root by short playouts of that many decisions instead of one ply (0: off) (module text)."""
+    rank the root by short playouts of that many decisions instead of one ply (0: off); `noise`: the playouts'
+    moves that often (percent) one of the `NOISE_TOP` best by one ply, drawn evenly (module text)."""
 
     name = "rollout"
 
@@ -91,6 +92,7 @@ class RolloutBot:
         diverse: bool = False,
         policy_iterations: int = 0,
         screen: int = 0,
+        noise: int = 0,
     ) -> None:
         self.rng = random.Random(seed)
         self.playouts = playouts
@@ -101,6 +103,7 @@ class RolloutBot:
         self.diverse = diverse
         self.policy_iterations = policy_iterations
         self.screen = screen
+        self.noise = noise
         self.last_screened = 0
         self.last_playouts = 0
         self.last_rounds = 0
@@ -237,7 +240,7 @@ class RolloutBot:
                 continue
             made += 1
             if searcher is None:
-                d.apply(policy(d, p, know, rng))
+                d.apply(policy(d, p, know, rng, self.noise))
                 continue
             auto = know.auto_action(d, p)
             d.apply(auto if auto is not None else searcher.choose(d, p))
@@ -266,9 +269,14 @@ def by_kind(ranked: list[Action]) -> list[Action]:
     return [a for tier in tiers for a in tier]
 
 
-def policy(state: Any, player: PlayerId, know: BotRole, rng: random.Random) -> Action:
+NOISE_TOP = 3
+"""With `noise`, a noisy playout move is drawn from this many of the best moves by one ply."""
+
+
+def policy(state: Any, player: PlayerId, know: BotRole, rng: random.Random, noise: int = 0) -> Action:
     """The playouts' move: the only one, the game's default sub-choice, else the best by one ply on the game's
-    evaluation with one chance draw (the first of equals: no extra randomness)."""
+    evaluation with one chance draw (the first of equals: no extra randomness); with `noise` (percent), that
+    often one of the `NOISE_TOP` best drawn evenly instead (on the playout's generator)."""
     actions: list[Action] = state.legal_actions()
     if len(actions) == 1:
         return actions[0]
@@ -276,6 +284,10 @@ def policy(state: Any, player: PlayerId, know: BotRole, rng: random.Random) -> A
     if auto is not None:
         return auto
     values = one_ply_values(state, player, know, rng, 1)
+    if noise and rng.random() * 100 < noise:
+        order = sorted(range(len(values)), key=lambda i: -values[i][1])
+        pick: Action = values[order[rng.randrange(min(NOISE_TOP, len(order)))]][0]
+        return pick
     top = max(v for _, v in values)
     best: Action = next(a for a, v in values if v >= top - 1e-12)
     return best
@@ -288,6 +300,7 @@ SPEC_SETTINGS: dict[str, tuple[str, int]] = {
     "diverse": ("diverse", 1),
     "policy": ("policy_iterations", 400),
     "screen": ("screen", 200),
+    "noise": ("noise", 50),
 }
 """Settings a `rollout:N:key=value` spec may give: spec key -> (RolloutBot argument, the largest value)."""
 
@@ -299,7 +312,7 @@ MAX_PLAYOUTS = 4096
 
 
 def parse_spec(arg: str) -> dict[str, Any]:
-    """`N[@SECONDS][:candidates=K][:samples=S][:halving=1][:diverse=1][:policy=I][:screen=D]` as RolloutBot arguments; ConfigError otherwise."""
+    """`N[@SECONDS][:candidates=K][:samples=S][:halving=1][:diverse=1][:policy=I][:screen=D][:noise=P]` as RolloutBot arguments; ConfigError otherwise."""
     head, *rest = arg.split(":") if arg.strip() else ["8"]
     count, _, limit = head.strip().partition("@")
     try:
@@ -321,7 +334,7 @@ def parse_spec(arg: str) -> dict[str, Any]:
             v = int(value)
         except ValueError:
             raise ConfigError("bot", f"rollout setting {part!r}: {value!r} is not a whole number") from None
-        low = 0 if name in FLAGS or name in ("policy_iterations", "screen") else 1
+        low = 0 if name in FLAGS or name in ("policy_iterations", "screen", "noise") else 1
         if not low <= v <= high:
             raise ConfigError("bot", f"rollout setting {part!r}: between {low} and {high}")
         out[name] = bool(v) if name in FLAGS else v
@@ -329,7 +342,7 @@ def parse_spec(arg: str) -> dict[str, Any]:
 
 
 def _factory(arg: str, seed: int) -> RolloutBot:
-    """`rollout[:N[@SECONDS]][:candidates=K][:samples=S][:halving=1][:diverse=1][:policy=I][:screen=D]` (`parse_spec`)."""
+    """`rollout[:N[@SECONDS]][:candidates=K][:samples=S][:halving=1][:diverse=1][:policy=I][:screen=D][:noise=P]` (`parse_spec`)."""
     return RolloutBot(seed, **parse_spec(arg))
 
 

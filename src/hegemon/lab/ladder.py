@@ -162,10 +162,21 @@ def run_ladder(
 
 
 def store_file(store: Path, sweep: Sweep) -> Path:
-    """Where a ladder's sweep keeps its finished games in `store`: one file a sweep (levels, options, seed and
-    games in its name's digest), so a stopped ladder resumes and another ladder never reads its games."""
-    digest = hashlib.sha256(json.dumps(sweep.to_json(), sort_keys=True).encode()).hexdigest()[:16]
-    return store / f"ladder-games-{digest}.jsonl"
+    """Where a ladder's sweep keeps its finished games in `store`: one file a sweep (levels, options, pairs and
+    seed in its name's digest, not the number of games: a game's deal seed does not depend on it), so a stopped
+    ladder resumes, a ladder asked for more games extends the one before it (and one asked for fewer reads the
+    first of them), and another ladder never reads its games. A file named by the older digest (that counted the
+    deals) for the same games is taken over."""
+    name = "ladder-games-{}.jsonl"
+    path = store / name.format(_digest(sweep.identity()))
+    legacy = store / name.format(_digest(sweep.to_json()))
+    if not path.exists() and legacy.exists():
+        legacy.rename(path)
+    return path
+
+
+def _digest(obj: dict[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(obj, sort_keys=True).encode()).hexdigest()[:16]
 
 
 def _result_json(r: UnitResult) -> dict[str, Any]:
