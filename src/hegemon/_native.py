@@ -32,6 +32,7 @@ NATIVE: tuple[str, ...] = (
     "hegemon.ai.games.polis",
     "hegemon.ai.games.polis_value",
     "hegemon.ai.games.spqrisiko",
+    "hegemon.ai.games.spqr_value",
     "hegemon.ai.mcts",
     "hegemon.ai.search",
     "hegemon.core.errors",

@@ -25,7 +25,6 @@ from hegemon.core.play import sample_chance
 from hegemon.games import get_game
 from hegemon.games.polis.rules import common
 
-from .test_bots import options
 from .test_levels import _polis_battle, _polis_twin
 from .test_polis_sieges import action_phase, find, place
 
@@ -151,13 +150,6 @@ def test_the_bots_take_the_learned_evaluation_by_name() -> None:
         make_bot("mcts:20:eval=oracle", 1)
     with pytest.raises(ConfigError, match="eval"):
         make_bot("greedy:eval=oracle", 1)
-    # a game without a learned evaluation refuses it when asked to search
-    g, o = options("spqrisiko")
-    spqr = g.new_game(o, 2)
-    while spqr.current_player() == CHANCE:
-        spqr.apply(spqr.chance_outcomes()[0][0])
-    with pytest.raises(ConfigError, match="learned"):
-        make_bot("mcts:5:eval=learned", 1).choose(spqr, spqr.current_player())
 
 
 def test_the_learned_search_does_not_read_the_opponents_cards() -> None:

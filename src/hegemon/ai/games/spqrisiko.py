@@ -31,9 +31,17 @@ W_EXPOSED = 0.12
 TEMPERATURE = 1.6
 
 
-def strengths(st: SpqrState) -> list[float]:
-    """A strength per player (higher is better); eliminated players get -inf. Provinces, empires, seas and the
-    next scoring come from the engine's incremental index (rules/index.py), kept up to date by the rules."""
+TERMS: tuple[str, ...] = ("vp", "next", "provinces", "legionaries", "triremes", "cards", "empire", "exposed")
+"""The terms of a player's strength (`terms`), in order; `WEIGHTS` weighs them."""
+
+WEIGHTS: tuple[float, ...] = (W_VP, W_NEXT, W_PROVINCE, W_ARMY, W_TRIREME, W_CARD, W_EMPIRE, -W_EXPOSED)
+
+
+def terms(st: SpqrState) -> list[tuple[float, ...] | None]:
+    """The terms of each player's strength (`TERMS`: victory points, the VP of the next scoring, provinces,
+    legionaries with the active player's pool, triremes, cards in hand, empire provinces, exposed frontier
+    provinces); None for an eliminated player. Provinces, empires, seas and the next scoring come from the
+    engine's incremental index (rules/index.py), kept up to date by the rules."""
     n = st.n
     owner = st.owner
     armies = st.armies
@@ -60,26 +68,36 @@ def strengths(st: SpqrState) -> list[float]:
         legions[o] = total
         exposed[o] = ex
     tri = st.triremes
-    fleet = [sum(row) for row in tri]
     alive = [p for p in range(n) if not st.eliminated[p]]
     # the VP the next scoring would give, by the engine's own rule (neutrals compete when the options say so)
     nxt = index.next_vp(st, alive, competitors(st))
     empire = index.empires(st)
-    out = [-math.inf] * n
+    out: list[tuple[float, ...] | None] = [None] * n
     active = st.order[st.turn] if st.order else -1
     for p in alive:
-        armies_p = legions[p] + (st.pool if p == active else 0)
         out[p] = (
-            W_VP * st.vp[p]
-            + W_NEXT * nxt[p]
-            + W_PROVINCE * len(provs[p])
-            + W_ARMY * armies_p
-            + W_TRIREME * fleet[p]
-            + W_CARD * sum(st.hands[p])
-            + W_EMPIRE * empire[p]
-            - W_EXPOSED * exposed[p]
+            st.vp[p],
+            nxt[p],
+            len(provs[p]),
+            legions[p] + (st.pool if p == active else 0),
+            sum(tri[p]),
+            sum(st.hands[p]),
+            empire[p],
+            exposed[p],
         )
     return out
+
+
+def strengths(st: SpqrState) -> list[float]:
+    """A strength per player (higher is better): its `terms` weighed by `WEIGHTS`; eliminated players get
+    -inf."""
+    w0, w1, w2, w3, w4, w5, w6, w7 = WEIGHTS
+    return [
+        -math.inf
+        if t is None
+        else w0 * t[0] + w1 * t[1] + w2 * t[2] + w3 * t[3] + w4 * t[4] + w5 * t[5] + w6 * t[6] + w7 * t[7]
+        for t in terms(st)
+    ]
 
 
 def evaluate(st: SpqrState) -> list[float]:
@@ -272,6 +290,13 @@ MCTS_DEFAULTS: dict[str, bool | int | float] = {
 }
 
 
+def learned_for(player: PlayerId) -> Any:
+    """The learned evaluation (`ai/games/spqr_value.py`, spec `eval=learned`), loaded when first asked for."""
+    from hegemon.ai.games import spqr_value
+
+    return spqr_value.learned_for(player)
+
+
 BOTS = BotRole(
     evaluate=evaluate,
     determinize=determinize,
@@ -279,5 +304,6 @@ BOTS = BotRole(
     tree_default=tree_default,
     finish_default=finish_default,
     mcts_defaults=MCTS_DEFAULTS,
+    evaluations={"learned": learned_for},
 )
 """The bots role (`Roles.bots`)."""
