@@ -46,6 +46,9 @@ def test_the_spec_names_the_budget_and_refuses_what_it_cannot_bound() -> None:
         "rollout:8:noise=51",
         "rollout:8:noise=-1",
         "rollout:8:noise=x",
+        "rollout:8:replies=9",
+        "rollout:8:replies=-1",
+        "rollout:8:halving=1:replies=2",
     ):
         with pytest.raises(ConfigError):
             make_bot(bad, 1)
@@ -260,6 +263,35 @@ def test_the_playouts_may_be_played_by_the_tree_search() -> None:
     theirs = [greedy.play_out(st, me, know, action, random.Random(k)) for k in range(3)]
     assert [state_digest(e) for e in theirs] != [state_digest(e) for e in ends]
     assert bot.choose(st, me) in st.legal_actions()
+
+
+def test_replies_judge_a_move_by_its_worst_answer() -> None:
+    assert parse_spec("8:replies=3")["replies"] == 3 and RolloutBot(1).replies == 0
+    from hegemon.games.polis.rules import common
+
+    st = advance("polis", 8, lambda s: len(s.legal_actions()) >= 5 and s.phase == common.ACTION)
+    p = st.current_player()
+    know = knowledge(st)
+    before = state_digest(st)
+    bot = RolloutBot(3, playouts=2, candidates=3, replies=2)
+    move = bot.choose(st, p)
+    assert state_digest(st) == before and move in st.legal_actions()
+    keep = list(bot.last_values)
+    assert len(keep) >= 3 and set(bot.last_replies) == set(keep)
+    assert any(bot.last_replies.values()), "some move leaves the opponent a choice"
+    assert all(len(bs) <= 2 for bs in bot.last_replies.values())
+    # every (move, reply) pair played out twice, a move without replies by its plain playouts
+    assert bot.last_playouts == 2 * sum(max(1, len(bs)) for bs in bot.last_replies.values())
+    assert bot.last_values[move] == max(bot.last_values.values())
+    # a forced reply is played: two replies on the same luck end in different games, no reply is the plain playout
+    a = next(x for x in keep if len(bot.last_replies[x]) == 2)
+    b1, b2 = bot.last_replies[a]
+    ends = [bot.play_out(st, p, know, a, random.Random(9), reply=b) for b in (b1, b2, None)]
+    assert state_digest(ends[0]) != state_digest(ends[1])
+    assert state_digest(ends[2]) == state_digest(bot.play_out(st, p, know, a, random.Random(9)))
+    # the worst answer's mean, recomputed on the same seeds
+    again = RolloutBot(3, playouts=2, candidates=3, replies=2)
+    assert again.choose(st, p) == move and again.last_values == bot.last_values
 
 
 def test_screen_ranks_every_root_move_by_short_playouts() -> None:

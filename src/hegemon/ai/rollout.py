@@ -38,7 +38,14 @@ decisions only (both sides by the greedy policy, the same luck for every move) a
 evaluation; the moves are then ranked by that value instead of one ply, and the search goes on as before. A
 short look ahead is cheaper and less noisy than a playout's win or loss, and it sees what one ply cannot: a
 march's worth a turn later. Measured, it plays worse than the one-ply ranking (40.7% of 59 games against
-`mcts:hard`: docs/experiments/2026-11-27f-budget-curves.md); no level uses it."""
+`mcts:hard`: docs/experiments/2026-11-27f-budget-curves.md); no level uses it.
+
+With `replies=K`, each candidate is judged by its worst answer instead of its mean: the opponent's K best first
+replies by one ply after it (found on one determinization) are each played out `playouts` times after the move, on
+the round's shared luck, and the candidate's value is the lowest of its replies' mean results (max-min over one
+ply of replies, playouts below). A greedy playout never answers a move its one ply does not see coming, so a plain
+rollout search overrates moves that pay only when unanswered; this asks whether a real reply exists. It costs K
+times the playouts; not with `halving`."""
 
 from __future__ import annotations
 
@@ -50,7 +57,7 @@ from typing import Any
 from hegemon.ai.base import decision, register
 from hegemon.ai.games import knowledge
 from hegemon.ai.mcts import MctsBot
-from hegemon.ai.search import one_ply_values
+from hegemon.ai.search import one_ply_values, settle
 from hegemon.core.actions import Action
 from hegemon.core.errors import ConfigError
 from hegemon.core.game import CHANCE, TERMINAL, PlayerId, State
@@ -77,7 +84,8 @@ class RolloutBot:
     halving over a root widened with it; `diverse`: take the candidates kind by kind; `policy_iterations`: the
     playouts' moves by the tree search at that many iterations instead of the greedy policy (0); `screen`:
     rank the root by short playouts of that many decisions instead of one ply (0: off); `noise`: the playouts'
-    moves that often (percent) one of the `NOISE_TOP` best by one ply, drawn evenly (module text)."""
+    moves that often (percent) one of the `NOISE_TOP` best by one ply, drawn evenly; `replies`: judge each
+    candidate by its worst of the opponent's that many best first replies (module text)."""
 
     name = "rollout"
 
@@ -93,6 +101,7 @@ class RolloutBot:
         policy_iterations: int = 0,
         screen: int = 0,
         noise: int = 0,
+        replies: int = 0,
     ) -> None:
         self.rng = random.Random(seed)
         self.playouts = playouts
@@ -104,6 +113,8 @@ class RolloutBot:
         self.policy_iterations = policy_iterations
         self.screen = screen
         self.noise = noise
+        self.replies = replies
+        self.last_replies: dict[Action, list[Action]] = {}
         self.last_screened = 0
         self.last_playouts = 0
         self.last_rounds = 0
@@ -127,6 +138,8 @@ class RolloutBot:
         keep = shortlist(ranked, self.candidates, know)
         if len(keep) == 1:
             return keep[0]
+        if self.replies:
+            return self.against_replies(state, player, know, keep)
         deadline = None if not self.time_limit else time.perf_counter() + self.time_limit
         totals = dict.fromkeys(keep, 0.0)
         rounds = 0
@@ -174,6 +187,52 @@ class RolloutBot:
         self.last_values = {a: totals[a] / counts[a] for a in totals}
         return max(alive, key=lambda a: (self.last_values[a], -order[a]))
 
+    def against_replies(self, state: State, player: PlayerId, know: BotRole, keep: list[Action]) -> Action:
+        """Each of `keep` judged by its worst answer: the opponent's `replies` best first replies by one ply (on
+        one determinization) each played out `playouts` times after the move, all on the round's shared luck, and
+        the move whose worst reply's mean result is best played (a move after which the game ends by its plain
+        playouts)."""
+        base = know.determinize(state, player, self.rng)
+        answers = {a: self.reply_set(base, player, know, a) for a in keep}
+        self.last_replies = {a: [b for b in bs if b is not None] for a, bs in answers.items()}
+        deadline = None if not self.time_limit else time.perf_counter() + self.time_limit
+        totals = {(a, b): 0.0 for a in keep for b in answers[a]}
+        rounds = 0
+        while rounds < self.playouts:
+            if rounds and deadline is not None and time.perf_counter() >= deadline:
+                break
+            seed = self.rng.getrandbits(64)
+            for a, b in totals:
+                end = self.play_out(state, player, know, a, random.Random(seed), reply=b)
+                totals[a, b] += float(know.evaluate(end)[player])
+            rounds += 1
+        self.last_rounds = rounds
+        self.last_playouts = rounds * len(totals)
+        self.last_values = {a: min(totals[a, b] for b in answers[a]) / rounds for a in keep}
+        return max(keep, key=lambda a: self.last_values[a])
+
+    def reply_set(self, base: Any, player: PlayerId, know: BotRole, action: Action) -> list[Action | None]:
+        """The opponent's `replies` best first real choices after `action` on the determinization `base` (chance
+        drawn on the search's generator, default sub-choices taken, the searcher's own further choices by the
+        playout policy), best first by one ply; [None] when the game ends first."""
+        c = base.clone()
+        c.apply(action)
+        for _ in range(PLAYOUT_LIMIT):
+            settle(c, know, self.rng)
+            p = c.current_player()
+            if p in (TERMINAL, CHANCE):
+                return [None]
+            if p == player:  # the searcher's own further choices, as its playouts make them
+                c.apply(policy(c, p, know, self.rng))
+                continue
+            legal = c.legal_actions()
+            if len(legal) > 1:
+                values = one_ply_values(c, p, know, self.rng, self.prior_samples)
+                values.sort(key=lambda av: -av[1])
+                return [a for a, _ in values[: self.replies]]
+            c.apply(legal[0])
+        return [None]
+
     def play_round(
         self, state: State, player: PlayerId, know: BotRole, moves: list[Action], totals: dict[Action, float]
     ) -> None:
@@ -218,9 +277,12 @@ class RolloutBot:
         action: Action,
         rng: random.Random,
         limit: int = PLAYOUT_LIMIT,
+        reply: Action | None = None,
     ) -> Any:
         """The position at the end of one playout (`playout`): the game's end, or where `PLAYOUT_LIMIT` steps or
-        `limit` decisions cut it."""
+        `limit` decisions cut it. `reply`: the opponent's first real choice after `action` (a decision of the
+        opponent with more than one legal action and no default), where it is legal there; the playout's policy
+        otherwise."""
         d: Any = know.determinize(state, player, rng)
         d.apply(action)
         searcher = None
@@ -239,6 +301,14 @@ class RolloutBot:
                 d.apply(sample_chance(d, rng))
                 continue
             made += 1
+            if reply is not None and p != player and know.auto_action(d, p) is None:
+                legal = d.legal_actions()
+                if len(legal) > 1:
+                    if reply in legal:
+                        d.apply(reply)
+                        reply = None
+                        continue
+                    reply = None
             if searcher is None:
                 d.apply(policy(d, p, know, rng, self.noise))
                 continue
@@ -301,6 +371,7 @@ SPEC_SETTINGS: dict[str, tuple[str, int]] = {
     "policy": ("policy_iterations", 400),
     "screen": ("screen", 200),
     "noise": ("noise", 50),
+    "replies": ("replies", 8),
 }
 """Settings a `rollout:N:key=value` spec may give: spec key -> (RolloutBot argument, the largest value)."""
 
@@ -312,7 +383,7 @@ MAX_PLAYOUTS = 4096
 
 
 def parse_spec(arg: str) -> dict[str, Any]:
-    """`N[@SECONDS][:candidates=K][:samples=S][:halving=1][:diverse=1][:policy=I][:screen=D][:noise=P]` as RolloutBot arguments; ConfigError otherwise."""
+    """`N[@SECONDS][:candidates=K][:samples=S][:halving=1][:diverse=1][:policy=I][:screen=D][:noise=P][:replies=K]` as RolloutBot arguments; ConfigError otherwise."""
     head, *rest = arg.split(":") if arg.strip() else ["8"]
     count, _, limit = head.strip().partition("@")
     try:
@@ -334,15 +405,17 @@ def parse_spec(arg: str) -> dict[str, Any]:
             v = int(value)
         except ValueError:
             raise ConfigError("bot", f"rollout setting {part!r}: {value!r} is not a whole number") from None
-        low = 0 if name in FLAGS or name in ("policy_iterations", "screen", "noise") else 1
+        low = 0 if name in FLAGS or name in ("policy_iterations", "screen", "noise", "replies") else 1
         if not low <= v <= high:
             raise ConfigError("bot", f"rollout setting {part!r}: between {low} and {high}")
         out[name] = bool(v) if name in FLAGS else v
+    if out.get("halving") and out.get("replies"):
+        raise ConfigError("bot", f"rollout spec {arg!r}: halving and replies do not go together")
     return out
 
 
 def _factory(arg: str, seed: int) -> RolloutBot:
-    """`rollout[:N[@SECONDS]][:candidates=K][:samples=S][:halving=1][:diverse=1][:policy=I][:screen=D][:noise=P]` (`parse_spec`)."""
+    """`rollout[:N[@SECONDS]][:candidates=K][:samples=S][:halving=1][:diverse=1][:policy=I][:screen=D][:noise=P][:replies=K]` (`parse_spec`)."""
     return RolloutBot(seed, **parse_spec(arg))
 
 
