@@ -40,6 +40,7 @@ from hegemon.ai.games import spqrisiko as know
 from hegemon.core.game import CHANCE, TERMINAL
 from hegemon.core.play import derive_seed, sample_chance
 from hegemon.games import get_game
+from hegemon.lab.sweep import untimed
 
 RULES = ("house-1.2", "official")
 PLAYERS = (3, 4, 5)
@@ -56,12 +57,8 @@ def play_game(task: tuple[int, int, str, int, str, float]) -> dict[str, Any]:
         {"rules": rules, "players": players, "random_deal": True, "max_rounds": MAX_ROUNDS}
     )
     st: Any = g.new_game(opts, derive_seed("spqr-value-game", seed, index))
-    agents = []
-    for seat in range(players):
-        bot = make_bot(bots, derive_seed("spqr-value-bot", seed, index, seat))
-        if getattr(bot, "time_limit", None) is not None:
-            bot.time_limit = None  # type: ignore[attr-defined]  # iterations only, as in the lab
-        agents.append(bot)
+    agents = [make_bot(bots, derive_seed("spqr-value-bot", seed, index, seat)) for seat in range(players)]
+    untimed(agents)  # iterations only, as in the lab
     chance = random.Random(derive_seed("spqr-value-chance", seed, index))
     wander = random.Random(derive_seed("spqr-value-wander", seed, index))
     rows: list[list[list[float] | None]] = []

@@ -100,8 +100,10 @@ def _spqr_hidden_twin(st: Any, me: int) -> Any:
     raise AssertionError("no card to swap")
 
 
-def test_spqr_search_never_reads_hidden_cards() -> None:
-    st = advance(
+def spqr_cards_position() -> Any:
+    """A S.P.Q.RisiKo! decision in round 3 or later, with three choices or more, where another player holds
+    cards (the hidden part a fair bot must not read)."""
+    return advance(
         "spqrisiko",
         5,
         lambda s: (
@@ -110,6 +112,10 @@ def test_spqr_search_never_reads_hidden_cards() -> None:
             and any(sum(s.hands[o]) for o in range(s.n) if o != s.current_player())
         ),
     )
+
+
+def test_spqr_search_never_reads_hidden_cards() -> None:
+    st = spqr_cards_position()
     me = st.current_player()
     twin = _spqr_hidden_twin(st, me)
     assert twin.to_json() != st.to_json()

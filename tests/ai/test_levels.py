@@ -20,7 +20,7 @@ from hegemon.core.play import derive_seed, sample_chance
 from hegemon.core.record import run_game, state_digest
 from hegemon.games import get_game
 
-from .test_bots import _spqr_hidden_twin, advance, options
+from .test_bots import _spqr_hidden_twin, advance, options, spqr_cards_position
 
 NAMED = [s for s in LADDER if s != "random"]
 
@@ -150,15 +150,7 @@ def test_no_level_reads_the_polis_opponents_cards(spec: str) -> None:
 
 @pytest.mark.parametrize("spec", NAMED)
 def test_no_level_reads_the_spqr_hidden_cards(spec: str) -> None:
-    st = advance(
-        "spqrisiko",
-        5,
-        lambda s: (
-            s.round >= 3
-            and len(s.legal_actions()) >= 3
-            and any(sum(s.hands[o]) for o in range(s.n) if o != s.current_player())
-        ),
-    )
+    st = spqr_cards_position()
     me = st.current_player()
     twin = _spqr_hidden_twin(st, me)
     assert twin.view(me) == st.view(me) and twin.to_json() != st.to_json()

@@ -19,7 +19,7 @@ from hegemon.ai.games import spqrisiko as know
 from hegemon.core.errors import ConfigError
 from hegemon.core.game import Outcome, Termination
 
-from .test_bots import _spqr_hidden_twin, advance
+from .test_bots import _spqr_hidden_twin, advance, spqr_cards_position
 
 ROOT = Path(__file__).resolve().parents[2]
 spec = importlib.util.spec_from_file_location("train_spqr_value", ROOT / "scripts" / "train_spqr_value.py")
@@ -105,15 +105,7 @@ def test_a_lead_near_the_target_is_worth_more() -> None:
 
 
 def test_the_search_takes_it_by_name_deterministic_and_fair() -> None:
-    st = advance(
-        "spqrisiko",
-        5,
-        lambda s: (
-            s.round >= 3
-            and len(s.legal_actions()) >= 3
-            and any(sum(s.hands[o]) for o in range(s.n) if o != s.current_player())
-        ),
-    )
+    st = spqr_cards_position()
     me = st.current_player()
     for spec_ in ("mcts:30:eval=learned", "mcts:easy:eval=learned"):
         a, b = make_bot(spec_, 5), make_bot(spec_, 5)
