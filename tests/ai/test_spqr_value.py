@@ -114,7 +114,7 @@ def test_the_search_takes_it_by_name_deterministic_and_fair() -> None:
                 bot.time_limit = None  # type: ignore[attr-defined]  # iterations only, as the lab runs it
         move = a.choose(st, me)
         assert move == b.choose(st, me) and move in st.legal_actions()
-        assert a.rng.getstate() == b.rng.getstate()  # type: ignore[attr-defined]
+        assert a.rng.getstate() == b.rng.getstate()  # type: ignore[attr-defined]  # every shipped bot has its rng
     with pytest.raises(ConfigError, match="eval"):
         make_bot("mcts:20:eval=oracle", 1)
     # two positions that differ only in another player's cards: the same search
