@@ -33,22 +33,11 @@ from hegemon.ai.games import polis as know
 
 # the strength's terms and the function that computes them live with the learned evaluation, which takes them
 # as its inputs (`ai/games/polis_value.py`)
-from hegemon.ai.games.polis_value import TERMS, features
+from hegemon.ai.games.polis_value import TERMS, coefficients, features
 from hegemon.core.game import CHANCE
 from hegemon.core.record import GameRecord
 from hegemon.games import get_game
 from hegemon.games.polis.rules import common
-
-
-def coefficients(w: know.Weights) -> list[float]:
-    """The weight of each term of `TERMS` in `strength` with the weights `w`."""
-    out = []
-    for name, field, sign in TERMS:
-        if field is None:
-            out.append(w.reach_mover - w.reach if name == "reach_next" else 1.0)
-        else:
-            out.append(sign * getattr(w, field))
-    return out
 
 
 def weighted(st: Any, s: int, w: know.Weights = know.DEFAULT) -> float:

@@ -30,6 +30,7 @@ GROUP = "hegemon_engine"
 
 NATIVE: tuple[str, ...] = (
     "hegemon.ai.games.polis",
+    "hegemon.ai.games.polis_policy",
     "hegemon.ai.games.polis_value",
     "hegemon.ai.games.spqrisiko",
     "hegemon.ai.games.spqr_value",

@@ -169,13 +169,7 @@ def test_the_features_are_the_strengths_terms() -> None:
     for st in _positions(3):
         for s in (0, 1):
             f = pv.features(st, s, know.SEARCH)
-            coef = []
-            for name, field, sign in pv.TERMS:
-                if field is None:
-                    w = know.SEARCH
-                    coef.append(w.reach_mover - w.reach if name == "reach_next" else 1.0)
-                else:
-                    coef.append(sign * getattr(know.SEARCH, field))
+            coef = pv.coefficients(know.SEARCH)
             assert sum(c * v for c, v in zip(coef, f, strict=True)) == pytest.approx(
                 know.strength(st, s, know.SEARCH)
             )

@@ -529,8 +529,8 @@ SPEC_SETTINGS: dict[str, tuple[str, type, float]] = {
 }
 
 
-EVALUATIONS = ("learned",)
-"""Evaluations a spec may name (`eval=learned`); a game that has no such evaluation refuses it when searched."""
+EVALUATIONS = ("learned", "ranked")
+"""Evaluations a spec may name (`eval=learned`, `eval=ranked`); a game that has no such evaluation refuses it when searched."""
 
 
 def named_evaluation(know: BotRole, name: str) -> Callable[[PlayerId], Callable[[Any], list[float]]]:

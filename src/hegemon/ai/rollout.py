@@ -52,11 +52,12 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from hegemon.ai.base import decision, register
 from hegemon.ai.games import knowledge
-from hegemon.ai.mcts import MctsBot
+from hegemon.ai.mcts import EVALUATIONS, MctsBot, named_evaluation
 from hegemon.ai.search import one_ply_values, settle
 from hegemon.core.actions import Action
 from hegemon.core.errors import ConfigError
@@ -85,7 +86,9 @@ class RolloutBot:
     playouts' moves by the tree search at that many iterations instead of the greedy policy (0); `screen`:
     rank the root by short playouts of that many decisions instead of one ply (0: off); `noise`: the playouts'
     moves that often (percent) one of the `NOISE_TOP` best by one ply, drawn evenly; `replies`: judge each
-    candidate by its worst of the opponent's that many best first replies (module text)."""
+    candidate by its worst of the opponent's that many best first replies (module text); `evaluation`: the game's
+    evaluation of that name (`BotRole.evaluations`) ranks the root and chooses the playouts' moves (a playout's
+    end is valued as before)."""
 
     name = "rollout"
 
@@ -102,6 +105,7 @@ class RolloutBot:
         screen: int = 0,
         noise: int = 0,
         replies: int = 0,
+        evaluation: str | None = None,
     ) -> None:
         self.rng = random.Random(seed)
         self.playouts = playouts
@@ -114,11 +118,19 @@ class RolloutBot:
         self.screen = screen
         self.noise = noise
         self.replies = replies
+        # the game's evaluation by name (`eval=ranked`) for the root's ranking and the playouts' moves, else its own
+        self.evaluation = evaluation
         self.last_replies: dict[Action, list[Action]] = {}
         self.last_screened = 0
         self.last_playouts = 0
         self.last_rounds = 0
         self.last_values: dict[Action, float] = {}
+
+    def chooser(self, know: BotRole, player: PlayerId) -> Callable[[Any], list[float]] | None:
+        """The evaluation `player`'s one-ply choices use: the named one (`evaluation`), else the game's (None)."""
+        if self.evaluation is None:
+            return None
+        return named_evaluation(know, self.evaluation)(player)
 
     def choose(self, state: State, player: PlayerId) -> Action:
         actions = decision(state, player)
@@ -223,11 +235,13 @@ class RolloutBot:
             if p in (TERMINAL, CHANCE):
                 return [None]
             if p == player:  # the searcher's own further choices, as its playouts make them
-                c.apply(policy(c, p, know, self.rng))
+                c.apply(policy(c, p, know, self.rng, 0, self.chooser(know, p)))
                 continue
             legal = c.legal_actions()
             if len(legal) > 1:
-                values = one_ply_values(c, p, know, self.rng, self.prior_samples)
+                values = one_ply_values(
+                    c, p, know, self.rng, self.prior_samples, evaluate=self.chooser(know, p)
+                )
                 values.sort(key=lambda av: -av[1])
                 return [a for a, _ in values[: self.replies]]
             c.apply(legal[0])
@@ -244,7 +258,8 @@ class RolloutBot:
     def ranked(self, state: State, player: PlayerId, know: BotRole, actions: list[Action]) -> list[Action]:
         """`actions` best first by their one-ply value on a determinization (the greedy bot's ranking)."""
         base = know.determinize(state, player, self.rng)
-        seen = dict(one_ply_values(base, player, know, self.rng, self.prior_samples))
+        chooser = self.chooser(know, player)
+        seen = dict(one_ply_values(base, player, know, self.rng, self.prior_samples, evaluate=chooser))
         low = min(seen.values(), default=0.0)
         return sorted(actions, key=lambda a: -seen.get(a, low))
 
@@ -310,7 +325,7 @@ class RolloutBot:
                         continue
                     reply = None
             if searcher is None:
-                d.apply(policy(d, p, know, rng, self.noise))
+                d.apply(policy(d, p, know, rng, self.noise, self.chooser(know, p)))
                 continue
             auto = know.auto_action(d, p)
             d.apply(auto if auto is not None else searcher.choose(d, p))
@@ -343,17 +358,24 @@ NOISE_TOP = 3
 """With `noise`, a noisy playout move is drawn from this many of the best moves by one ply."""
 
 
-def policy(state: Any, player: PlayerId, know: BotRole, rng: random.Random, noise: int = 0) -> Action:
+def policy(
+    state: Any,
+    player: PlayerId,
+    know: BotRole,
+    rng: random.Random,
+    noise: int = 0,
+    evaluate: Callable[[Any], list[float]] | None = None,
+) -> Action:
     """The playouts' move: the only one, the game's default sub-choice, else the best by one ply on the game's
-    evaluation with one chance draw (the first of equals: no extra randomness); with `noise` (percent), that
-    often one of the `NOISE_TOP` best drawn evenly instead (on the playout's generator)."""
+    evaluation (or `evaluate`) with one chance draw (the first of equals: no extra randomness); with `noise`
+    (percent), that often one of the `NOISE_TOP` best drawn evenly instead (on the playout's generator)."""
     actions: list[Action] = state.legal_actions()
     if len(actions) == 1:
         return actions[0]
     auto = know.auto_action(state, player)
     if auto is not None:
         return auto
-    values = one_ply_values(state, player, know, rng, 1)
+    values = one_ply_values(state, player, know, rng, 1, evaluate=evaluate)
     if noise and rng.random() * 100 < noise:
         order = sorted(range(len(values)), key=lambda i: -values[i][1])
         pick: Action = values[order[rng.randrange(min(NOISE_TOP, len(order)))]][0]
@@ -383,7 +405,7 @@ MAX_PLAYOUTS = 4096
 
 
 def parse_spec(arg: str) -> dict[str, Any]:
-    """`N[@SECONDS][:candidates=K][:samples=S][:halving=1][:diverse=1][:policy=I][:screen=D][:noise=P][:replies=K]` as RolloutBot arguments; ConfigError otherwise."""
+    """`N[@SECONDS][:candidates=K][:samples=S][:halving=1][:diverse=1][:policy=I][:screen=D][:noise=P][:replies=K][:eval=NAME]` as RolloutBot arguments; ConfigError otherwise."""
     head, *rest = arg.split(":") if arg.strip() else ["8"]
     count, _, limit = head.strip().partition("@")
     try:
@@ -396,9 +418,17 @@ def parse_spec(arg: str) -> dict[str, Any]:
         out["time_limit"] = None
     for part in rest:
         key, sep, value = part.strip().partition("=")
+        if key == "eval" and sep:
+            if value not in EVALUATIONS:
+                raise ConfigError(
+                    "bot", f"rollout setting {part!r}: use eval={' or eval='.join(EVALUATIONS)}"
+                )
+            out["evaluation"] = value
+            continue
         if not sep or key not in SPEC_SETTINGS:
             raise ConfigError(
-                "bot", f"rollout setting {part!r}: use {', '.join(k + '=N' for k in SPEC_SETTINGS)}"
+                "bot",
+                f"rollout setting {part!r}: use {', '.join(k + '=N' for k in SPEC_SETTINGS)} or eval=NAME",
             )
         name, high = SPEC_SETTINGS[key]
         try:
@@ -415,7 +445,7 @@ def parse_spec(arg: str) -> dict[str, Any]:
 
 
 def _factory(arg: str, seed: int) -> RolloutBot:
-    """`rollout[:N[@SECONDS]][:candidates=K][:samples=S][:halving=1][:diverse=1][:policy=I][:screen=D][:noise=P][:replies=K]` (`parse_spec`)."""
+    """`rollout[:N[@SECONDS]][:candidates=K][:samples=S][:halving=1][:diverse=1][:policy=I][:screen=D][:noise=P][:replies=K][:eval=NAME]` (`parse_spec`)."""
     return RolloutBot(seed, **parse_spec(arg))
 
 

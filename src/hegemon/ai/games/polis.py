@@ -461,6 +461,13 @@ def learned_for(player: PlayerId) -> Callable[[Any], list[float]]:
     return polis_value.learned_for(player)
 
 
+def ranked_for(player: PlayerId) -> Callable[[Any], list[float]]:
+    """The learned move ranking (`ai/games/polis_policy.py`), loaded on first use."""
+    from hegemon.ai.games import polis_policy
+
+    return polis_policy.ranked_for(player)
+
+
 BOTS = BotRole(
     evaluate=evaluate,
     determinize=determinize,
@@ -469,6 +476,6 @@ BOTS = BotRole(
     turn_start=turn_start,
     evaluate_for=search_evaluate_for,
     mcts_defaults=MCTS_DEFAULTS,
-    evaluations={"learned": learned_for},
+    evaluations={"learned": learned_for, "ranked": ranked_for},
 )
 """The bots role (`Roles.bots`): the search's evaluation for either side is `search_evaluate_for`."""

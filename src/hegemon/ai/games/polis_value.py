@@ -124,6 +124,18 @@ def features(st: PolisState, s: int, weights: know.Weights | None = None) -> lis
     return f
 
 
+def coefficients(w: know.Weights) -> list[float]:
+    """The weight of each term of `TERMS` in `know.strength` with the weights `w` (`features` times these is the
+    strength: tests/ai/test_polis_fit.py)."""
+    out = []
+    for name, field, sign in TERMS:
+        if field is None:
+            out.append(w.reach_mover - w.reach if name == "reach_next" else 1.0)
+        else:
+            out.append(sign * getattr(w, field))
+    return out
+
+
 def inputs(st: PolisState) -> list[float]:
     """The network's input vector of a position (`INPUTS` order)."""
     x = features(st, 0) + features(st, 1)
