@@ -21,9 +21,9 @@ greedy, its playout policy, in 90% of Classic games. Fitting a one-ply chooser t
    held-out figures and this command.
 
 Use:
-    python scripts/train_polis_policy.py --games 30 --seed 50 --jobs 2          # the shipped weights
+    python scripts/train_polis_policy.py --games 25 --seed 50 --jobs 2          # the shipped weights (~40 CPU minutes)
     python scripts/train_polis_policy.py --check                                 # again, compared
-    python scripts/train_polis_policy.py --games 30 --seed 50 --data d.npz      # keep the decisions to refit
+    python scripts/train_polis_policy.py --games 25 --seed 50 --data d.npz      # keep the decisions to refit
 The lab extra (numpy, scipy) is needed here, never at play time."""
 
 from __future__ import annotations
@@ -244,7 +244,7 @@ def train(games: int, seed: int, jobs: int, bots: str, l2: float, data: Path | N
     return {"inputs": list(pp.INPUTS), "weights": [float(v) for v in w], "meta": meta}
 
 
-DEFAULTS: dict[str, Any] = {"games": 30, "seed": 50, "bots": "rollout:8", "l2": 1e-3}
+DEFAULTS: dict[str, Any] = {"games": 25, "seed": 50, "bots": "rollout:8", "l2": 1e-3}
 
 
 def same_weights(a: dict[str, Any], b: dict[str, Any]) -> bool:
