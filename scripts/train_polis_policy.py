@@ -31,7 +31,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import itertools
-import json
 import multiprocessing
 import random
 import sys
@@ -51,6 +50,7 @@ from hegemon.core.game import CHANCE, TERMINAL
 from hegemon.core.play import derive_seed, sample_chance
 from hegemon.games import get_game
 from hegemon.games.polis.options import SIEGE_RULES
+from hegemon.lab.fitting import check_or_write, masked_softmax
 from hegemon.lab.sweep import untimed
 
 DIGITS = 6  # the weights are stored rounded to this many decimals
@@ -138,12 +138,8 @@ def hand_logit(x: np.ndarray) -> np.ndarray:
     return np.asarray(x @ c)
 
 
-def probabilities(u: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    s = np.where(mask, u, -np.inf)
-    s = s - s.max(axis=1, keepdims=True)
-    e = np.where(mask, np.exp(s), 0.0)
-    p: np.ndarray = e / e.sum(axis=1, keepdims=True)
-    return p
+probabilities = masked_softmax
+"""The conditional logit's choice probabilities of each decision's candidates."""
 
 
 def choice_loss(p: np.ndarray, q: np.ndarray) -> float:
@@ -247,11 +243,6 @@ def train(games: int, seed: int, jobs: int, bots: str, l2: float, data: Path | N
 DEFAULTS: dict[str, Any] = {"games": 25, "seed": 50, "bots": "rollout:8", "l2": 1e-3}
 
 
-def same_weights(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    return bool(a["inputs"] == b["inputs"] and a["weights"] == b["weights"]
-                and a["meta"]["data_sha256"] == b["meta"]["data_sha256"])  # fmt: skip
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=DEFAULTS["games"], help="games a siege rule")
@@ -263,18 +254,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=pp.WEIGHTS)
     ap.add_argument("--check", action="store_true", help="retrain from --out's settings and compare")
     a = ap.parse_args(argv)
-    if a.check:
-        old = json.loads(a.out.read_text(encoding="utf-8"))
-        m = old["meta"]
-        new = train(m["games_each"], m["seed"], a.jobs, m["bots"], m["l2"])
-        same = same_weights(old, new)
-        print("the same weights" if same else "the weights differ: " + json.dumps(new["weights"]))
-        return 0 if same else 1
-    out = train(a.games, a.seed, a.jobs, a.bots, a.l2, a.data)
-    a.out.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
-    print(json.dumps(out["meta"], indent=1))
-    print(dict(zip(out["inputs"], out["weights"], strict=True)))
-    return 0
+    return check_or_write(
+        a.out,
+        a.check,
+        lambda: train(a.games, a.seed, a.jobs, a.bots, a.l2, a.data),
+        lambda m: train(m["games_each"], m["seed"], a.jobs, m["bots"], m["l2"]),
+    )
 
 
 if __name__ == "__main__":

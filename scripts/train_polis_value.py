@@ -43,6 +43,7 @@ from hegemon.core.play import derive_seed, sample_chance
 from hegemon.core.record import GameRecord
 from hegemon.games import get_game
 from hegemon.games.polis.rules import common
+from hegemon.lab import fitting
 from hegemon.lab.run import make_sweep, read_jsonl, run_sweep
 
 SIEGES = "siege=classic,sacrifice,diceless,diceless_sacrifice"
@@ -330,8 +331,9 @@ def dump(model: dict[str, Any]) -> str:
 
 
 def same_weights(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    keys = ("inputs", "mean", "scale", "hidden", "hidden_bias", "out", "skip", "bias")
-    return all(a[k] == b[k] for k in keys) and a["meta"]["data_sha256"] == b["meta"]["data_sha256"]
+    return fitting.same_weights(
+        a, b, ("inputs", "mean", "scale", "hidden", "hidden_bias", "out", "skip", "bias")
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import itertools
-import json
 import multiprocessing
 import random
 import sys
@@ -40,6 +39,7 @@ from hegemon.ai.games import spqrisiko as know
 from hegemon.core.game import CHANCE, TERMINAL
 from hegemon.core.play import derive_seed, sample_chance
 from hegemon.games import get_game
+from hegemon.lab.fitting import check_or_write, masked_softmax
 from hegemon.lab.sweep import untimed
 
 RULES = ("house-1.2", "official")
@@ -123,11 +123,7 @@ def log_loss(p: np.ndarray, y: np.ndarray) -> float:
 
 def chances(x: np.ndarray, mask: np.ndarray, w: np.ndarray) -> np.ndarray:
     """Each position's chance for each player (the conditional logit's softmax over the players who are in)."""
-    s = np.where(mask, x @ w, -np.inf)
-    s = s - s.max(axis=1, keepdims=True)
-    e = np.where(mask, np.exp(s), 0.0)
-    p: np.ndarray = e / e.sum(axis=1, keepdims=True)
-    return p
+    return masked_softmax(x @ w, mask)
 
 
 def fit(x: np.ndarray, mask: np.ndarray, y: np.ndarray, l2: float) -> np.ndarray:
@@ -201,11 +197,6 @@ def train(games: int, seed: int, jobs: int, bots: str, explore: float, l2: float
 DEFAULTS: dict[str, Any] = {"games": 300, "seed": 40, "bots": "mcts:10", "explore": 0.03, "l2": 1e-4}
 
 
-def same_weights(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    return bool(a["inputs"] == b["inputs"] and a["weights"] == b["weights"]
-                and a["meta"]["data_sha256"] == b["meta"]["data_sha256"])  # fmt: skip
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=DEFAULTS["games"], help="games a rule set and player count")
@@ -217,18 +208,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=sv.WEIGHTS)
     ap.add_argument("--check", action="store_true", help="retrain from --out's settings and compare")
     a = ap.parse_args(argv)
-    if a.check:
-        old = json.loads(a.out.read_text(encoding="utf-8"))
-        m = old["meta"]
-        new = train(m["games_each"], m["seed"], a.jobs, m["bots"], m["explore"], m["l2"])
-        same = same_weights(old, new)
-        print("the same weights" if same else "the weights differ: " + json.dumps(new["weights"]))
-        return 0 if same else 1
-    out = train(a.games, a.seed, a.jobs, a.bots, a.explore, a.l2)
-    a.out.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
-    print(json.dumps(out["meta"], indent=1))
-    print(dict(zip(out["inputs"], out["weights"], strict=True)))
-    return 0
+    return check_or_write(
+        a.out,
+        a.check,
+        lambda: train(a.games, a.seed, a.jobs, a.bots, a.explore, a.l2),
+        lambda m: train(m["games_each"], m["seed"], a.jobs, m["bots"], m["explore"], m["l2"]),
+    )
 
 
 if __name__ == "__main__":

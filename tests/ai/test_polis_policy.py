@@ -25,12 +25,15 @@ from hegemon.core.game import CHANCE, TERMINAL
 from hegemon.core.play import sample_chance
 from hegemon.games import get_game
 from hegemon.games.polis.rules import common
+from hegemon.lab.fitting import same_weights
 
 from .test_levels import _polis_battle, _polis_twin
 from .test_polis_sieges import action_phase
 
 ROOT = Path(__file__).resolve().parents[2]
-spec = importlib.util.spec_from_file_location("train_polis_policy", ROOT / "scripts" / "train_polis_policy.py")
+spec = importlib.util.spec_from_file_location(
+    "train_polis_policy", ROOT / "scripts" / "train_polis_policy.py"
+)
 assert spec is not None and spec.loader is not None
 train = importlib.util.module_from_spec(spec)
 sys.modules[spec.name] = train  # its worker processes (fork) find the script's functions by this name
@@ -90,7 +93,9 @@ def test_the_hand_logit_is_a_combination_of_the_inputs() -> None:
         for p in (0, 1):
             w = know.DEFAULT
             logit = (know.strength(st, p, w) - know.strength(st, 1 - p, w)) / w.scale
-            assert sum(a * b for a, b in zip(c, pp.inputs(st, p), strict=True)) == pytest.approx(logit, abs=1e-9)
+            assert sum(a * b for a, b in zip(c, pp.inputs(st, p), strict=True)) == pytest.approx(
+                logit, abs=1e-9
+            )
             checked += 1
     assert checked > 100
 
@@ -183,7 +188,7 @@ def test_the_script_reproduces_its_weights_from_its_seed(tmp_path: Path) -> None
         args = ["--games", "1", "--bots", "rollout:1:candidates=3", "--seed", "4", "--jobs", str(1 + k)]
         assert train.main([*args, "--out", str(out)]) == 0
         outs.append(json.loads(out.read_text(encoding="utf-8")))
-    assert train.same_weights(outs[0], outs[1])
+    assert same_weights(outs[0], outs[1])
     assert outs[0]["meta"]["games"] == 4 and outs[0]["meta"]["decisions"] > 0
     pp.RankModel(outs[0])  # the script writes what the engine loads
     assert train.main(["--check", "--out", str(tmp_path / "w0.json")]) == 0

@@ -18,6 +18,7 @@ from hegemon.ai.games import spqr_value as sv
 from hegemon.ai.games import spqrisiko as know
 from hegemon.core.errors import ConfigError
 from hegemon.core.game import Outcome, Termination
+from hegemon.lab.fitting import same_weights
 
 from .test_bots import _spqr_hidden_twin, advance, spqr_cards_position
 
@@ -137,7 +138,7 @@ def test_the_script_reproduces_its_weights_from_its_seed(tmp_path: Path) -> None
         args = ["--games", "1", "--bots", "greedy", "--seed", "4", "--jobs", str(1 + k), "--out", str(out)]
         assert train.main(args) == 0
         outs.append(json.loads(out.read_text(encoding="utf-8")))
-    assert train.same_weights(outs[0], outs[1])
+    assert same_weights(outs[0], outs[1])
     assert (
         outs[0]["meta"]["games"] == len(train.RULES) * len(train.PLAYERS) and outs[0]["meta"]["positions"] > 0
     )
