@@ -21,7 +21,7 @@ greedy, its playout policy, in 90% of Classic games. Fitting a one-ply chooser t
    held-out figures and this command.
 
 Use:
-    python scripts/train_polis_policy.py --games 25 --seed 50 --jobs 2          # the shipped weights (~40 CPU minutes)
+    python scripts/train_polis_policy.py --games 25 --seed 50 --jobs 2          # the shipped weights (~45 CPU minutes)
     python scripts/train_polis_policy.py --check                                 # again, compared
     python scripts/train_polis_policy.py --games 25 --seed 50 --data d.npz      # keep the decisions to refit
 The lab extra (numpy, scipy) is needed here, never at play time."""
