@@ -29,7 +29,6 @@ The lab extra (numpy, scipy) is needed here, never at play time."""
 from __future__ import annotations
 
 import argparse
-import hashlib
 import itertools
 import multiprocessing
 import random
@@ -51,6 +50,7 @@ from hegemon.core.play import derive_seed, sample_chance
 from hegemon.games import get_game
 from hegemon.games.polis.options import SIEGE_RULES
 from hegemon.lab.fitting import check_or_write, masked_softmax
+from hegemon.lab.fitting import digest as fitting_digest
 from hegemon.lab.sweep import untimed
 
 DIGITS = 6  # the weights are stored rounded to this many decimals
@@ -177,10 +177,7 @@ def fit(x: np.ndarray, mask: np.ndarray, q: np.ndarray, l2: float, correct: bool
 
 
 def digest(t: dict[str, np.ndarray]) -> str:
-    h = hashlib.sha256()
-    for key in ("x", "mask", "v"):
-        h.update(np.ascontiguousarray(t[key]).tobytes())
-    return h.hexdigest()
+    return fitting_digest(t, ("x", "mask", "v"))
 
 
 def held_out(t: dict[str, np.ndarray], w: np.ndarray, hand: np.ndarray) -> dict[str, float] | None:

@@ -21,7 +21,6 @@ The lab extra (numpy, scipy) is needed here, never at play time."""
 from __future__ import annotations
 
 import argparse
-import hashlib
 import itertools
 import multiprocessing
 import random
@@ -40,6 +39,7 @@ from hegemon.core.game import CHANCE, TERMINAL
 from hegemon.core.play import derive_seed, sample_chance
 from hegemon.games import get_game
 from hegemon.lab.fitting import check_or_write, masked_softmax
+from hegemon.lab.fitting import digest as fitting_digest
 from hegemon.lab.sweep import untimed
 
 RULES = ("house-1.2", "official")
@@ -150,10 +150,7 @@ def fit(x: np.ndarray, mask: np.ndarray, y: np.ndarray, l2: float) -> np.ndarray
 
 
 def digest(t: dict[str, np.ndarray]) -> str:
-    h = hashlib.sha256()
-    for key in ("x", "mask", "y"):
-        h.update(np.ascontiguousarray(t[key]).tobytes())
-    return h.hexdigest()
+    return fitting_digest(t, ("x", "mask", "y"))
 
 
 def train(games: int, seed: int, jobs: int, bots: str, explore: float, l2: float) -> dict[str, Any]:

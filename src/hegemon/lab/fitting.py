@@ -3,6 +3,7 @@ varying size, and a shipped weights file compared with a retrained one (their `-
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -19,6 +20,14 @@ def masked_softmax(scores: np.ndarray, mask: np.ndarray) -> np.ndarray:
     e = np.where(mask, np.exp(s), 0.0)
     p: np.ndarray = e / e.sum(axis=1, keepdims=True)
     return p
+
+
+def digest(arrays: dict[str, np.ndarray], keys: Sequence[str]) -> str:
+    """SHA-256 of the training data (`keys`' arrays in order): the weights file's `data_sha256`."""
+    h = hashlib.sha256()
+    for key in keys:
+        h.update(np.ascontiguousarray(arrays[key]).tobytes())
+    return h.hexdigest()
 
 
 def same_weights(a: dict[str, Any], b: dict[str, Any], keys: Sequence[str] = ("inputs", "weights")) -> bool:
