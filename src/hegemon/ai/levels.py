@@ -1,7 +1,9 @@
 """The named levels: what `mcts:easy`, `mcts:normal` and `mcts:hard` are, per game.
 
 A level is a search, its budget and its settings per game (the two games reward different searches: ai/README.md,
-"Levels"). At S.P.Q.RisiKo! every level is the tree search (`ai/mcts.py`) with a larger budget. At Polis `easy` is
+"Levels"). At S.P.Q.RisiKo! every level is the tree search (`ai/mcts.py`) with a larger budget, placed where its
+strength grows (5, 12 and 160 iterations: almost all its gain is below 40, docs/experiments/2026-11-28-spqr-levels-
+and-polis-policies.md). At Polis `easy` is
 the tree search and `normal` and `hard` are the rollout search (`ai/rollout.py`: the root's best moves played out
 to the end of the game), whose budget is playouts a candidate: more search of the tree buys nothing at Polis
 above `easy`, more playouts do (docs/experiments/2026-11-27d-polis-rollouts.md). A level has two budgets:
@@ -66,9 +68,9 @@ class Level:
 LEVELS: dict[str, Level] = {
     lv.name: lv
     for lv in (
-        Level("easy", {"*": 40}, 0.25),
-        Level("normal", {"polis": 2, "*": 400}, 1.0, engines={"polis": "rollout"}),
-        Level("hard", {"polis": 8, "*": 1600}, 2.5, engines={"polis": "rollout"}),
+        Level("easy", {"spqrisiko": 5, "*": 40}, 0.25),
+        Level("normal", {"polis": 2, "*": 12}, 1.0, engines={"polis": "rollout"}),
+        Level("hard", {"polis": 8, "*": 160}, 2.5, engines={"polis": "rollout"}),
     )
 }
 """The search levels, weakest first (`mcts:NAME`)."""

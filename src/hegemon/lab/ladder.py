@@ -337,10 +337,10 @@ CONFIDENCE = 0.95
 
 
 def bot_identity(spec: str) -> str:
-    """What makes two bot specs one bot: `mcts:easy` is `mcts:40` (the lab plays iteration budgets only, so a
-    time budget does not count; a named level with the same budget in every game and no settings of its own is
-    that budget, any other level is itself: `ai/levels.py`); other kinds by their spec as written (the kind's
-    name in any case)."""
+    """What makes two bot specs one bot: `mcts:40` is `MCTS:40` (the lab plays iteration budgets only, so a
+    time budget does not count; a named level with the same budget in every game and no settings of its own
+    would be that budget, any other level is itself: `ai/levels.py`, where every level's budget is per game);
+    other kinds by their spec as written (the kind's name in any case)."""
     kind, _, arg = spec.strip().partition(":")
     kind = kind.strip().lower()
     if kind == "mcts":

@@ -92,7 +92,7 @@ def lead_scores(state: SpqrState) -> list[int]:
 # the measures each option switch is about (zero in some variant: the comparison cannot show its effect) and
 # its end reasons
 # the bots `hegemon lab compare` plays when none are named: one bot on every side, so a rule's effect is not
-# swamped by a gap between bots (about 0.4 CPU-s a 4-player game; a search bot on every seat costs 2.4 (mcts:10) to 30 (mcts:easy))
+# swamped by a gap between bots (about 0.4 CPU-s a 4-player game; a search bot on every seat costs 2.4 (mcts:10) to 30 (mcts:40))
 LAB_BOTS = "greedy,greedy"
 
 NAMES: dict[str, tuple[str, str]] = {
@@ -157,7 +157,7 @@ LAB = LabRole(
             players=4,
             bots="mcts:10",
             luck_bots="mcts:10",
-            levels="random,beginner,greedy,mcts:easy",
+            levels="random,beginner,greedy,mcts:40",  # the search of `mcts:normal` (issue 30)
             games=1000,
             ladder_games=60,  # 20 a pair left beginner and greedy apart by noise only (house rules)
             luck_settings=60,
