@@ -2,10 +2,10 @@
 
 A level is a search, its budget and its settings per game (the two games reward different searches: ai/README.md,
 "Levels"). At S.P.Q.RisiKo! every level is the tree search (`ai/mcts.py`) with a larger budget, placed where its
-strength grows (5, 12 and 160 iterations: almost all its gain is below 40, docs/experiments/2026-11-28-spqr-levels-
-and-polis-policies.md). At Polis `easy` is
-the tree search and `normal` and `hard` are the rollout search (`ai/rollout.py`: the root's best moves played out
-to the end of the game), whose budget is playouts a candidate: more search of the tree buys nothing at Polis
+strength grows (5, 12 and 160 iterations: almost all its gain is below 40; the runs are in
+docs/experiments/2026-11-28-spqr-levels-and-polis-policies.md). At Polis `easy` is the tree search and `normal`
+and `hard` are the rollout search (`ai/rollout.py`: the root's best moves played out to the end of the game), whose
+budget is playouts a candidate: more search of the tree buys nothing at Polis
 above `easy`, more playouts do (docs/experiments/2026-11-27d-polis-rollouts.md). A level has two budgets:
 
 - in the lab, benchmarks, `hegemon play` and `selfplay`: **iterations** (playouts) a move
