@@ -48,11 +48,11 @@ CASES = [
 # README's planning table (the same search bot on both sides measures a rule; a search bot against greedy
 # measures the bots)
 SEARCH_CASES = [
-    ("polis", "mcts:easy,mcts:easy"),
-    ("polis", "mcts:normal,mcts:normal"),
+    ("polis", "mcts:normal,mcts:normal"),  # the tree search at 40 iterations (mcts:easy until session 21)
+    ("polis", "mcts:hard,mcts:hard"),  # the rollout search
     ("polis", "mcts:normal,greedy"),
     ("spqrisiko", "mcts:10,mcts:10"),
-    ("spqrisiko", "mcts:easy,greedy"),
+    ("spqrisiko", "mcts:normal,greedy"),
 ]
 
 

@@ -266,7 +266,7 @@ def test_mcts_spec_takes_search_settings() -> None:
         bot.candidates,
     ) == (2560, None, 2, 0.7, 2.0, 24)
     # a named level takes settings too (ai/levels.py; tests/ai/test_levels.py)
-    assert make_bot("mcts:easy:turns=2", 1).extra == {"horizon_turns": 2}  # type: ignore[attr-defined]  # a search bot: make_bot returns the Bot protocol
+    assert make_bot("mcts:normal:turns=2", 1).extra == {"horizon_turns": 2}  # type: ignore[attr-defined]  # a search bot: make_bot returns the Bot protocol
     fin = make_bot("mcts:160:turns=2:finish=2:playout=1", 1)
     assert isinstance(fin, MctsBot) and (fin.finish, fin.playout) == (2, 1)
     for bad in (
@@ -316,7 +316,7 @@ def test_specs() -> None:
     assert parse_strength("25@0.5") == (25, 0.5)
     assert parse_strength("25") == (25, None)
     assert isinstance(make_bot("mcts:25", 1), MctsBot)
-    assert isinstance(make_bot("mcts:easy", 1), LevelBot)  # a named level (ai/levels.py)
+    assert isinstance(make_bot("mcts:normal", 1), LevelBot)  # a named level (ai/levels.py)
     with pytest.raises(ConfigError):
         make_bot("mcts:strong", 1)
     with pytest.raises(ConfigError):

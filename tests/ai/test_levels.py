@@ -60,30 +60,45 @@ def _lab(spec: str, seed: int) -> Any:
 
 
 def test_levels_are_the_documented_budgets_per_game() -> None:
-    assert LADDER == ("random", "beginner", "greedy", "mcts:easy", "mcts:normal", "mcts:hard")
+    assert LADDER == ("random", "beginner", "mcts:easy", "mcts:normal", "mcts:hard")
     polis = [LEVELS[n].budget("polis") for n in ("easy", "normal", "hard")]
     spqr = [LEVELS[n].budget("spqrisiko") for n in ("easy", "normal", "hard")]
-    assert polis == [40, 2, 8] and spqr == [5, 12, 160]
-    # Polis climbs by the rollout search above easy (playouts a candidate); S.P.Q.RisiKo! keeps the tree search
-    assert [LEVELS[n].engine("polis") for n in LEVELS] == ["mcts", "rollout", "rollout"]
-    assert {LEVELS[n].engine("spqrisiko") for n in LEVELS} == {"mcts"}
+    assert polis == [0, 40, 8] and spqr == [0, 5, 160]
+    # easy is one ply in both games; Polis climbs by the rollout search above normal (playouts a candidate),
+    # S.P.Q.RisiKo! by the tree search's budget
+    assert [LEVELS[n].engine("polis") for n in LEVELS] == ["greedy", "mcts", "rollout"]
+    assert [LEVELS[n].engine("spqrisiko") for n in LEVELS] == ["greedy", "mcts", "mcts"]
+    assert [LEVELS[n].one_ply for n in LEVELS] == [True, False, False]
     # each level thinks longer than the one below, at the table as in the lab
     assert [LEVELS[n].seconds for n in LEVELS] == sorted(LEVELS[n].seconds for n in LEVELS)
     polis_state = get_game("polis").new_game(get_game("polis").parse_options({}), 1)
     g, o = options("spqrisiko")
     spqr_state = g.new_game(o, 1)
+    # easy is the greedy bot itself (it thinks where greedy does at the web table), with greedy's settings
+    easy = make_bot("mcts:easy", 1)
+    assert isinstance(easy, GreedyBot) and easy.name == "greedy" and easy.samples == 4
+    st = advance("polis", 11, lambda s: len(s.legal_actions()) >= 4)
+    assert easy.choose(st, st.current_player()) == make_bot("greedy", 1).choose(st, st.current_player())
+    few = make_bot("mcts:easy:samples=2", 1)
+    assert isinstance(few, GreedyBot) and few.samples == 2
     normal = make_bot("mcts:normal", 1)
     assert isinstance(normal, LevelBot)
     p, s = normal.bot_for(polis_state), normal.bot_for(spqr_state)
+    assert isinstance(p, MctsBot) and isinstance(s, MctsBot)
+    assert (p.iterations, p.time_limit) == (40, LEVELS["normal"].seconds)
+    assert (s.iterations, s.horizon_turns) == (5, None)  # S.P.Q.RisiKo!: the game's own horizon
+    hard = make_bot("mcts:hard", 1)
+    assert isinstance(hard, LevelBot)
+    p, s = hard.bot_for(polis_state), hard.bot_for(spqr_state)
     assert isinstance(p, RolloutBot) and isinstance(s, MctsBot)
-    assert (p.playouts, p.candidates, p.time_limit) == (2, 6, LEVELS["normal"].seconds)
-    assert (s.iterations, s.horizon_turns) == (12, None)  # S.P.Q.RisiKo!: the game's own horizon
+    assert (p.playouts, p.candidates, p.time_limit) == (8, 6, LEVELS["hard"].seconds)
+    assert s.iterations == 160
     # settings given after a level win over the level's, where the level's search has them
-    turns = make_bot("mcts:normal:turns=1", 1)
+    turns = make_bot("mcts:hard:turns=1", 1)
     assert isinstance(turns, LevelBot) and isinstance(inner := turns.bot_for(spqr_state), MctsBot)
     assert inner.horizon_turns == 1
     with pytest.raises(ConfigError, match="rollout search, which has no setting horizon_turns"):
-        turns.bot_for(polis_state)  # Polis's normal is the rollout search: no tree, no horizon
+        turns.bot_for(polis_state)  # Polis's hard is the rollout search: no tree, no horizon
     wide = make_bot("mcts:hard:candidates=3", 1)
     assert isinstance(wide, LevelBot) and isinstance(inner := wide.bot_for(polis_state), RolloutBot)
     assert (inner.candidates, inner.playouts) == (3, 8)
@@ -91,6 +106,7 @@ def test_levels_are_the_documented_budgets_per_game() -> None:
     assert isinstance(make_bot("mcts:300", 1), MctsBot)
     for bad in (
         "mcts:normal:depth=2",
+        "mcts:easy:turns=1",  # one ply has no horizon
         "mcts:expertly",
         "beginner:t=0",
         "beginner:miss=1",
@@ -103,12 +119,13 @@ def test_levels_are_the_documented_budgets_per_game() -> None:
 
 def test_at_the_table_a_level_thinks_in_seconds_with_an_iteration_cap() -> None:
     st = get_game("polis").new_game(get_game("polis").parse_options({}), 1)
-    bot = make_bot("mcts:easy", 1)
+    bot = make_bot("mcts:normal", 1)
     assert isinstance(bot, LevelBot)
     bot.anytime = True
     inner = bot.bot_for(st)
-    assert inner.iterations == TABLE_CAP * LEVELS["easy"].budget("polis")
-    assert inner.time_limit == LEVELS["easy"].seconds
+    assert isinstance(inner, MctsBot)
+    assert inner.iterations == TABLE_CAP * LEVELS["normal"].budget("polis")
+    assert inner.time_limit == LEVELS["normal"].seconds
     bot.time_limit = 0.05  # the server caps it with its search budget
     assert bot.bot_for(st).time_limit == 0.05
     # the rollout levels too: playouts a candidate capped at TABLE_CAP times the lab's, seconds a move

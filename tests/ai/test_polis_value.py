@@ -139,7 +139,7 @@ def test_a_won_siege_is_worth_more_than_a_lost_one(rule: str) -> None:
 def test_the_bots_take_the_learned_evaluation_by_name() -> None:
     st = action_phase("classic")
     p = st.current_player()
-    for spec_ in ("mcts:20:eval=learned", "mcts:easy:eval=learned", "greedy:eval=learned"):
+    for spec_ in ("mcts:20:eval=learned", "mcts:normal:eval=learned", "greedy:eval=learned"):
         a, b = make_bot(spec_, 5), make_bot(spec_, 5)
         for bot in (a, b):
             if getattr(bot, "time_limit", None) is not None:

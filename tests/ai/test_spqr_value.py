@@ -108,7 +108,7 @@ def test_a_lead_near_the_target_is_worth_more() -> None:
 def test_the_search_takes_it_by_name_deterministic_and_fair() -> None:
     st = spqr_cards_position()
     me = st.current_player()
-    for spec_ in ("mcts:30:eval=learned", "mcts:easy:eval=learned"):
+    for spec_ in ("mcts:30:eval=learned", "mcts:normal:eval=learned"):
         a, b = make_bot(spec_, 5), make_bot(spec_, 5)
         for bot in (a, b):
             if getattr(bot, "time_limit", None) is not None:

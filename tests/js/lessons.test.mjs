@@ -15,7 +15,7 @@ test("no lesson step title carries a number of its own (\"step 2 of 9\" above \"
   }
 });
 
-test("the real game after a lesson seats the lobby's default bot, the easy search bot, in both games", () => {
+test("the real game after a lesson seats the lobby's default bot, the easy level, in both games", () => {
   assert.equal(DEFAULT_BOT, "mcts:easy");
   for (const game of ["spqrisiko", "polis"]) {
     const body = realGameBody(game);

@@ -236,7 +236,7 @@ def test_spqrisiko_score_parts_are_each_seats_vp_by_source(tmp_path: Path) -> No
 
 
 def test_lab_compare_defaults_to_one_bot_on_every_side(tmp_path: Path) -> None:
-    assert default_bots("polis") == "mcts:easy,mcts:easy" and default_bots("spqrisiko") == "greedy,greedy"
+    assert default_bots("polis") == "mcts:normal,mcts:normal" and default_bots("spqrisiko") == "greedy,greedy"
     res = CliRunner().invoke(
         app,
         [

@@ -180,10 +180,13 @@ def test_a_ladder_that_does_not_separate_gives_no_skill_range() -> None:
 
 def test_two_copies_of_one_bot_give_no_skill_range() -> None:
     assert bot_identity("mcts:40") == bot_identity("MCTS:40") != bot_identity("mcts:41")
-    # a level whose budget depends on the game is itself (ai/levels.py: every named level now), never a plain budget
-    assert bot_identity("mcts:easy") == bot_identity("MCTS:Easy") != bot_identity("mcts:40")
-    assert bot_identity("mcts:normal") == bot_identity("MCTS:Normal") != bot_identity("mcts:400")
+    # a level whose budget depends on the game is itself (ai/levels.py), never a plain budget
+    assert bot_identity("mcts:normal") == bot_identity("MCTS:Normal") != bot_identity("mcts:40")
+    assert bot_identity("mcts:hard") == bot_identity("MCTS:Hard") != bot_identity("mcts:160")
     assert bot_identity("mcts:normal:turns=1") != bot_identity("mcts:normal")
+    # the one-ply level is the greedy bot, with greedy's settings
+    assert bot_identity("mcts:easy") == bot_identity("greedy") != bot_identity("mcts:40")
+    assert bot_identity("mcts:easy:samples=2") == bot_identity("greedy:samples=2") != bot_identity("greedy")
     res = run_skill("polis", ["random", "greedy", "greedy"], 2, seed=3, resamples=20)
     assert res["variants"][0]["skill_range"] is None
     assert res["warning_codes"] == ["same_bot_ladder"] and "greedy" in res["warnings"][0]

@@ -37,7 +37,8 @@ def test_games_list_options_with_help_in_both_languages(client: TestClient) -> N
     g = client.get("/api/games").json()
     names = {x["name"] for x in g["games"]}
     assert names == {"spqrisiko", "polis"}
-    assert "random" in g["bots"]
+    assert "random" in g["bots"] and "mcts:easy" in g["bots"]
+    assert "greedy" not in g["bots"]  # easy's bot, listed once (as easy); a seat that names it is still taken
     spqr = next(x for x in g["games"] if x["name"] == "spqrisiko")
     rules = next(o for o in spqr["options"] if o["name"] == "rules")
     assert rules["choices"] == ["house-1.2", "official"] and rules["help"] and rules["help_it"]

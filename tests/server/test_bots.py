@@ -63,7 +63,7 @@ def test_searches_are_capped_over_all_tables_and_every_table_progresses() -> Non
 
     async def main() -> list[int]:
         runner = BotRunner(m, 0.0, thinkers)
-        tables = [bot_table(m, "mcts:easy", seed=i) for i in range(3)]
+        tables = [bot_table(m, "mcts:normal", seed=i) for i in range(3)]
         starts = [t.version for t in tables]
         for t in tables:
             runner.watch(t)
@@ -182,11 +182,15 @@ def test_a_failing_external_bot_at_a_table_is_a_logged_random_move(caplog: pytes
 
 
 def test_the_table_offers_the_levels_and_a_level_thinks_in_seconds_there() -> None:
-    from hegemon.ai.levels import LEVELS, LevelBot
-    from hegemon.server.tables import web_bots
+    from hegemon.ai.levels import LADDER, LEVELS, LevelBot
+    from hegemon.server.tables import lobby_bots, web_bots
 
     offered = web_bots()
     assert "beginner" in offered and all(f"mcts:{n}" in offered for n in LEVELS)
+    # the lobby lists each bot once: greedy is easy (still seated when a client names it)
+    listed = lobby_bots()
+    assert "greedy" in offered and "greedy" not in listed
+    assert [b for b in listed if b in LADDER] == list(LADDER)
     assert not any(b.startswith("mcts:") and b.split(":", 1)[1] not in LEVELS for b in offered)
     # the rollout search only through the levels: a client cannot choose its budget
     assert not any(b.startswith("rollout") for b in offered)
@@ -202,9 +206,9 @@ def test_the_table_offers_the_levels_and_a_level_thinks_in_seconds_there() -> No
     assert m.bot_for(t, 1).name == "beginner"
 
 
-@pytest.mark.parametrize(("game", "spec"), [("spqrisiko", "mcts:easy"), ("polis", "mcts:normal")])
+@pytest.mark.parametrize(("game", "spec"), [("spqrisiko", "mcts:normal"), ("polis", "mcts:hard")])
 def test_a_level_thinks_in_a_worker_process_and_chooses_as_it_would_in_place(game: str, spec: str) -> None:
-    """The tree search (S.P.Q.RisiKo!) and the rollout search (Polis's normal) alike."""
+    """The tree search (S.P.Q.RisiKo!) and the rollout search (Polis's hard) alike."""
     positions = decided_positions(game)
 
     def level() -> Any:
@@ -228,10 +232,12 @@ def test_a_level_thinks_in_a_worker_process_and_chooses_as_it_would_in_place(gam
     assert got == expected
 
 
-def test_the_beginner_thinks_in_the_light_pool() -> None:
+@pytest.mark.parametrize("spec", ["beginner", "mcts:easy"])
+def test_the_one_ply_levels_think_in_the_light_pool(spec: str) -> None:
+    """The beginner, and easy (the greedy bot: ai/levels.py)."""
     positions = decided_positions("polis")
     thinkers = Thinkers(search_workers=1, search_budget=None, processes=True)
-    bot = make_bot("beginner", 4)
+    bot = make_bot(spec, 4)
 
     async def main() -> list[Any]:
         return [await thinkers.choose(bot, s.clone(), p) for s, p in positions]

@@ -1,12 +1,21 @@
 """The named levels: what `mcts:easy`, `mcts:normal` and `mcts:hard` are, per game.
 
 A level is a search, its budget and its settings per game (the two games reward different searches: ai/README.md,
-"Levels"). At S.P.Q.RisiKo! every level is the tree search (`ai/mcts.py`) with a larger budget, placed where its
-strength grows (5, 12 and 160 iterations: almost all its gain is below 40; the runs are in
-docs/experiments/2026-11-28-spqr-levels-and-polis-policies.md). At Polis `easy` is the tree search and `normal`
-and `hard` are the rollout search (`ai/rollout.py`: the root's best moves played out to the end of the game), whose
-budget is playouts a candidate: more search of the tree buys nothing at Polis
-above `easy`, more playouts do (docs/experiments/2026-11-27d-polis-rollouts.md). A level has two budgets:
+"Levels"). The levels are spaced where strength is measured to grow, so that each beats the one below in both
+games under every rule (issue 30):
+
+- `easy` is one ply: the greedy bot (`ai/greedy.py`: each move tried, the best by the game's evaluation played;
+  no search, as cheap as greedy and thinking where greedy does at the web table);
+- `normal` is the tree search (`ai/mcts.py`) at a small budget: 40 iterations at Polis (where it has all its
+  strength at its first: docs/experiments/2026-11-28-spqr-levels-and-polis-policies.md), 5 at S.P.Q.RisiKo!;
+- `hard` is, at Polis, the rollout search (`ai/rollout.py`: the root's best moves played out to the end of the
+  game, 8 playouts a candidate; more search of the tree buys nothing at Polis above normal, playouts do:
+  docs/experiments/2026-11-27d-polis-rollouts.md), and at S.P.Q.RisiKo! the tree search at 160 iterations (past
+  its steep part: the search gains almost all its strength below 40).
+
+Until session 21 `easy` was what `normal` is now, and `normal` was the rollout search at 2 playouts a candidate
+(Polis) or 12 iterations (S.P.Q.RisiKo!): a rung that did not stand apart from the ones beside it under most
+Polis siege rules (docs/experiments/2026-11-29-three-levels.md). A search level has two budgets:
 
 - in the lab, benchmarks, `hegemon play` and `selfplay`: **iterations** (playouts) a move
   (`LEVELS[..].iterations`), so every game reproduces on any machine (the lab clears time caps; elsewhere
@@ -17,8 +26,8 @@ above `easy`, more playouts do (docs/experiments/2026-11-27d-polis-rollouts.md).
   budget's time on the compiled engine with headroom, so a table bot on a busy server plays about as well as
   its lab figures say, and on a fast one no more than `TABLE_CAP` times its lab budget.
 
-The beginner (`ai/beginner.py`) is one ply with a newcomer's mistakes; `greedy` (one ply, no mistakes) sits
-between it and `mcts:easy`. The figures of each level against the one below: ai/README.md."""
+The beginner (`ai/beginner.py`) is one ply with a newcomer's mistakes, below `easy`. The figures of each level
+against the one below: ai/README.md."""
 
 from __future__ import annotations
 
@@ -26,8 +35,10 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from hegemon.ai import greedy as _greedy
 from hegemon.ai import mcts as _mcts
 from hegemon.ai.base import register
+from hegemon.ai.greedy import GreedyBot
 from hegemon.ai.mcts import MctsBot, parse_settings
 from hegemon.ai.rollout import RolloutBot
 from hegemon.core.actions import Action
@@ -44,10 +55,10 @@ ROLLOUT_SETTINGS = frozenset(("candidates", "prior_samples"))
 
 @dataclass(frozen=True)
 class Level:
-    """A search level: the search per game (`"*"`: any other game; `mcts`, the tree search, unless `engines`
-    names `rollout`, the rollout search of `ai/rollout.py`), its budget a move per game (iterations of the tree
-    search, playouts a candidate of the rollout search), seconds a move at the web table, and the search's
-    settings per game."""
+    """A level: the search per game (`"*"`: any other game; `mcts`, the tree search, unless `engines` names
+    `rollout`, the rollout search of `ai/rollout.py`, or `greedy`, one ply), its budget a move per game
+    (iterations of the tree search, playouts a candidate of the rollout search; 0 for one ply), seconds a move at
+    the web table, and the search's settings per game."""
 
     name: str
     iterations: dict[str, int]
@@ -64,19 +75,25 @@ class Level:
     def engine(self, game: str) -> str:
         return self.engines.get(game, self.engines.get("*", "mcts"))
 
+    @property
+    def one_ply(self) -> bool:
+        """Whether the level is the greedy bot in every game (then `mcts:NAME` builds a `GreedyBot`)."""
+        return set(self.engines) == {"*"} and self.engines["*"] == "greedy"
+
 
 LEVELS: dict[str, Level] = {
     lv.name: lv
     for lv in (
-        Level("easy", {"spqrisiko": 5, "*": 40}, 0.25),
-        Level("normal", {"polis": 2, "*": 12}, 1.0, engines={"polis": "rollout"}),
+        Level("easy", {"*": 0}, 0.0, engines={"*": "greedy"}),
+        Level("normal", {"spqrisiko": 5, "*": 40}, 0.25),
         Level("hard", {"polis": 8, "*": 160}, 2.5, engines={"polis": "rollout"}),
     )
 }
 """The search levels, weakest first (`mcts:NAME`)."""
 
-LADDER = ("random", "beginner", "greedy", *(f"mcts:{name}" for name in LEVELS))
-"""Every named level, weakest first, as bot specs (the lobby's order; `hegemon lab ladder --levels` takes any of them)."""
+LADDER = ("random", "beginner", *(f"mcts:{name}" for name in LEVELS))
+"""Every named level, weakest first, as bot specs (the lobby's order; `hegemon lab ladder --levels` takes any of
+them). `greedy` is `mcts:easy`'s bot, so it is not a rung of its own."""
 
 
 class LevelBot:
@@ -96,17 +113,19 @@ class LevelBot:
         self.time_limit: float | None = level.seconds
         self.anytime = False
         self.extra = dict(extra or {})
-        self.last: MctsBot | RolloutBot | None = None
+        self.last: MctsBot | RolloutBot | GreedyBot | None = None
 
-    def bot_for(self, state: State) -> MctsBot | RolloutBot:
+    def bot_for(self, state: State) -> MctsBot | RolloutBot | GreedyBot:
         """The search this level runs on `state`'s game (sharing this bot's generator)."""
         game = game_of(state).name
         iters = self.level.budget(game)
         if self.anytime:
             iters *= TABLE_CAP
         settings = {**self.level.settings_for(game), **self.extra}
-        bot: MctsBot | RolloutBot
-        if self.level.engine(game) == "rollout":
+        bot: MctsBot | RolloutBot | GreedyBot
+        if self.level.engine(game) == "greedy":
+            bot = GreedyBot(0, **settings)
+        elif self.level.engine(game) == "rollout":
             other = sorted(set(settings) - ROLLOUT_SETTINGS)
             if other:
                 raise ConfigError(
@@ -126,11 +145,14 @@ class LevelBot:
 
 
 def _factory(arg: str, seed: int) -> Any:
-    """`mcts:LEVEL[:key=value…]` for a named level, anything else as `mcts` always took (`mcts:N`, `mcts:N@S`)."""
+    """`mcts:LEVEL[:key=value…]` for a named level, anything else as `mcts` always took (`mcts:N`, `mcts:N@S`).
+    A one-ply level (`easy`) is the greedy bot itself, with greedy's settings (`mcts:easy:samples=2`)."""
     head, *rest = arg.split(":")
     level = LEVELS.get(head.strip().lower() or "normal")
     if level is None:
         return _mcts._factory(arg, seed)
+    if level.one_ply:
+        return _greedy._factory(":".join(rest), seed)
     return LevelBot(level, seed, parse_settings(rest))
 
 

@@ -302,7 +302,7 @@ class RolloutBot:
         d.apply(action)
         searcher = None
         if self.policy_iterations:
-            # the playouts' moves by the tree search (mcts:easy at 40), on the playout's own generator
+            # the playouts' moves by the tree search (mcts:normal at 40), on the playout's own generator
             searcher = MctsBot(0, iterations=self.policy_iterations, time_limit=None)
             searcher.rng = rng
         made = 0

@@ -99,9 +99,9 @@ class StudySpec:
     option: str
     boards: tuple[str, ...] = ("",)
     players: int | None = None
-    bots: str = "mcts:easy"
-    luck_bots: str = "mcts:easy"
-    levels: str = "random,greedy,mcts:easy,mcts:normal"
+    bots: str = "mcts:normal"
+    luck_bots: str = "mcts:normal"
+    levels: str = "random,beginner,mcts:easy,mcts:normal"
     games: int = 1068  # ±3 points at 50% needs 1,068 independent games
     ladder_games: int = 40
     luck_settings: int = 100

@@ -226,8 +226,8 @@ def show(summary: dict[str, Any], lang: str = "en") -> None:
 Bots = Annotated[
     str,
     typer.Option(
-        help="Comma-separated bot specs (random, beginner, greedy, mcts:easy|normal|hard, mcts:N, "
-        "mcts:N@SECONDS, rollout:N); every pair meets. List the strongest first."
+        help="Comma-separated bot specs (random, beginner, greedy, mcts:easy|normal|hard (easy is greedy), "
+        "mcts:N, mcts:N@SECONDS, rollout:N); every pair meets. List the strongest first."
     ),
 ]
 Seed = Annotated[int, typer.Option(help="Seed of the sweep: the same seed reproduces every game")]
@@ -264,7 +264,7 @@ def compare(
         str | None,
         typer.Option(
             help="Comma-separated bot specs (random, beginner, greedy, mcts:easy|normal|hard, mcts:N, rollout:N); every "
-            "pair meets. Default: one bot on every side, the game's choice (Polis mcts:easy, S.P.Q.RisiKo! "
+            "pair meets. Default: one bot on every side, the game's choice (Polis mcts:normal, S.P.Q.RisiKo! "
             "greedy), so the bots' gap does not swamp the rule"
         ),
     ] = None,
@@ -309,7 +309,7 @@ def compare(
 @lab_app.command()
 def tournament(
     game: Annotated[str, typer.Argument(help="The game: polis or spqrisiko")],
-    bots: Bots = "random,greedy,mcts:easy",
+    bots: Bots = "random,greedy,mcts:normal",
     games: Annotated[int, typer.Option(help="Games per pair of bots (both seat rotations)")] = 20,
     seed: Seed = 1,
     option: Option = None,
@@ -366,7 +366,7 @@ def luck(
     game: Annotated[str, typer.Argument(help="The game: polis or spqrisiko")],
     bots: Annotated[
         str, typer.Option(help="Bots by seat (cycled over the seats, rotated per setting)")
-    ] = "mcts:easy",
+    ] = "mcts:normal",
     settings: Annotated[int, typer.Option(help="Settings: bots, their seeds and seats fixed")] = 100,
     streams: Annotated[int, typer.Option(help="Chance streams each setting is played under")] = 8,
     seed: Seed = 1,
@@ -434,10 +434,10 @@ def ladder(
     levels: Annotated[
         str,
         typer.Option(
-            help="Bot levels, weakest first (levels that separate: random, beginner, greedy, a search); every pair "
-            "meets on the same deals"
+            help="Bot levels, weakest first (levels that separate: random, beginner, mcts:easy (one ply, the "
+            "greedy bot), a search); every pair meets on the same deals"
         ),
-    ] = "random,beginner,greedy,mcts:easy",
+    ] = "random,beginner,mcts:easy,mcts:normal",
     games: Annotated[
         int, typer.Option(help="Games per pair of levels and variant (both seat rotations)")
     ] = 40,

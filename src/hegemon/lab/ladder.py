@@ -339,8 +339,9 @@ CONFIDENCE = 0.95
 def bot_identity(spec: str) -> str:
     """What makes two bot specs one bot: `mcts:40` is `MCTS:40` (the lab plays iteration budgets only, so a
     time budget does not count; a named level with the same budget in every game and no settings of its own
-    would be that budget, any other level is itself: `ai/levels.py`, where every level's budget is per game);
-    other kinds by their spec as written (the kind's name in any case)."""
+    would be that budget, any other level is itself: `ai/levels.py`, where every level's budget is per game; a
+    one-ply level is the greedy bot: `mcts:easy` is `greedy`); other kinds by their spec as written (the kind's
+    name in any case)."""
     kind, _, arg = spec.strip().partition(":")
     kind = kind.strip().lower()
     if kind == "mcts":
@@ -349,6 +350,8 @@ def bot_identity(spec: str) -> str:
 
         head, *rest = arg.split(":")
         level = LEVELS.get(head.strip().lower() or "normal")
+        if level is not None and level.one_ply:
+            return bot_identity(":".join(["greedy", *rest]))
         settings = parse_settings(rest)
         if level is not None and (len(set(level.iterations.values())) > 1 or level.settings):
             text = ",".join(f"{k}={v}" for k, v in sorted(settings.items()))

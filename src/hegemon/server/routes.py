@@ -32,7 +32,7 @@ from hegemon.server.protocol import (
 )
 from hegemon.server.service import Service
 from hegemon.server.table import MAX_REPLAY_LOG, REPLAY_LOG
-from hegemon.server.tables import web_bots
+from hegemon.server.tables import lobby_bots
 
 ERRORS = error_responses()
 """Every typed error a table route may answer (its body, its codes by HTTP status): `protocol.ERRORS`."""
@@ -59,7 +59,7 @@ def games_router() -> APIRouter:
                     "boards": list(g.shipped_boards()),
                 }
             )
-        return {"games": out, "bots": web_bots()}
+        return {"games": out, "bots": lobby_bots()}
 
     return r
 

@@ -100,8 +100,12 @@ STRENGTHS = tuple(LEVELS)
 
 
 LEVEL_ONLY_BOTS = ("rollout",)
-"""Search kinds a table offers only through the named levels (`mcts:normal`, `mcts:hard` play Polis by the
-rollout search): a raw `rollout:N` would let a client choose its own budget."""
+"""Search kinds a table offers only through the named levels (`mcts:hard` plays Polis by the rollout search): a
+raw `rollout:N` would let a client choose its own budget."""
+
+UNLISTED_BOTS = ("greedy",)
+"""Bot kinds a table seats but the lobby does not list: `greedy` is `mcts:easy`'s bot (`ai/levels.py`), listed
+once, as the level (tables and clients that name it keep working)."""
 
 
 def web_bots() -> list[str]:
@@ -116,6 +120,11 @@ def web_bots() -> list[str]:
         else:
             out.append(name)
     return out
+
+
+def lobby_bots() -> list[str]:
+    """The bots the lobby lists, each bot once: `web_bots()` but for `UNLISTED_BOTS`."""
+    return [b for b in web_bots() if b not in UNLISTED_BOTS]
 
 
 class TableManager(ChatMixin, UndoMixin, SeatingMixin, RecordsMixin):

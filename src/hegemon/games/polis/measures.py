@@ -129,7 +129,7 @@ def lead_scores(state: PolisState) -> list[int]:
 # its end reasons
 # the bots `hegemon lab compare` plays when none are named: one bot on every side, so a rule's effect is not
 # swamped by a gap between bots (about 0.3 CPU-s a game with the compiled engine: 100 games a variant in under a minute on 2 cores)
-LAB_BOTS = "mcts:easy,mcts:easy"
+LAB_BOTS = "mcts:normal,mcts:normal"
 
 NAMES: dict[str, tuple[str, str]] = {
     "sieges_attempted": ("sieges attempted per game", "assedi tentati per partita"),
@@ -181,12 +181,12 @@ LAB = LabRole(
             ),
             option="siege=classic,sacrifice,diceless,diceless_sacrifice",
             boards=("default", "balanced"),
-            # the strongest practical bot for 8,500 games on two cores: mcts:easy (0.1 CPU s a game) plays level
-            # with mcts:normal and hard (issue 30: 47-53% in 200-game pairs) at a twentieth of normal's cost
-            bots="mcts:easy",
-            luck_bots="mcts:easy",
-            # levels that separate (issue 30): above mcts:easy the search does not yet rank its levels at Polis
-            levels="random,beginner,greedy,mcts:easy",
+            # the tree search at 40 iterations (`mcts:easy` until session 21, `mcts:normal` since: the checked-in
+            # page's bot and stored games): the strongest practical bot for 8,500 games on two cores (0.1 CPU s a
+            # game; mcts:hard, the rollout search, costs about 15 CPU s a game)
+            bots="mcts:40",
+            luck_bots="mcts:40",
+            levels="random,beginner,greedy,mcts:40",
             headline_seat=1,  # Sparta
             length_unit=("rounds", "round"),
             key_measure="sieges_succeeded",

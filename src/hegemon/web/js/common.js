@@ -218,8 +218,9 @@ export function countChoice({ key, id, label, items, fmt = String, onPick, onCha
   return wrap;
 }
 
-/** The bot a new table's seats get (the lobby's default, a lesson's "real game" after it): the easy search bot, a
- * real opponent (the random bot stays on the list). */
+/** The bot a new table's seats get (the lobby's default, a lesson's "real game" after it): the easy level, one
+ * ply (the greedy bot), a real opponent that never throws the game away (the random bot stays on the list; normal
+ * and hard are a choice away). */
 export const DEFAULT_BOT = "mcts:easy";
 
 /** A bot kind as a person reads it: "mcts:hard" → "search, hard" (no brackets: a seat's name puts it in some,

@@ -20,7 +20,7 @@ function optLabel(o) {
 }
 
 const MAIN_OPTIONS = ["rules", "siege", "vp_target", "max_rounds"];
-const BOT_ORDER = ["random", "beginner", "greedy", "mcts:easy", "mcts:normal", "mcts:hard"];
+const BOT_ORDER = ["random", "beginner", "mcts:easy", "mcts:normal", "mcts:hard"];
 // a newcomer's Polis table: the board where Athens and Sparta have an even chance (on the reconstructed one
 // Athens wins about one game in four)
 const FAIR_BOARD = "balanced";

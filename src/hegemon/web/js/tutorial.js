@@ -155,7 +155,7 @@ function render() {
 }
 
 /** The table of the real game a lesson offers at its end: the person in seat 0 against the lobby's default bot
- * (the easy search bot; the random one is no opponent, and in Polis ends most games in round 1 by its own
+ * (the easy level, one ply; the random one is no opponent, and in Polis ends most games in round 1 by its own
  * ostracism), with the lesson's number of players. */
 export function realGameBody(gameName) {
   return gameName === "polis"
