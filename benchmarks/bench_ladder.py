@@ -8,7 +8,7 @@ seconds per game (all of that level's decisions in one game).
 
 Run: python benchmarks/bench_ladder.py [--game polis] [--levels greedy,mcts:40,mcts:160,mcts:640,mcts:2560]
         [--games 20] [--seed 1] [--jobs 1] [--option siege=classic] [--players 4] [--chain] [--out DIR] [--json]
-     python benchmarks/bench_ladder.py --game spqrisiko --levels greedy,mcts:easy --games 4 --option rules=official
+     python benchmarks/bench_ladder.py --game spqrisiko --levels greedy,mcts:normal --games 4 --option rules=official
 
 `--chain` plays each level against the next only (a curve of thinking budgets, weakest first: the pairs far
 apart, the costliest, are left out and the Elo fit links the levels through the chain). `--out DIR` keeps every

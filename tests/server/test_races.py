@@ -188,13 +188,13 @@ def rows(url: str, tid: str) -> dict[str, int]:
 
 
 def bot_table(c: TestClient, game: str) -> dict[str, Any]:
-    body: dict[str, Any] = {"game": "polis", "seed": 3, "seats": [{"bot": "mcts:easy"}] * 2}
+    body: dict[str, Any] = {"game": "polis", "seed": 3, "seats": [{"bot": "mcts:normal"}] * 2}
     if game == "spqrisiko":
         body = {
             "game": game,
             "players": 3,
             "seed": 2,
-            "seats": [{"bot": "mcts:easy"}] * 3,
+            "seats": [{"bot": "mcts:normal"}] * 3,
             "options": {"vp_target": 1000},
         }
     r = c.post("/api/tables", json=body)
@@ -284,7 +284,7 @@ def test_a_stop_through_one_process_stops_a_bot_thinking_in_the_other(
             runners.append(runner)
             await p.start()
         try:
-            req = CreateTable(game="polis", seed=4, seats=[{"bot": "mcts:easy"}] * 2)  # type: ignore[list-item]  # seats as JSON, as a client sends them
+            req = CreateTable(game="polis", seed=4, seats=[{"bot": "mcts:normal"}] * 2)  # type: ignore[list-item]  # seats as JSON, as a client sends them
             made = procs[0].manager.create(req)
             procs[0].cluster.want(made)
             await durable(procs[0].manager, made)
