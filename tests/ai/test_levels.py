@@ -63,7 +63,7 @@ def test_levels_are_the_documented_budgets_per_game() -> None:
     assert LADDER == ("random", "beginner", "mcts:easy", "mcts:normal", "mcts:hard")
     polis = [LEVELS[n].budget("polis") for n in ("easy", "normal", "hard")]
     spqr = [LEVELS[n].budget("spqrisiko") for n in ("easy", "normal", "hard")]
-    assert polis == [0, 40, 8] and spqr == [0, 5, 160]
+    assert polis == [0, 40, 8] and spqr == [0, 8, 160]
     # easy is one ply in both games; Polis climbs by the rollout search above normal (playouts a candidate),
     # S.P.Q.RisiKo! by the tree search's budget
     assert [LEVELS[n].engine("polis") for n in LEVELS] == ["greedy", "mcts", "rollout"]
@@ -86,7 +86,7 @@ def test_levels_are_the_documented_budgets_per_game() -> None:
     p, s = normal.bot_for(polis_state), normal.bot_for(spqr_state)
     assert isinstance(p, MctsBot) and isinstance(s, MctsBot)
     assert (p.iterations, p.time_limit) == (40, LEVELS["normal"].seconds)
-    assert (s.iterations, s.horizon_turns) == (5, None)  # S.P.Q.RisiKo!: the game's own horizon
+    assert (s.iterations, s.horizon_turns) == (8, None)  # S.P.Q.RisiKo!: the game's own horizon
     hard = make_bot("mcts:hard", 1)
     assert isinstance(hard, LevelBot)
     p, s = hard.bot_for(polis_state), hard.bot_for(spqr_state)

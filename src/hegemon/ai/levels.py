@@ -7,14 +7,16 @@ games under every rule (issue 30):
 - `easy` is one ply: the greedy bot (`ai/greedy.py`: each move tried, the best by the game's evaluation played;
   no search, as cheap as greedy and thinking where greedy does at the web table);
 - `normal` is the tree search (`ai/mcts.py`) at a small budget: 40 iterations at Polis (where it has all its
-  strength at its first: docs/experiments/2026-11-28-spqr-levels-and-polis-policies.md), 5 at S.P.Q.RisiKo!;
+  strength at its first: docs/experiments/2026-11-28-spqr-levels-and-polis-policies.md), 8 at S.P.Q.RisiKo!
+  (halfway up its steep part: 5 iterations are barely above one ply, 56% of 400 games under the 2005 rules, and
+  above about 12 the 2005 rules leave too little room below 160);
 - `hard` is, at Polis, the rollout search (`ai/rollout.py`: the root's best moves played out to the end of the
   game, 8 playouts a candidate; more search of the tree buys nothing at Polis above normal, playouts do:
   docs/experiments/2026-11-27d-polis-rollouts.md), and at S.P.Q.RisiKo! the tree search at 160 iterations (past
   its steep part: the search gains almost all its strength below 40).
 
-Until session 21 `easy` was what `normal` is now, and `normal` was the rollout search at 2 playouts a candidate
-(Polis) or 12 iterations (S.P.Q.RisiKo!): a rung that did not stand apart from the ones beside it under most
+Until session 21 `easy` was the tree search (Polis 40 iterations, S.P.Q.RisiKo! 5), and `normal` was the
+rollout search at 2 playouts a candidate (Polis) or 12 iterations (S.P.Q.RisiKo!): a rung that did not stand apart from the ones beside it under most
 Polis siege rules (docs/experiments/2026-11-29-three-levels.md). A search level has two budgets:
 
 - in the lab, benchmarks, `hegemon play` and `selfplay`: **iterations** (playouts) a move
@@ -85,7 +87,7 @@ LEVELS: dict[str, Level] = {
     lv.name: lv
     for lv in (
         Level("easy", {"*": 0}, 0.0, engines={"*": "greedy"}),
-        Level("normal", {"spqrisiko": 5, "*": 40}, 0.25),
+        Level("normal", {"spqrisiko": 8, "*": 40}, 0.25),
         Level("hard", {"polis": 8, "*": 160}, 2.5, engines={"polis": "rollout"}),
     )
 }
