@@ -117,6 +117,22 @@ def test_levels_are_the_documented_budgets_per_game() -> None:
             make_bot(bad, 1)
 
 
+def test_a_level_one_ply_in_one_game_only_searches_in_the_other() -> None:
+    """A level's engine is per game: one ply where it says `greedy`, the tree search elsewhere, one generator."""
+    from hegemon.ai.levels import Level
+
+    mixed = Level("mixed", {"polis": 0, "*": 3}, 0.0, engines={"polis": "greedy"})
+    assert not mixed.one_ply  # so `mcts:NAME` would build a LevelBot, not a GreedyBot
+    bot = LevelBot(mixed, 7)
+    polis = advance("polis", 11, lambda s: len(s.legal_actions()) >= 4)
+    g, o = options("spqrisiko")
+    assert isinstance(bot.bot_for(polis), GreedyBot)
+    assert isinstance(inner := bot.bot_for(g.new_game(o, 1)), MctsBot) and inner.iterations == 3
+    p = polis.current_player()
+    assert bot.choose(polis, p) == LevelBot(mixed, 7).choose(polis, p)  # seeded: the same move
+    assert isinstance(bot.last, GreedyBot) and bot.last.rng is bot.rng
+
+
 def test_at_the_table_a_level_thinks_in_seconds_with_an_iteration_cap() -> None:
     st = get_game("polis").new_game(get_game("polis").parse_options({}), 1)
     bot = make_bot("mcts:normal", 1)

@@ -16,8 +16,9 @@ games under every rule (issue 30):
   its steep part: the search gains almost all its strength below 40).
 
 Until session 21 `easy` was the tree search (Polis 40 iterations, S.P.Q.RisiKo! 5), and `normal` was the
-rollout search at 2 playouts a candidate (Polis) or 12 iterations (S.P.Q.RisiKo!): a rung that did not stand apart from the ones beside it under most
-Polis siege rules (docs/experiments/2026-11-29-three-levels.md). A search level has two budgets:
+rollout search at 2 playouts a candidate (Polis) or 12 iterations (S.P.Q.RisiKo!): a rung that did not stand
+apart from the ones beside it under most Polis siege rules (docs/experiments/2026-11-29-three-levels.md). A search
+level has two budgets:
 
 - in the lab, benchmarks, `hegemon play` and `selfplay`: **iterations** (playouts) a move
   (`LEVELS[..].iterations`), so every game reproduces on any machine (the lab clears time caps; elsewhere
