@@ -188,7 +188,7 @@ def test_map_places_named_with_owner_and_count_in_both_languages(browser: Browse
             rf"^{re.escape(names[p['id']])}, {re.escape(owner)}, {count} {legion}"))  # fmt: skip
 
     named(mine, "Red (you)", "legionar")
-    named(theirs, "Blue (search, easy)", "legionar")
+    named(theirs, "Blue (easy)", "legionar")
     named(neutral, "neutral", "legionar")
     expect(
         page.get_by_role("button", name=re.compile(rf"^{re.escape(names[mine['id']])}, Red \(you\), "))
@@ -202,7 +202,7 @@ def test_map_places_named_with_owner_and_count_in_both_languages(browser: Browse
     # Italian
     page.click("#lang")
     named(mine, "Rosso (tu)", "legionar[io]")
-    named(theirs, "Blu (ricerca, facile)", "legionar[io]")
+    named(theirs, "Blu (facile)", "legionar[io]")
     expect(page.locator("#map")).to_have_attribute("aria-label", re.compile("frecce"))
     expect(page.locator("#a-tyrrenum")).to_have_attribute("aria-label", re.compile(r"^Tyrrenum, mare, "))
     ctx.close()
@@ -211,7 +211,7 @@ def test_map_places_named_with_owner_and_count_in_both_languages(browser: Browse
 def test_polis_places_named_and_the_keyboard_shows_a_places_actions(page: Page, server: Server) -> None:
     """Polis: each polis named with its owner, population and fortification, each territory with whose units
     stand there; Enter on a place shows its actions and the focus goes to the first of them. The bot's seat is
-    "Sparta (search, easy)", not "Sparta (search (easy))"."""
+    "Sparta (easy)" (a named level by its name), not "Sparta (search (easy))"."""
     tid, token = seat_table(server, {"game": "polis", "players": 2, "seats": [{"human": True, "name": "Ada"},
                                                                              {"bot": "mcts:easy"}]})  # fmt: skip
     page.goto(f"{server.url}/t/{tid}#seat={token}")
@@ -220,14 +220,14 @@ def test_polis_places_named_and_the_keyboard_shows_a_places_actions(page: Page, 
     expect(page.locator("#p-athinae")).to_have_attribute(
         "aria-label", re.compile(r"^Athinae, Athens \(you\), population \d+, fortification \d+"))  # fmt: skip
     expect(page.locator("#p-sparti")).to_have_attribute(
-        "aria-label", re.compile(r"^Sparti, Sparta \(search, easy\), population \d+, fortification \d+"))  # fmt: skip
+        "aria-label", re.compile(r"^Sparti, Sparta \(easy\), population \d+, fortification \d+"))  # fmt: skip
     expect(page.locator("#p-korinthos")).to_have_attribute(
         "aria-label", re.compile(r"^Korinthos, neutral, fortification \d+")
     )
     expect(page.locator("#a-attika")).to_have_attribute(
         "aria-label", re.compile(r"^Attika, Athens \(you\): \d+ hoplites?")
     )
-    expect(page.locator("#players")).to_contain_text("Sparta (search, easy)")
+    expect(page.locator("#players")).to_contain_text("Sparta (easy)")
     assert (
         "((" not in page.locator("#players").inner_text()
         and "))" not in page.locator("#players").inner_text()
@@ -337,12 +337,13 @@ def test_a_finished_spqrisiko_game_has_no_next_scoring(page: Page, server: Serve
 
 
 def test_the_lobby_lists_a_tables_seats_apart(page: Page, server: Server) -> None:
-    """A bot's level has a comma of its own ("search, easy"): the lobby's list keeps the seats apart."""
+    """The lobby's list keeps a table's seats apart with a dot (a bot's name may have a comma of its own, "search,
+    400"), each bot by its level's name."""
     tid, _ = seat_table(server, {"game": "spqrisiko", "players": 3,
                                  "seats": [{"human": True, "name": "Ada"}, {"bot": "mcts:easy"}, {"bot": "mcts:easy"}]})  # fmt: skip
     page.goto(server.url + "/")
     row = page.locator(f"#alltables tr[data-table='{tid}'] td.seatlist")
-    expect(row).to_have_text("Ada · bot: search, easy · bot: search, easy")
+    expect(row).to_have_text("Ada · bot: easy · bot: easy")
 
 
 def test_a_move_from_all_legal_actions_keeps_the_focus_off_the_page(page: Page, server: Server) -> None:

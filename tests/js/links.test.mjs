@@ -24,11 +24,16 @@ test("a tag links to the rules page of its game, in the player's language, with 
 });
 
 test("bots by name and strength in both languages, with no brackets (a seat puts it in some); an unknown kind as it is", () => {
-  assert.equal(botLabel("mcts:hard"), `${DICTS.en["bot.mcts"]}, ${DICTS.en["level.hard"]}`);
+  // a named level reads as its name alone, as random and beginner do (the ladder: random, beginner, easy, normal, hard)
+  assert.equal(botLabel("mcts:hard"), DICTS.en["level.hard"]);
+  assert.equal(botLabel("mcts:easy"), "easy");
   assert.equal(botLabel("random"), DICTS.en["bot.random"]);
+  // any other setting of the search keeps the bot's name
+  assert.equal(botLabel("mcts:400"), `${DICTS.en["bot.mcts"]}, 400`);
   setLang("it");
-  assert.equal(botLabel("mcts:hard"), `${DICTS.it["bot.mcts"]}, ${DICTS.it["level.hard"]}`);
-  assert.notEqual(botLabel("mcts:hard"), `${DICTS.en["bot.mcts"]}, ${DICTS.en["level.hard"]}`);
+  assert.equal(botLabel("mcts:hard"), DICTS.it["level.hard"]);
+  assert.equal(botLabel("mcts:normal"), "media");
+  assert.notEqual(botLabel("mcts:hard"), DICTS.en["level.hard"]);
   assert.equal(botLabel("oracle:ultra"), "oracle, ultra");
   assert.doesNotMatch(`Sparta (${botLabel("mcts:easy")})`, /\(.*\(/); // not "Sparta (search (easy))" (issue 28)
 });

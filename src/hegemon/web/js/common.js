@@ -223,10 +223,15 @@ export function countChoice({ key, id, label, items, fmt = String, onPick, onCha
  * and hard are a choice away). */
 export const DEFAULT_BOT = "mcts:easy";
 
-/** A bot kind as a person reads it: "mcts:hard" → "search, hard" (no brackets: a seat's name puts it in some,
- * "Sparta (search, hard)"). */
+/** The named levels of the search bot (`ai/levels.LADDER`): a seat reads the level's name alone. */
+const NAMED_LEVELS = new Set(["easy", "normal", "hard"]);
+
+/** A bot kind as a person reads it: a named level by its name ("mcts:hard" → "hard", as "random" and
+ * "beginner" read by theirs: the lobby lists the ladder random, beginner, easy, normal, hard), any other setting
+ * with the bot's name ("mcts:400" → "search, 400"). No brackets: a seat's name puts it in some, "Sparta (hard)". */
 export function botLabel(kind) {
   const [name, level] = String(kind).split(":");
+  if (name === "mcts" && NAMED_LEVELS.has(level) && has(`level.${level}`)) return t(`level.${level}`);
   const base = has(`bot.${name}`) ? t(`bot.${name}`) : name;
   return level ? t("bot.withlevel", { bot: base, level: has(`level.${level}`) ? t(`level.${level}`) : level }) : base;
 }

@@ -352,7 +352,7 @@ function tableRow(tb) {
   if (tb.joinable > 0) status.push(h("span", { class: "badge open" }, ` ${t("lobby.openbadge")} ×${tb.joinable}`));
   return h("tr", { "data-table": tb.id, class: tb.joinable > 0 ? "joinable" : "" },
     h("td", {}, tb.title, boardTag(tb)), h("td", {}, tb.id), h("td", {}, status),
-    // the seats apart with a dot: a bot's level has a comma of its own ("bot: search, easy")
+    // the seats apart with a dot: a bot's name may have a comma of its own ("bot: search, 400")
     h("td", { class: "seatlist" }, tb.seats.map(seatText).join(" · ")), h("td", { class: "btns" }, btns));
 }
 

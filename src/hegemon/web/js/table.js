@@ -80,7 +80,7 @@ function seatName(i) {
 }
 
 /** An owner on the map as a screen reader says it: the seat's side or colour, then who plays it ("Red (you)",
- * "Blue (Ada)", "Sparta (search, easy)"): the colour first, since that is what the map shows. */
+ * "Blue (Ada)", "Sparta (easy)"): the colour first, since that is what the map shows. */
 function ownerName(i) {
   const s = msg && msg.seats && msg.seats[i];
   const colour = t(`colour.${COLOUR_NAMES[i % COLOUR_NAMES.length]}`);

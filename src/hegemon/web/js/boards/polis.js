@@ -201,7 +201,7 @@ export async function createBoard(root, ctx) {
   const sideIndex = (side) => SIDES.indexOf(side);
   const ownerOf = (side) => (side === "neutral" || sideIndex(side) < 0 ? t("polis.neutral") : ctx.ownerName(sideIndex(side)));
   /** Each place as a screen reader names it: "Athinae, Athens (you), population 3, fortification 2";
-   * "Attika, Athens (you): 3 hoplites; Sparta (search, easy): 1 hoplite". */
+   * "Attika, Athens (you): 3 hoplites; Sparta (easy): 1 hoplite". */
   function placeNames(v) {
     const units = {};
     v.sides.forEach((side) => {
