@@ -12,6 +12,7 @@ from scipy.stats import binomtest
 
 from hegemon.ai import BeginnerBot, GreedyBot, MctsBot, RolloutBot, make_bot
 from hegemon.ai.games import knowledge
+from hegemon.ai.games import polis as polis_bots
 from hegemon.ai.levels import LADDER, LEVELS, TABLE_CAP, LevelBot
 from hegemon.ai.search import one_ply_values
 from hegemon.core.errors import ConfigError
@@ -92,6 +93,9 @@ def test_levels_are_the_documented_budgets_per_game() -> None:
     p, s = hard.bot_for(polis_state), hard.bot_for(spqr_state)
     assert isinstance(p, RolloutBot) and isinstance(s, MctsBot)
     assert (p.playouts, p.candidates, p.time_limit) == (8, 6, LEVELS["hard"].seconds)
+    # its root and playouts by the tree search's own evaluation, Athens' set for Athens (a stronger playout policy)
+    assert p.evaluation == "search" and s.evaluation is None
+    assert p.chooser(knowledge(polis_state), 0) is polis_bots.search_evaluate_athens
     assert s.iterations == 160
     # settings given after a level win over the level's, where the level's search has them
     turns = make_bot("mcts:hard:turns=1", 1)

@@ -332,3 +332,31 @@ def test_screen_ranks_every_root_move_by_short_playouts() -> None:
     a, b = one.choose(st, me), two.choose(st, me)
     assert a == b and a in st.legal_actions() and one.last_screened > 0
     assert RolloutBot(4, playouts=2).choose(st, me) in st.legal_actions()
+
+
+def test_the_search_evaluation_chooses_the_playouts_per_side_and_reads_no_hidden_cards() -> None:
+    """`eval=search`: the root's ranking and every playout move by the tree search's own evaluation for the side
+    to move (Polis: its tuned weights, Athens' own set), so the playouts differ from greedy's; still honest and
+    reproducible. A game whose search has no evaluation of its own (S.P.Q.RisiKo!) plays its plain one."""
+    from hegemon.ai.games import polis as polis_bots
+    from hegemon.ai.mcts import named_evaluation
+
+    st = _polis_battle()
+    me = st.current_player()
+    know = knowledge(st)
+    assert named_evaluation(know, "search") is polis_bots.search_evaluate_for
+    bot = RolloutBot(3, playouts=3, evaluation="search")
+    assert bot.chooser(know, 0) is polis_bots.search_evaluate_athens
+    assert bot.chooser(know, 1) is polis_bots.search_evaluate
+    assert parse_spec("8:eval=search")["evaluation"] == "search"
+    twin = _polis_twin(st)
+    a, b = RolloutBot(3, playouts=3, evaluation="search"), RolloutBot(3, playouts=3, evaluation="search")
+    assert a.choose(st, me) == b.choose(twin, me)
+    assert a.last_values == b.last_values and a.last_playouts > 0  # whatever the opponent holds
+    plain = RolloutBot(3, playouts=3)
+    plain.choose(st, me)
+    assert plain.last_values != a.last_values  # the playouts' moves are the search's, not greedy's
+    # S.P.Q.RisiKo! has no search evaluation of its own: eval=search is its plain evaluation
+    sp = advance("spqrisiko", 4, lambda s: len(s.legal_actions()) >= 3)
+    sknow = knowledge(sp)
+    assert named_evaluation(sknow, "search")(0) is sknow.evaluate

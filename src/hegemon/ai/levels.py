@@ -12,8 +12,10 @@ games under every rule (issue 30):
   above about 12 the 2005 rules leave too little room below 160);
 - `hard` is, at Polis, the rollout search (`ai/rollout.py`: the root's best moves played out to the end of the
   game, 8 playouts a candidate; more search of the tree buys nothing at Polis above normal, playouts do:
-  docs/experiments/2026-11-27d-polis-rollouts.md), and at S.P.Q.RisiKo! the tree search at 160 iterations (past
-  its steep part: the search gains almost all its strength below 40).
+  docs/experiments/2026-11-27d-polis-rollouts.md), its root ranked and its playouts played by one ply on the
+  tree search's own evaluation (`eval=search`: the tuned weights, Athens' own set), a stronger playout policy
+  at greedy's cost (docs/experiments/2026-11-29b-search-playouts.md); at S.P.Q.RisiKo! the tree search at 160
+  iterations (past its steep part: the search gains almost all its strength below 40).
 
 Until session 21 `easy` was the tree search (Polis 40 iterations, S.P.Q.RisiKo! 5), and `normal` was the
 rollout search at 2 playouts a candidate (Polis) or 12 iterations (S.P.Q.RisiKo!): a rung that did not stand
@@ -52,7 +54,7 @@ from hegemon.games import game_of
 TABLE_CAP = 2
 """At the table a level stops after this many times its lab iterations even with seconds left."""
 
-ROLLOUT_SETTINGS = frozenset(("candidates", "prior_samples"))
+ROLLOUT_SETTINGS = frozenset(("candidates", "prior_samples", "evaluation"))
 """The settings of a spec (`mcts:hard:candidates=8`) a level's rollout search takes."""
 
 
@@ -89,7 +91,7 @@ LEVELS: dict[str, Level] = {
     for lv in (
         Level("easy", {"*": 0}, 0.0, engines={"*": "greedy"}),
         Level("normal", {"spqrisiko": 8, "*": 40}, 0.25),
-        Level("hard", {"polis": 8, "*": 160}, 2.5, engines={"polis": "rollout"}),
+        Level("hard", {"polis": 8, "*": 160}, 2.5, {"polis": {"evaluation": "search"}}, {"polis": "rollout"}),
     )
 }
 """The search levels, weakest first (`mcts:NAME`)."""

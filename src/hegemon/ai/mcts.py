@@ -529,12 +529,21 @@ SPEC_SETTINGS: dict[str, tuple[str, type, float]] = {
 }
 
 
-EVALUATIONS = ("learned", "ranked")
-"""Evaluations a spec may name (`eval=learned`, `eval=ranked`); a game that has no such evaluation refuses it when searched."""
+EVALUATIONS = ("learned", "ranked", "search")
+"""Evaluations a spec may name (`eval=learned`, `eval=ranked`, `eval=search`); a game that has no such evaluation
+refuses it when searched. `search` is every game's: the tree search's own evaluation for the side (`evaluate_for`,
+the game's `evaluate` where it has none), so a one-ply bot or the rollout search's playouts choose as the tree
+search values (Polis: its tuned weights, Athens' own)."""
 
 
 def named_evaluation(know: BotRole, name: str) -> Callable[[PlayerId], Callable[[Any], list[float]]]:
-    """The game's evaluation `name` (`BotRole.evaluations`), as `evaluate_for`; ConfigError if it has none."""
+    """The game's evaluation `name` (`BotRole.evaluations`; `search`: its `evaluate_for`, else its `evaluate`), as
+    `evaluate_for`; ConfigError if it has none."""
+    if name == "search":
+        if know.evaluate_for is not None:
+            return know.evaluate_for
+        plain = know.evaluate
+        return lambda player: plain
     found = know.evaluations.get(name)
     if found is None:
         have = ", ".join(sorted(know.evaluations)) or "none"

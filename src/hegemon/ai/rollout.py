@@ -40,6 +40,14 @@ short look ahead is cheaper and less noisy than a playout's win or loss, and it 
 march's worth a turn later. Measured, it plays worse than the one-ply ranking (40.7% of 59 games against
 `mcts:hard`: docs/experiments/2026-11-27f-budget-curves.md); no level uses it.
 
+With `eval=NAME`, the game's evaluation of that name ranks the root and chooses the playouts' moves. `eval=search`
+(the tree search's own evaluation for the side to move: at Polis its tuned weights, Athens' own set) is what
+`mcts:hard` plays at Polis: a playout policy about 200 Elo above greedy at greedy's cost (the tree search at one
+iteration is that one ply: docs/experiments/2026-11-28-spqr-levels-and-polis-policies.md), and a rollout search
+is as good as its playout policy (docs/experiments/2026-11-27f-budget-curves.md): with it the search beat the plain
+one in 58.6% of 58 Classic games and 67.0% of 50 Diceless ones, at the same cost or less
+(docs/experiments/2026-11-29b-search-playouts.md).
+
 With `replies=K`, each candidate is judged by its worst answer instead of its mean: the opponent's K best first
 replies by one ply after it (found on one determinization) are each played out `playouts` times after the move, on
 the round's shared luck, and the candidate's value is the lowest of its replies' mean results (max-min over one
