@@ -25,7 +25,6 @@ from hegemon.core.game import CHANCE, TERMINAL
 from hegemon.core.play import sample_chance
 from hegemon.games import get_game
 from hegemon.games.polis.rules import common
-from hegemon.lab.fitting import same_weights
 
 from .test_levels import _polis_battle, _polis_twin
 from .test_polis_sieges import action_phase
@@ -180,18 +179,16 @@ def test_the_choice_is_the_best_mean_result_with_ties_split() -> None:
 
 @pytest.mark.slow
 def test_the_script_reproduces_its_weights_from_its_seed(tmp_path: Path) -> None:
-    """Twice from the same seed, on one worker and on two, the same weights and data digest (the shipped file is
-    checked the same way at its full size: `python scripts/train_polis_policy.py --check`)."""
-    outs = []
-    for k in range(2):
-        out = tmp_path / f"w{k}.json"
-        args = ["--games", "1", "--bots", "rollout:1:candidates=3", "--seed", "4", "--jobs", str(1 + k)]
-        assert train.main([*args, "--out", str(out)]) == 0
-        outs.append(json.loads(out.read_text(encoding="utf-8")))
-    assert same_weights(outs[0], outs[1])
-    assert outs[0]["meta"]["games"] == 4 and outs[0]["meta"]["decisions"] > 0
-    pp.RankModel(outs[0])  # the script writes what the engine loads
-    assert train.main(["--check", "--out", str(tmp_path / "w0.json")]) == 0
-    bad = dict(outs[0], weights=[w + 1.0 for w in outs[0]["weights"]])
+    """Once on one worker, then `--check` on two: the same weights from the same seed, whatever the workers (the
+    shipped file is checked the same way at its full size: `python scripts/train_polis_policy.py --check`); a file
+    whose weights differ fails the check."""
+    out = tmp_path / "w0.json"
+    args = ["--games", "1", "--bots", "rollout:1:candidates=3", "--seed", "4", "--jobs", "1"]
+    assert train.main([*args, "--out", str(out)]) == 0
+    made = json.loads(out.read_text(encoding="utf-8"))
+    assert made["meta"]["games"] == 4 and made["meta"]["decisions"] > 0
+    pp.RankModel(made)  # the script writes what the engine loads
+    assert train.main(["--check", "--jobs", "2", "--out", str(out)]) == 0
+    bad = dict(made, weights=[w + 1.0 for w in made["weights"]])
     (tmp_path / "bad.json").write_text(json.dumps(bad), encoding="utf-8")
-    assert train.main(["--check", "--out", str(tmp_path / "bad.json")]) == 1
+    assert train.main(["--check", "--jobs", "2", "--out", str(tmp_path / "bad.json")]) == 1
