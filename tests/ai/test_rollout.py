@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Any
 
 import pytest
 
@@ -360,3 +361,62 @@ def test_the_search_evaluation_chooses_the_playouts_per_side_and_reads_no_hidden
     sp = advance("spqrisiko", 4, lambda s: len(s.legal_actions()) >= 3)
     sknow = knowledge(sp)
     assert named_evaluation(sknow, "search")(0) is sknow.evaluate
+
+
+def _polis_ended(reason: str) -> Any:
+    """A Polis game played to its end by the one-ply search evaluation (`mcts:1`), ended for `reason`."""
+    g, o = options("polis")
+    for seed in range(40):
+        bots = [make_bot("mcts:1", seed + k) for k in range(2)]
+        st, _ = run_game(g, o, seed, [b.choose for b in bots], seats=["mcts:1", "mcts:1"])
+        if st.end_reason == reason:
+            return st
+    raise AssertionError(f"no game ended by {reason}")
+
+
+def test_margin_values_a_playout_by_how_much_it_wins_or_loses() -> None:
+    """`margin=W`: (1 - W) of a playout's value is its result, W its final score margin through tanh; a win is
+    still worth more than any loss, a bigger margin more than a smaller one, and a game ended by an elimination or
+    a prestige loss is its result alone. `margin=0` (every level) is the result."""
+    from hegemon.ai.rollout import MARGIN_SCALE
+
+    assert parse_spec("8:margin=25")["margin"] == 25
+    for bad in ("8:margin=51", "8:margin=-1", "8:margin=x"):
+        with pytest.raises(ConfigError):
+            parse_spec(bad)
+    end = _polis_ended("final")
+    know = knowledge(end)
+    out = end.outcome()
+    w = out.winner
+    assert w is not None
+    lose = 1 - w
+    gap = out.scores[w] - out.scores[lose]
+    plain, bot = RolloutBot(1), RolloutBot(1, margin=20)
+    assert (plain.value(end, w, know), plain.value(end, lose, know)) == (1.0, 0.0)
+    won = 0.8 + 0.2 * 0.5 * (1 + math.tanh(gap / MARGIN_SCALE))
+    lost = 0.2 * 0.5 * (1 + math.tanh(-gap / MARGIN_SCALE))
+    assert bot.value(end, w, know) == pytest.approx(won)
+    assert bot.value(end, lose, know) == pytest.approx(lost)
+    assert 0.8 < bot.value(end, w, know) <= 1.0 and 0.0 <= bot.value(end, lose, know) < 0.2
+    wider = end.clone()
+    wider.pp[w] += 3  # the winner three points further ahead
+    assert bot.value(wider, w, know) > bot.value(end, w, know)
+    assert bot.value(wider, lose, know) < bot.value(end, lose, know)
+    # an elimination is its result alone, whatever the scores
+    for reason in ("ostracism", "starved"):
+        gone = _polis_ended(reason)
+        gw = gone.outcome().winner
+        assert gw is not None
+        assert (bot.value(gone, gw, know), bot.value(gone, 1 - gw, know)) == (1.0, 0.0)
+    # the same playouts, valued so, can choose otherwise than by their results, and reproducibly
+    st = advance("polis", 9, lambda s: len(s.legal_actions()) >= 4)
+    p = st.current_player()
+    runs = []
+    for _ in range(2):
+        m = RolloutBot(3, playouts=4, evaluation="search", margin=25)
+        runs.append((m.choose(st, p), m.last_values))
+    assert runs[0] == runs[1]
+    r = RolloutBot(3, playouts=4, evaluation="search")
+    r.choose(st, p)
+    assert list(r.last_values) == list(runs[0][1])  # the same candidates, on the same luck
+    assert r.last_values != runs[0][1]

@@ -69,7 +69,7 @@ from hegemon.ai.mcts import EVALUATIONS, MctsBot, named_evaluation
 from hegemon.ai.search import one_ply_values, settle
 from hegemon.core.actions import Action
 from hegemon.core.errors import ConfigError
-from hegemon.core.game import CHANCE, TERMINAL, PlayerId, State
+from hegemon.core.game import CHANCE, TERMINAL, PlayerId, State, Termination
 from hegemon.core.play import sample_chance
 from hegemon.core.roles import BotRole
 
@@ -78,6 +78,10 @@ WIDEST = 64
 
 SCREEN_ROUNDS = 2
 """Short playouts of every root move with `screen` (each on its own shared luck)."""
+
+MARGIN_SCALE = 5.0
+"""Final-score points of margin at which `margin`'s share of a playout's value is tanh(1) (76%) of the way from
+even to all (Polis: a game between the search bots ends about 5 points apart, within 15)."""
 
 PLAYOUT_LIMIT = 5000
 """Decisions a playout may take before it is cut and valued by the evaluation (a safety bound: Polis games end
@@ -114,6 +118,7 @@ class RolloutBot:
         noise: int = 0,
         replies: int = 0,
         evaluation: str | None = None,
+        margin: int = 0,
     ) -> None:
         self.rng = random.Random(seed)
         self.playouts = playouts
@@ -128,6 +133,8 @@ class RolloutBot:
         self.replies = replies
         # the game's evaluation by name (`eval=ranked`) for the root's ranking and the playouts' moves, else its own
         self.evaluation = evaluation
+        # the share (percent) of a playout's value its final score margin makes (`value`)
+        self.margin = margin
         self.last_replies: dict[Action, list[Action]] = {}
         self.last_screened = 0
         self.last_playouts = 0
@@ -224,7 +231,7 @@ class RolloutBot:
             seed = self.rng.getrandbits(64)
             for a, b in totals:
                 end = self.play_out(state, player, know, a, random.Random(seed), reply=b)
-                totals[a, b] += float(know.evaluate(end)[player])
+                totals[a, b] += self.value(end, player, know)
             rounds += 1
         self.last_rounds = rounds
         self.last_playouts = rounds * len(totals)
@@ -290,7 +297,25 @@ class RolloutBot:
     ) -> float:
         """`player`'s result of one game played out from `action` on a fresh determinization of `state`: 1 a
         win, 0 a loss, a share for a tie (the evaluation if the playout is cut at `PLAYOUT_LIMIT`)."""
-        return float(know.evaluate(self.play_out(state, player, know, action, rng))[player])
+        return self.value(self.play_out(state, player, know, action, rng), player, know)
+
+    def value(self, end: Any, player: PlayerId, know: BotRole) -> float:
+        """`player`'s value of a playout's end: its result (1 a win, 0 a loss, a share for a tie; the evaluation
+        where the playout was cut), and with `margin` (W percent) that much of it the final score's margin instead:
+        (1 - W) x result + W x (1 + tanh(margin / MARGIN_SCALE)) / 2, where the game ended by its last round (an
+        elimination's or a prestige loss's playout is its result alone). A playout is then worth more the more it
+        wins by, and a lost one less the more it loses by: where every candidate wins (or loses) nearly every
+        playout, the margin still tells them apart."""
+        result = float(know.evaluate(end)[player])
+        if not self.margin:
+            return result
+        out = end.outcome() if end.current_player() == TERMINAL else None
+        if out is None or out.termination is not Termination.END_OF_ROUNDS or len(out.scores) < 2:
+            return result
+        mine = out.scores[player]
+        best_other = max(s for p, s in enumerate(out.scores) if p != player)
+        w = self.margin / 100.0
+        return (1.0 - w) * result + w * 0.5 * (1.0 + math.tanh((mine - best_other) / MARGIN_SCALE))
 
     def play_out(
         self,
@@ -402,6 +427,7 @@ SPEC_SETTINGS: dict[str, tuple[str, int]] = {
     "screen": ("screen", 200),
     "noise": ("noise", 50),
     "replies": ("replies", 8),
+    "margin": ("margin", 50),
 }
 """Settings a `rollout:N:key=value` spec may give: spec key -> (RolloutBot argument, the largest value)."""
 
@@ -413,7 +439,7 @@ MAX_PLAYOUTS = 4096
 
 
 def parse_spec(arg: str) -> dict[str, Any]:
-    """`N[@SECONDS][:candidates=K][:samples=S][:halving=1][:diverse=1][:policy=I][:screen=D][:noise=P][:replies=K][:eval=NAME]` as RolloutBot arguments; ConfigError otherwise."""
+    """`N[@SECONDS][:candidates=K][:samples=S][:halving=1][:diverse=1][:policy=I][:screen=D][:noise=P][:replies=K][:margin=W][:eval=NAME]` as RolloutBot arguments; ConfigError otherwise."""
     head, *rest = arg.split(":") if arg.strip() else ["8"]
     count, _, limit = head.strip().partition("@")
     try:
@@ -443,7 +469,9 @@ def parse_spec(arg: str) -> dict[str, Any]:
             v = int(value)
         except ValueError:
             raise ConfigError("bot", f"rollout setting {part!r}: {value!r} is not a whole number") from None
-        low = 0 if name in FLAGS or name in ("policy_iterations", "screen", "noise", "replies") else 1
+        low = (
+            0 if name in FLAGS or name in ("policy_iterations", "screen", "noise", "replies", "margin") else 1
+        )
         if not low <= v <= high:
             raise ConfigError("bot", f"rollout setting {part!r}: between {low} and {high}")
         out[name] = bool(v) if name in FLAGS else v
@@ -453,7 +481,7 @@ def parse_spec(arg: str) -> dict[str, Any]:
 
 
 def _factory(arg: str, seed: int) -> RolloutBot:
-    """`rollout[:N[@SECONDS]][:candidates=K][:samples=S][:halving=1][:diverse=1][:policy=I][:screen=D][:noise=P][:replies=K][:eval=NAME]` (`parse_spec`)."""
+    """`rollout[:N[@SECONDS]][:candidates=K][:samples=S][:halving=1][:diverse=1][:policy=I][:screen=D][:noise=P][:replies=K][:margin=W][:eval=NAME]` (`parse_spec`)."""
     return RolloutBot(seed, **parse_spec(arg))
 
 
