@@ -110,11 +110,20 @@ def test_floating_point_agrees_with_exact_fractions_for_every_kind() -> None:
     )
 
 
-def test_a_huge_position_answers_and_a_person_plays_while_it_is_computed(client: TestClient) -> None:
+@pytest.fixture
+def patient_client() -> Iterator[TestClient]:
+    """A server whose odds workers may take a minute a computation (the default kills one after 5 s: on a machine
+    loaded by other work that limit, not the ordering under test, would decide the answer)."""
+    with TestClient(create_app(None, 0.0, odds_limits=OddsLimits(timeout=60.0))) as c:
+        yield c
+
+
+def test_a_huge_position_answers_and_a_person_plays_while_it_is_computed(patient_client: TestClient) -> None:
     """190 v 190 legionaries and 200 v 200 triremes (seconds of exact arithmetic, which ran on the event loop and
     froze the server): the answers come back, marked floating point, and while they are computed a person's
     moves are accepted. Ordering, not timing: moves completed between the odds request going out and its
     answer coming back (none could, when the odds held the event loop)."""
+    client = patient_client
     m: TableManager = client.app.state.manager  # type: ignore[attr-defined]  # an attribute the protocol or the app's state does not declare
     t, a = an_attack(m)
     sea, other = huge(t, a, 190, 200)
