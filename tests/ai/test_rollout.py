@@ -363,15 +363,19 @@ def test_the_search_evaluation_chooses_the_playouts_per_side_and_reads_no_hidden
     assert named_evaluation(sknow, "search")(0) is sknow.evaluate
 
 
-def _polis_ended(reason: str) -> Any:
-    """A Polis game played to its end by the one-ply search evaluation (`mcts:1`), ended for `reason`."""
+def _polis_endings() -> dict[str, Any]:
+    """The first Polis game of each way to end (`end_reason`), played to its end by the one-ply search evaluation
+    (`mcts:1`), from seed 0 on until every way has come up."""
     g, o = options("polis")
-    for seed in range(40):
+    found: dict[str, Any] = {}
+    for seed in range(60):
         bots = [make_bot("mcts:1", seed + k) for k in range(2)]
         st, _ = run_game(g, o, seed, [b.choose for b in bots], seats=["mcts:1", "mcts:1"])
-        if st.end_reason == reason:
-            return st
-    raise AssertionError(f"no game ended by {reason}")
+        found.setdefault(st.end_reason, st)
+        if len(found) == 3:
+            break
+    assert set(found) == {"final", "ostracism", "starved"}, sorted(found)
+    return found
 
 
 def test_margin_values_a_playout_by_how_much_it_wins_or_loses() -> None:
@@ -384,7 +388,8 @@ def test_margin_values_a_playout_by_how_much_it_wins_or_loses() -> None:
     for bad in ("8:margin=51", "8:margin=-1", "8:margin=x"):
         with pytest.raises(ConfigError):
             parse_spec(bad)
-    end = _polis_ended("final")
+    endings = _polis_endings()
+    end = endings["final"]
     know = knowledge(end)
     out = end.outcome()
     w = out.winner
@@ -404,7 +409,7 @@ def test_margin_values_a_playout_by_how_much_it_wins_or_loses() -> None:
     assert bot.value(wider, lose, know) < bot.value(end, lose, know)
     # an elimination is its result alone, whatever the scores
     for reason in ("ostracism", "starved"):
-        gone = _polis_ended(reason)
+        gone = endings[reason]
         gw = gone.outcome().winner
         assert gw is not None
         assert (bot.value(gone, gw, know), bot.value(gone, 1 - gw, know)) == (1.0, 0.0)

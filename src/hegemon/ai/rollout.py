@@ -100,7 +100,8 @@ class RolloutBot:
     moves that often (percent) one of the `NOISE_TOP` best by one ply, drawn evenly; `replies`: judge each
     candidate by its worst of the opponent's that many best first replies (module text); `evaluation`: the game's
     evaluation of that name (`BotRole.evaluations`) ranks the root and chooses the playouts' moves (a playout's
-    end is valued as before)."""
+    end is valued as before); `margin`: that share (percent) of a playout's value is its final score margin
+    (`value`; 0: its result alone)."""
 
     name = "rollout"
 
