@@ -425,3 +425,47 @@ def test_margin_values_a_playout_by_how_much_it_wins_or_loses() -> None:
     r.choose(st, p)
     assert list(r.last_values) == list(runs[0][1])  # the same candidates, on the same luck
     assert r.last_values != runs[0][1]
+
+
+def test_komi_values_a_playout_by_its_margin_over_the_decisions_mean() -> None:
+    """`komi=W` (dynamic komi): W of a playout's value is its margin over the mean margin of all the decision's
+    playouts that reached the last round, through tanh; an elimination's playout is its result alone. Where every
+    move loses by much, the plain margin's tanh is flat and komi's is steep, so komi tells the moves apart more."""
+    from hegemon.ai.rollout import MARGIN_SCALE
+
+    assert parse_spec("8:komi=30")["komi"] == 30
+    for bad in (
+        "8:komi=51",
+        "8:komi=-1",
+        "8:komi=x",
+        "8:komi=20:margin=20",
+        "8:komi=20:halving=1",
+        "8:komi=5:replies=2",
+    ):
+        with pytest.raises(ConfigError):
+            parse_spec(bad)
+    st = advance("polis", 9, lambda s: len(s.legal_actions()) >= 4)
+    a, b = st.legal_actions()[:2]
+    bot = RolloutBot(1, komi=40)
+    # a: two losses by 12 and 10 points; b: a loss by 8 and a win by elimination (no margin)
+    totals = bot.centred({a: [(0.0, -12.0), (0.0, -10.0)], b: [(0.0, -8.0), (1.0, None)]})
+    assert bot.last_komi == pytest.approx(-10.0)
+    squash = lambda m: 0.5 * (1.0 + math.tanh(m / MARGIN_SCALE))  # noqa: E731
+    assert totals[a] == pytest.approx(0.4 * squash(-2.0) + 0.4 * squash(0.0))
+    assert totals[b] == pytest.approx(0.4 * squash(2.0) + 1.0)
+    # the same losses, by the plain margin and by komi: komi's gap between a narrower and a wider loss is larger
+    gap_plain = 0.4 * (squash(-10.0) - squash(-12.0))
+    k = bot.centred({a: [(0.0, -12.0)], b: [(0.0, -10.0)]})
+    assert k[b] - k[a] > 5 * gap_plain > 0
+    # on a real position: the same candidates on the same luck as the plain search, other values, reproducible
+    p = st.current_player()
+    runs = []
+    for _ in range(2):
+        m = RolloutBot(3, playouts=4, evaluation="search", komi=30)
+        runs.append((m.choose(st, p), m.last_values, m.last_komi))
+    assert runs[0] == runs[1]
+    assert all(0.0 <= v <= 1.0 for v in runs[0][1].values())
+    r = RolloutBot(3, playouts=4, evaluation="search")
+    r.choose(st, p)
+    assert list(r.last_values) == list(runs[0][1])
+    assert r.last_values != runs[0][1]

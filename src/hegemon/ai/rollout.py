@@ -53,7 +53,11 @@ replies by one ply after it (found on one determinization) are each played out `
 the round's shared luck, and the candidate's value is the lowest of its replies' mean results (max-min over one
 ply of replies, playouts below). A greedy playout never answers a move its one ply does not see coming, so a plain
 rollout search overrates moves that pay only when unanswered; this asks whether a real reply exists. It costs K
-times the playouts; not with `halving`."""
+times the playouts; not with `halving`.
+
+With `margin=W`, W percent of a playout's value is its final score margin (through tanh, `value`); with `komi=W`,
+its margin over the mean margin of all the decision's playouts (dynamic komi, `centred`), so that where every move
+wins or loses nearly every playout they are told apart where the tanh is steep."""
 
 from __future__ import annotations
 
@@ -101,7 +105,7 @@ class RolloutBot:
     candidate by its worst of the opponent's that many best first replies (module text); `evaluation`: the game's
     evaluation of that name (`BotRole.evaluations`) ranks the root and chooses the playouts' moves (a playout's
     end is valued as before); `margin`: that share (percent) of a playout's value is its final score margin
-    (`value`; 0: its result alone)."""
+    (`value`; 0: its result alone); `komi`: that share its margin over the decision's mean margin (`centred`)."""
 
     name = "rollout"
 
@@ -120,6 +124,7 @@ class RolloutBot:
         replies: int = 0,
         evaluation: str | None = None,
         margin: int = 0,
+        komi: int = 0,
     ) -> None:
         self.rng = random.Random(seed)
         self.playouts = playouts
@@ -136,6 +141,9 @@ class RolloutBot:
         self.evaluation = evaluation
         # the share (percent) of a playout's value its final score margin makes (`value`)
         self.margin = margin
+        # the share (percent) of a playout's value its margin over the decision's mean margin makes (`centred`)
+        self.komi = komi
+        self.last_komi = 0.0
         self.last_replies: dict[Action, list[Action]] = {}
         self.last_screened = 0
         self.last_playouts = 0
@@ -170,14 +178,23 @@ class RolloutBot:
             return self.against_replies(state, player, know, keep)
         deadline = None if not self.time_limit else time.perf_counter() + self.time_limit
         totals = dict.fromkeys(keep, 0.0)
+        ends: dict[Action, list[tuple[float, float | None]]] = {a: [] for a in keep}
         rounds = 0
         while rounds < self.playouts:
             if rounds and deadline is not None and time.perf_counter() >= deadline:
                 break
-            self.play_round(state, player, know, keep, totals)
+            if self.komi:
+                seed = self.rng.getrandbits(64)
+                for a in keep:
+                    end = self.play_out(state, player, know, a, random.Random(seed))
+                    ends[a].append((float(know.evaluate(end)[player]), final_margin(end, player)))
+            else:
+                self.play_round(state, player, know, keep, totals)
             rounds += 1
         self.last_rounds = rounds
         self.last_playouts = rounds * len(keep)
+        if self.komi:
+            totals = self.centred(ends)
         self.last_values = {a: totals[a] / rounds for a in keep}
         # ties go to the better one-ply rank (`keep` is in rank order and max keeps the first)
         return max(keep, key=lambda a: self.last_values[a])
@@ -310,13 +327,31 @@ class RolloutBot:
         result = float(know.evaluate(end)[player])
         if not self.margin:
             return result
-        out = end.outcome() if end.current_player() == TERMINAL else None
-        if out is None or out.termination is not Termination.END_OF_ROUNDS or len(out.scores) < 2:
+        m = final_margin(end, player)
+        if m is None:
             return result
-        mine = out.scores[player]
-        best_other = max(s for p, s in enumerate(out.scores) if p != player)
         w = self.margin / 100.0
-        return (1.0 - w) * result + w * 0.5 * (1.0 + math.tanh((mine - best_other) / MARGIN_SCALE))
+        return (1.0 - w) * result + w * 0.5 * (1.0 + math.tanh(m / MARGIN_SCALE))
+
+    def centred(self, ends: dict[Action, list[tuple[float, float | None]]]) -> dict[Action, float]:
+        """Each move's summed playout values with `komi` (W percent): (1 - W) x result + W x (1 + tanh((margin -
+        k) / MARGIN_SCALE)) / 2 for a playout that reached the last round, its result alone otherwise, where k
+        (`last_komi`) is the mean margin of all the decision's playouts that reached the last round (every move
+        measured against the same bar). Dynamic komi (Baudis, "Balancing MCTS by dynamically adjusting the komi
+        value", ICGA Journal 34, 2011): where the searcher wins (or loses) nearly every playout, its moves are told
+        apart by whether they end above or below its usual margin, where the tanh is steepest, and not where it
+        is flat."""
+        margins = [m for runs in ends.values() for _, m in runs if m is not None]
+        k = sum(margins) / len(margins) if margins else 0.0
+        self.last_komi = k
+        w = self.komi / 100.0
+        return {
+            a: sum(
+                r if m is None else (1.0 - w) * r + w * 0.5 * (1.0 + math.tanh((m - k) / MARGIN_SCALE))
+                for r, m in runs
+            )
+            for a, runs in ends.items()
+        }
 
     def play_out(
         self,
@@ -364,6 +399,15 @@ class RolloutBot:
             auto = know.auto_action(d, p)
             d.apply(auto if auto is not None else searcher.choose(d, p))
         return d
+
+
+def final_margin(end: Any, player: PlayerId) -> float | None:
+    """`player`'s final score less the best other's where `end` is a game ended by its last round; None where it
+    is not over, or ended otherwise (an elimination, a prestige loss)."""
+    out = end.outcome() if end.current_player() == TERMINAL else None
+    if out is None or out.termination is not Termination.END_OF_ROUNDS or len(out.scores) < 2:
+        return None
+    return float(out.scores[player] - max(s for p, s in enumerate(out.scores) if p != player))
 
 
 def shortlist(ranked: list[Action], width: int, know: BotRole) -> list[Action]:
@@ -429,6 +473,7 @@ SPEC_SETTINGS: dict[str, tuple[str, int]] = {
     "noise": ("noise", 50),
     "replies": ("replies", 8),
     "margin": ("margin", 50),
+    "komi": ("komi", 50),
 }
 """Settings a `rollout:N:key=value` spec may give: spec key -> (RolloutBot argument, the largest value)."""
 
@@ -440,7 +485,7 @@ MAX_PLAYOUTS = 4096
 
 
 def parse_spec(arg: str) -> dict[str, Any]:
-    """`N[@SECONDS][:candidates=K][:samples=S][:halving=1][:diverse=1][:policy=I][:screen=D][:noise=P][:replies=K][:margin=W][:eval=NAME]` as RolloutBot arguments; ConfigError otherwise."""
+    """`N[@SECONDS][:candidates=K][:samples=S][:halving=1][:diverse=1][:policy=I][:screen=D][:noise=P][:replies=K][:margin=W][:komi=W][:eval=NAME]` as RolloutBot arguments; ConfigError otherwise."""
     head, *rest = arg.split(":") if arg.strip() else ["8"]
     count, _, limit = head.strip().partition("@")
     try:
@@ -471,18 +516,22 @@ def parse_spec(arg: str) -> dict[str, Any]:
         except ValueError:
             raise ConfigError("bot", f"rollout setting {part!r}: {value!r} is not a whole number") from None
         low = (
-            0 if name in FLAGS or name in ("policy_iterations", "screen", "noise", "replies", "margin") else 1
+            0
+            if name in FLAGS or name in ("policy_iterations", "screen", "noise", "replies", "margin", "komi")
+            else 1
         )
         if not low <= v <= high:
             raise ConfigError("bot", f"rollout setting {part!r}: between {low} and {high}")
         out[name] = bool(v) if name in FLAGS else v
     if out.get("halving") and out.get("replies"):
         raise ConfigError("bot", f"rollout spec {arg!r}: halving and replies do not go together")
+    if out.get("komi") and (out.get("halving") or out.get("replies") or out.get("margin")):
+        raise ConfigError("bot", f"rollout spec {arg!r}: komi goes with neither halving, replies nor margin")
     return out
 
 
 def _factory(arg: str, seed: int) -> RolloutBot:
-    """`rollout[:N[@SECONDS]][:candidates=K][:samples=S][:halving=1][:diverse=1][:policy=I][:screen=D][:noise=P][:replies=K][:margin=W][:eval=NAME]` (`parse_spec`)."""
+    """`rollout[:N[@SECONDS]][:candidates=K][:samples=S][:halving=1][:diverse=1][:policy=I][:screen=D][:noise=P][:replies=K][:margin=W][:komi=W][:eval=NAME]` (`parse_spec`)."""
     return RolloutBot(seed, **parse_spec(arg))
 
 
