@@ -132,10 +132,11 @@ def test_spqr_search_never_reads_hidden_cards() -> None:
 
 
 @pytest.mark.parametrize(
-    ("turns", "finish", "playout"), [(1, None, None), (2, None, None), (2, 1, None), (2, 2, 2)]
+    ("turns", "finish", "playout", "to_end"),
+    [(1, None, None, None), (2, None, None, None), (2, 1, None, None), (2, 2, 2, None), (1, None, None, 1)],
 )
 def test_polis_search_never_reads_the_opponents_cards(
-    turns: int, finish: int | None, playout: int | None
+    turns: int, finish: int | None, playout: int | None, to_end: int | None
 ) -> None:
     from hegemon.games.polis.rules.common import PLAY
 
@@ -159,10 +160,34 @@ def test_polis_search_never_reads_the_opponents_cards(
     twin.deck[i] += 1
     assert twin.view(me) == st.view(me)
     assert twin.to_json() != st.to_json()
-    kw = {"horizon_turns": turns, "finish": finish, "playout": playout}
+    kw = {"horizon_turns": turns, "finish": finish, "playout": playout, "to_end": to_end}
     a = MctsBot(seed=3, iterations=60, time_limit=None, **kw).search(st, me)  # type: ignore[arg-type]  # the settings' own types
     b = MctsBot(seed=3, iterations=60, time_limit=None, **kw).search(twin, me)  # type: ignore[arg-type]  # the settings' own types
     assert {k: (v.n, v.w) for k, v in a.children.items()} == {k: (v.n, v.w) for k, v in b.children.items()}
+
+
+def test_polis_search_to_the_end_values_its_leaves_by_the_real_result() -> None:
+    """`end=1`: every leaf is played out to the game's end and valued by its result (1 a win, 0 a loss, a share
+    for a tie), so every root child's summed value is a multiple of a half; the plain search's are evaluations.
+    Reproducible under an iteration budget."""
+    st = advance("polis", 9, lambda s: len(s.legal_actions()) >= 4)
+    me = st.current_player()
+    runs = []
+    for _ in range(2):
+        bot = make_bot("mcts:24:end=1", 3)
+        assert isinstance(bot, MctsBot) and bot.to_end == 1 and bot.time_limit is None
+        root = bot.search(st, me)
+        runs.append(({k: (v.n, v.w) for k, v in root.children.items()}, bot.last_simulated))
+    assert runs[0] == runs[1]
+    children, steps = runs[0]
+    assert sum(n for n, _ in children.values()) == 24
+    for n, w in children.values():
+        assert all(abs(2 * x - round(2 * x)) < 1e-9 for x in w), w
+        assert 0 <= w[me] <= n
+    plain = MctsBot(seed=3, iterations=24, time_limit=None)
+    proot = plain.search(st, me)
+    assert any(abs(2 * v.w[me] - round(2 * v.w[me])) > 1e-6 for v in proot.children.values())
+    assert steps > 10 * plain.last_simulated  # whole games played out, not one turn
 
 
 def _leaf_points(
@@ -279,6 +304,8 @@ def test_mcts_spec_takes_search_settings() -> None:
         "mcts:40:finish=3",
         "mcts:40:playout=5",
         "mcts:40:playout=0",
+        "mcts:40:end=2",
+        "mcts:40:end=0",
     ):
         with pytest.raises(ConfigError):
             make_bot(bad, 1)

@@ -64,7 +64,11 @@ class MctsBot:
     valued (1: one-ply choices with the search's evaluation, each player for itself; 2: the cheap policy of the
     order of the search's start, sieges first), so every leaf is valued at the same point of the game (without
     it, a leaf the tree left after the turn's first action is valued in the middle of the turn); `playout`
-    plays that many further turns the same way (one-ply unless `finish` is 2) before the evaluation."""
+    plays that many further turns the same way (one-ply unless `finish` is 2) before the evaluation. With `to_end`
+    (spec `end=1`) the leaf is then played out to the game's end, each side by one ply on its own search evaluation
+    (the rollout search's `eval=search` playouts), and valued by the real result: a tree above full playouts
+    (UCT as first made, Kocsis and Szepesvari 2006), whose tree, unlike the rollout search's flat root, deepens
+    with the budget."""
 
     name = "mcts"
 
@@ -88,6 +92,7 @@ class MctsBot:
         playout: int | None = None,
         evaluate: Callable[[Any], list[float]] | None = None,
         evaluation: str | None = None,
+        to_end: int | None = None,
     ) -> None:
         self.rng = random.Random(seed)
         self.iterations = iterations
@@ -107,6 +112,7 @@ class MctsBot:
         self.playout = playout
         self.evaluate = evaluate
         self.evaluation = evaluation
+        self.to_end = to_end
         self.last_iterations = 0
         self.last_simulated = 0
         self._stratify = False
@@ -165,6 +171,11 @@ class MctsBot:
         self._greedy_finish = int(self._setting(know, "finish", self.finish, 0))
         self._playout = max(0, int(self._setting(know, "playout", self.playout, 0)))
         self._stratify = bool(self._setting(know, "stratify_root", None))
+        self._to_end = bool(self._setting(know, "to_end", self.to_end))
+        side = named_evaluation(know, "search")
+        self._policy_eval: dict[int, Callable[[Any], list[float]]] = (
+            {p: side(p) for p in range(state.num_players)} if self._to_end else {}
+        )
         # the evaluation: the one given here, else the game's for the side searching (`evaluate_for`), else the
         # game's `evaluate`
         evaluate_for = None if self.evaluate is not None else know.evaluate_for
@@ -301,6 +312,8 @@ class MctsBot:
             path.append(node)
             depth += 1
         steps += self._finish_leaf(d, know, last, mover, changes)
+        if self._to_end:
+            steps += self._play_to_end(d, know)
         for _ in range(self.rollout):
             p = d.current_player()
             if p == TERMINAL:
@@ -318,6 +331,33 @@ class MctsBot:
             for k, v in enumerate(value):
                 w[k] += v
         return steps
+
+    def _play_to_end(self, d: Any, know: BotRole) -> int:
+        """Play the leaf out to the game's end (`to_end`): each side's move the best by one ply on its own search
+        evaluation with one chance draw (the rollout search's `eval=search` playout policy), the game's defaults
+        for sub-choices; the number of steps."""
+        rng = self.rng
+        n = 0
+        while n < 5000:
+            p = d.current_player()
+            if p == TERMINAL:
+                break
+            n += 1
+            if p == CHANCE:
+                d.apply(sample_chance(d, rng))
+                continue
+            legal = d.legal_actions()
+            if len(legal) == 1:
+                d.apply(legal[0])
+                continue
+            auto = know.auto_action(d, p)
+            if auto is not None:
+                d.apply(auto)
+                continue
+            values = one_ply_values(d, p, know, rng, 1, evaluate=self._policy_eval[p])
+            top = max(v for _, v in values)
+            d.apply(next(a for a, v in values if v >= top - 1e-12))
+        return n
 
     def _to_expand(
         self, node: Node, untried: list[Action], at_root: bool, d: Any, p: int, know: BotRole
@@ -526,6 +566,7 @@ SPEC_SETTINGS: dict[str, tuple[str, type, float]] = {
     "prior": ("prior_weight", float, 1000),
     "finish": ("finish", int, 2),
     "playout": ("playout", int, 4),
+    "end": ("to_end", int, 1),
 }
 
 
