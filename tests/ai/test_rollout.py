@@ -11,7 +11,8 @@ import pytest
 
 from hegemon.ai import RolloutBot, make_bot
 from hegemon.ai.games import knowledge
-from hegemon.ai.rollout import MAX_PLAYOUTS, parse_spec, policy
+from hegemon.ai.rollout import MAX_PLAYOUTS, parse_spec
+from hegemon.ai.search import policy
 from hegemon.core.errors import ConfigError
 from hegemon.core.game import TERMINAL
 from hegemon.core.record import run_game, state_digest
@@ -89,8 +90,7 @@ def test_the_playout_policy_is_the_greedy_choice_and_the_defaults() -> None:
 
 
 def test_noise_plays_one_of_the_best_few_that_often_and_reproducibly() -> None:
-    from hegemon.ai.rollout import NOISE_TOP
-    from hegemon.ai.search import one_ply_values
+    from hegemon.ai.search import NOISE_TOP, one_ply_values
 
     assert parse_spec("8:noise=10")["noise"] == 10 and RolloutBot(1).noise == 0
     st = advance(

@@ -24,7 +24,7 @@ from typing import Any
 
 from hegemon.ai.base import decision, register
 from hegemon.ai.games import knowledge
-from hegemon.ai.search import one_ply_values, settle
+from hegemon.ai.search import one_ply_values, policy, settle
 from hegemon.core.actions import Action
 from hegemon.core.errors import ConfigError
 from hegemon.core.game import CHANCE, TERMINAL, PlayerId, State
@@ -172,10 +172,10 @@ class MctsBot:
         self._playout = max(0, int(self._setting(know, "playout", self.playout, 0)))
         self._stratify = bool(self._setting(know, "stratify_root", None))
         self._to_end = bool(self._setting(know, "to_end", self.to_end))
-        side = named_evaluation(know, "search")
-        self._policy_eval: dict[int, Callable[[Any], list[float]]] = (
-            {p: side(p) for p in range(state.num_players)} if self._to_end else {}
-        )
+        self._policy_eval: dict[int, Callable[[Any], list[float]]] = {}
+        if self._to_end:
+            side = named_evaluation(know, "search")
+            self._policy_eval = {p: side(p) for p in range(state.num_players)}
         # the evaluation: the one given here, else the game's for the side searching (`evaluate_for`), else the
         # game's `evaluate`
         evaluate_for = None if self.evaluate is not None else know.evaluate_for
@@ -333,9 +333,8 @@ class MctsBot:
         return steps
 
     def _play_to_end(self, d: Any, know: BotRole) -> int:
-        """Play the leaf out to the game's end (`to_end`): each side's move the best by one ply on its own search
-        evaluation with one chance draw (the rollout search's `eval=search` playout policy), the game's defaults
-        for sub-choices; the number of steps."""
+        """Play the leaf out to the game's end (`to_end`): each side's move the rollout search's `eval=search`
+        playout move (`policy` on its own search evaluation); the number of steps."""
         rng = self.rng
         n = 0
         while n < 5000:
@@ -343,20 +342,9 @@ class MctsBot:
             if p == TERMINAL:
                 break
             n += 1
-            if p == CHANCE:
-                d.apply(sample_chance(d, rng))
-                continue
-            legal = d.legal_actions()
-            if len(legal) == 1:
-                d.apply(legal[0])
-                continue
-            auto = know.auto_action(d, p)
-            if auto is not None:
-                d.apply(auto)
-                continue
-            values = one_ply_values(d, p, know, rng, 1, evaluate=self._policy_eval[p])
-            top = max(v for _, v in values)
-            d.apply(next(a for a, v in values if v >= top - 1e-12))
+            d.apply(
+                sample_chance(d, rng) if p == CHANCE else policy(d, p, know, rng, 0, self._policy_eval[p])
+            )
         return n
 
     def _to_expand(

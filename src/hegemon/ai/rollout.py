@@ -70,7 +70,7 @@ from typing import Any
 from hegemon.ai.base import decision, register
 from hegemon.ai.games import knowledge
 from hegemon.ai.mcts import EVALUATIONS, MctsBot, named_evaluation
-from hegemon.ai.search import one_ply_values, settle
+from hegemon.ai.search import one_ply_values, policy, settle
 from hegemon.core.actions import Action
 from hegemon.core.errors import ConfigError
 from hegemon.core.game import CHANCE, TERMINAL, PlayerId, State, Termination
@@ -183,13 +183,7 @@ class RolloutBot:
         while rounds < self.playouts:
             if rounds and deadline is not None and time.perf_counter() >= deadline:
                 break
-            if self.komi:
-                seed = self.rng.getrandbits(64)
-                for a in keep:
-                    end = self.play_out(state, player, know, a, random.Random(seed))
-                    ends[a].append((float(know.evaluate(end)[player]), final_margin(end, player)))
-            else:
-                self.play_round(state, player, know, keep, totals)
+            self.play_round(state, player, know, keep, totals, ends if self.komi else None)
             rounds += 1
         self.last_rounds = rounds
         self.last_playouts = rounds * len(keep)
@@ -281,12 +275,24 @@ class RolloutBot:
         return [None]
 
     def play_round(
-        self, state: State, player: PlayerId, know: BotRole, moves: list[Action], totals: dict[Action, float]
+        self,
+        state: State,
+        player: PlayerId,
+        know: BotRole,
+        moves: list[Action],
+        totals: dict[Action, float],
+        ends: dict[Action, list[tuple[float, float | None]]] | None = None,
     ) -> None:
-        """One playout of each of `moves`, all on one seed (common random numbers), added to `totals`."""
+        """One playout of each of `moves`, all on one seed (common random numbers), added to `totals`; with
+        `ends` (`komi`), each playout's result and final margin appended there instead, to be valued once the
+        decision's playouts are all in (`centred`)."""
         seed = self.rng.getrandbits(64)
         for a in moves:
-            totals[a] += self.playout(state, player, know, a, random.Random(seed))
+            if ends is None:
+                totals[a] += self.playout(state, player, know, a, random.Random(seed))
+                continue
+            end = self.play_out(state, player, know, a, random.Random(seed))
+            ends[a].append((float(know.evaluate(end)[player]), final_margin(end, player)))
 
     def ranked(self, state: State, player: PlayerId, know: BotRole, actions: list[Action]) -> list[Action]:
         """`actions` best first by their one-ply value on a determinization (the greedy bot's ranking)."""
@@ -430,37 +436,6 @@ def by_kind(ranked: list[Action]) -> list[Action]:
             tiers.append([])
         tiers[n].append(a)
     return [a for tier in tiers for a in tier]
-
-
-NOISE_TOP = 3
-"""With `noise`, a noisy playout move is drawn from this many of the best moves by one ply."""
-
-
-def policy(
-    state: Any,
-    player: PlayerId,
-    know: BotRole,
-    rng: random.Random,
-    noise: int = 0,
-    evaluate: Callable[[Any], list[float]] | None = None,
-) -> Action:
-    """The playouts' move: the only one, the game's default sub-choice, else the best by one ply on the game's
-    evaluation (or `evaluate`) with one chance draw (the first of equals: no extra randomness); with `noise`
-    (percent), that often one of the `NOISE_TOP` best drawn evenly instead (on the playout's generator)."""
-    actions: list[Action] = state.legal_actions()
-    if len(actions) == 1:
-        return actions[0]
-    auto = know.auto_action(state, player)
-    if auto is not None:
-        return auto
-    values = one_ply_values(state, player, know, rng, 1, evaluate=evaluate)
-    if noise and rng.random() * 100 < noise:
-        order = sorted(range(len(values)), key=lambda i: -values[i][1])
-        pick: Action = values[order[rng.randrange(min(NOISE_TOP, len(order)))]][0]
-        return pick
-    top = max(v for _, v in values)
-    best: Action = next(a for a, v in values if v >= top - 1e-12)
-    return best
 
 
 SPEC_SETTINGS: dict[str, tuple[str, int]] = {

@@ -6,6 +6,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from hegemon.core.actions import Action
 from hegemon.core.game import CHANCE, TERMINAL, PlayerId
 from hegemon.core.play import sample_chance
 from hegemon.core.roles import BotRole
@@ -79,3 +80,34 @@ def one_ply_values(
                 break
         out.append((a, total / k))
     return out
+
+
+NOISE_TOP = 3
+"""With `noise`, a noisy playout move is drawn from this many of the best moves by one ply."""
+
+
+def policy(
+    state: Any,
+    player: PlayerId,
+    know: BotRole,
+    rng: random.Random,
+    noise: int = 0,
+    evaluate: Callable[[Any], list[float]] | None = None,
+) -> Action:
+    """The playouts' move: the only one, the game's default sub-choice, else the best by one ply on the game's
+    evaluation (or `evaluate`) with one chance draw (the first of equals: no extra randomness); with `noise`
+    (percent), that often one of the `NOISE_TOP` best drawn evenly instead (on the playout's generator)."""
+    actions: list[Action] = state.legal_actions()
+    if len(actions) == 1:
+        return actions[0]
+    auto = know.auto_action(state, player)
+    if auto is not None:
+        return auto
+    values = one_ply_values(state, player, know, rng, 1, evaluate=evaluate)
+    if noise and rng.random() * 100 < noise:
+        order = sorted(range(len(values)), key=lambda i: -values[i][1])
+        pick: Action = values[order[rng.randrange(min(NOISE_TOP, len(order)))]][0]
+        return pick
+    top = max(v for _, v in values)
+    best: Action = next(a for a, v in values if v >= top - 1e-12)
+    return best
