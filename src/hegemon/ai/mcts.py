@@ -24,7 +24,7 @@ from typing import Any
 
 from hegemon.ai.base import decision, register
 from hegemon.ai.games import knowledge
-from hegemon.ai.search import one_ply_values, policy, settle
+from hegemon.ai.search import PLAYOUT_LIMIT, one_ply_values, policy, settle
 from hegemon.core.actions import Action
 from hegemon.core.errors import ConfigError
 from hegemon.core.game import CHANCE, TERMINAL, PlayerId, State
@@ -337,7 +337,7 @@ class MctsBot:
         playout move (`policy` on its own search evaluation); the number of steps."""
         rng = self.rng
         n = 0
-        while n < 5000:
+        while n < PLAYOUT_LIMIT:
             p = d.current_player()
             if p == TERMINAL:
                 break

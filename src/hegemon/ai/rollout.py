@@ -70,7 +70,7 @@ from typing import Any
 from hegemon.ai.base import decision, register
 from hegemon.ai.games import knowledge
 from hegemon.ai.mcts import EVALUATIONS, MctsBot, named_evaluation
-from hegemon.ai.search import one_ply_values, policy, settle
+from hegemon.ai.search import PLAYOUT_LIMIT, one_ply_values, policy, settle
 from hegemon.core.actions import Action
 from hegemon.core.errors import ConfigError
 from hegemon.core.game import CHANCE, TERMINAL, PlayerId, State, Termination
@@ -87,9 +87,6 @@ MARGIN_SCALE = 5.0
 """Final-score points of margin at which `margin`'s share of a playout's value is tanh(1) (76%) of the way from
 even to all (Polis: a game between the search bots ends about 5 points apart, within 15)."""
 
-PLAYOUT_LIMIT = 5000
-"""Decisions a playout may take before it is cut and valued by the evaluation (a safety bound: Polis games end
-in a few hundred)."""
 
 
 class RolloutBot:

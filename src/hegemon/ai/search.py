@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from hegemon.core.actions import Action
 from hegemon.core.game import CHANCE, TERMINAL, PlayerId
@@ -81,6 +81,10 @@ def one_ply_values(
         out.append((a, total / k))
     return out
 
+
+PLAYOUT_LIMIT: Final = 5000
+"""Decisions a playout may take before it is cut and valued by the evaluation (a safety bound: Polis games end
+in a few hundred)."""
 
 NOISE_TOP = 3
 """With `noise`, a noisy playout move is drawn from this many of the best moves by one ply."""
