@@ -88,7 +88,6 @@ MARGIN_SCALE = 5.0
 even to all (Polis: a game between the search bots ends about 5 points apart, within 15)."""
 
 
-
 class RolloutBot:
     """Flat Monte-Carlo over the root's best moves with greedy playouts to the end (module text).
 
