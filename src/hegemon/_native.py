@@ -52,6 +52,7 @@ NATIVE: tuple[str, ...] = (
     "hegemon.games.spqrisiko.rules.setup",
     "hegemon.games.spqrisiko.rules.tables",
     "hegemon.games.spqrisiko.rules.turn",
+    "hegemon.games.polis.board",
     "hegemon.games.polis.phase",
     "hegemon.games.polis.scoring",
     "hegemon.games.polis.state",
@@ -67,8 +68,9 @@ NATIVE: tuple[str, ...] = (
     "hegemon.games.polis.rules.sieges",
     "hegemon.games.polis.rules.tables",
 )
-"""The engine modules compiled with mypyc: core types, every rules module of both games, and the bots' search
-and game knowledge (not the game objects, which hold no hot code and subclass `core.gamebase.BaseGame`, nor the
+"""The engine modules compiled with mypyc: core types, every rules module of both games, the Polis board's tables
+(read on every rules and evaluation step; a loaded board is an interpreted subclass, `board_held.HeldBoard`, so
+the registry can hold it weakly), and the bots' search and game knowledge (not the game objects, which hold no hot code and subclass `core.gamebase.BaseGame`, nor the
 CLI, server, web or lab, which gain little and change often)."""
 
 _NATIVE_SET = frozenset(NATIVE)

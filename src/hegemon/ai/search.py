@@ -58,14 +58,16 @@ def one_ply_values(
     samples: int,
     stratified: bool = False,
     evaluate: Callable[[Any], list[float]] | None = None,
+    actions: list[Action] | None = None,
 ) -> list[tuple[Any, float]]:
     """Every legal action of `state` with its one-ply value for `player`: the evaluation after the action
     (`evaluate`, the game's `evaluate` by default), chance that follows sampled up to `samples` times (once
     when nothing random follows); `stratified`: the first chance event after the action drawn evenly over its
-    outcomes (sample i at (i + 0.5) / samples), so a d4 with 4 samples is its exact expectation."""
+    outcomes (sample i at (i + 0.5) / samples), so a d4 with 4 samples is its exact expectation. `actions`:
+    `state.legal_actions()` when the caller has them already."""
     value = know.evaluate if evaluate is None else evaluate
     out = []
-    for a in state.legal_actions():
+    for a in state.legal_actions() if actions is None else actions:
         total, k = 0.0, 0
         for i in range(samples):
             c = state.clone()
@@ -107,7 +109,7 @@ def policy(
     auto = know.auto_action(state, player)
     if auto is not None:
         return auto
-    values = one_ply_values(state, player, know, rng, 1, evaluate=evaluate)
+    values = one_ply_values(state, player, know, rng, 1, evaluate=evaluate, actions=actions)
     if noise and rng.random() * 100 < noise:
         order = sorted(range(len(values)), key=lambda i: -values[i][1])
         pick: Action = values[order[rng.randrange(min(NOISE_TOP, len(order)))]][0]

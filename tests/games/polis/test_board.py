@@ -160,3 +160,24 @@ def test_reconstructed_values_list_every_reconstruction_with_its_decision():
     assert ("poleis", "korinthos", "name") not in by  # attested:4P
     assert all(r["decision"].startswith("R") for r in rv)
     assert all(r["provenance"].startswith("reconstructed") for r in rv)
+
+
+def test_a_loaded_board_can_be_held_weakly_and_pickled_compiled_or_not():
+    """The board's class is compiled (`_native.NATIVE`) and a compiled class cannot be weakly referenced, but the
+    registry holds uploaded boards weakly and the search workers get boards pickled: every loaded board is the
+    interpreted subclass `HeldBoard`, which can be both, and unpickles equal to the original."""
+    import pickle
+    import weakref
+
+    from hegemon.games.polis.board import Board, board_from_text
+    from hegemon.games.polis.board_held import HeldBoard
+
+    text = DEFAULT_BOARD.read_text(encoding="utf-8").replace("value = 45", "value = 44", 1)
+    for b in (load_board(), board_from_text(text, "upload.toml")):
+        assert type(b) is HeldBoard and isinstance(b, Board)
+        ref = weakref.ref(b)
+        assert ref() is b
+        copy = pickle.loads(pickle.dumps(b))
+        assert type(copy) is HeldBoard and copy == b and copy is not b
+        assert copy.n_poleis == b.n_poleis > 0 and copy.p_fort == b.p_fort
+    assert board_from_text(text, "upload.toml").cubes == 44

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from hegemon.core.boardfile import build, check_count, check_int, read_text
 from hegemon.core.boards import BoardRegistry
 from hegemon.core.errors import RulesDataError
@@ -94,6 +96,9 @@ CONSTANTS = (
 _SKIP_FIELDS = {"id", "provenance", "field_provenance", "lat", "lon", "aliases"}
 
 
+@mypyc_attr(
+    native_class=False
+)  # compiled (mypyc): a plain class, so a frozen instance unpickles (search workers)
 @dataclass(frozen=True)
 class CardKind:
     """One kind of combat card: a formation and a prestige value, with how many such cards the deck holds."""
@@ -104,6 +109,8 @@ class CardKind:
     count: int
 
 
+# compiled (mypyc): every board is a `board_held.HeldBoard`, an interpreted subclass that can be weakly referenced
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 @dataclass
 class Board:
     """The validated board data plus integer tables. Shared by every state, never copied."""
@@ -296,8 +303,10 @@ def _entries(ck: _Checker, raw: dict[str, Any], section: str) -> list[dict[str, 
 def _parse(path: str, raw: dict[str, Any]) -> Board:
     """Validate the board file section by section, in a fixed order (the first fault found is the one reported),
     filling the tables of a new `Board`."""
+    from hegemon.games.polis.board_held import HeldBoard  # interpreted: weakly referable (its module text)
+
     ck = _Checker(path)
-    b = Board(path=path, raw=raw)
+    b: Board = HeldBoard(path=path, raw=raw)
     _check_ids(ck, raw)
     _check_provenance(ck, raw)
     _parse_constants(ck, raw, b)
