@@ -70,8 +70,8 @@ NATIVE: tuple[str, ...] = (
 )
 """The engine modules compiled with mypyc: core types, every rules module of both games, the Polis board's tables
 (read on every rules and evaluation step; a loaded board is an interpreted subclass, `board_held.HeldBoard`, so
-the registry can hold it weakly), and the bots' search and game knowledge (not the game objects, which hold no hot code and subclass `core.gamebase.BaseGame`, nor the
-CLI, server, web or lab, which gain little and change often)."""
+the registry can hold it weakly), and the bots' search and game knowledge (not the game objects, which hold no hot
+code and subclass `core.gamebase.BaseGame`, nor the CLI, server, web or lab, which gain little and change often)."""
 
 _NATIVE_SET = frozenset(NATIVE)
 MANIFEST = "_native.json"

@@ -96,9 +96,8 @@ CONSTANTS = (
 _SKIP_FIELDS = {"id", "provenance", "field_provenance", "lat", "lon", "aliases"}
 
 
-@mypyc_attr(
-    native_class=False
-)  # compiled (mypyc): a plain class, so a frozen instance unpickles (search workers)
+# compiled (mypyc): kept a plain class, so a frozen instance unpickles (search workers)
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class CardKind:
     """One kind of combat card: a formation and a prestige value, with how many such cards the deck holds."""
