@@ -49,7 +49,7 @@ CASES = [
 # measures the bots)
 SEARCH_CASES = [
     ("polis", "mcts:normal,mcts:normal"),  # the tree search at 40 iterations (mcts:easy until session 21)
-    ("polis", "mcts:hard,mcts:hard"),  # the rollout search
+    ("polis", "mcts:hard,mcts:hard"),  # the tree over full playouts (the rollout search until session 31)
     ("polis", "mcts:normal,greedy"),
     ("spqrisiko", "mcts:10,mcts:10"),
     ("spqrisiko", "mcts:normal,greedy"),

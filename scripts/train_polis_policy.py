@@ -1,10 +1,11 @@
 """Train the learned Polis move ranking (`src/hegemon/ai/games/polis_policy.json`; issue 30 item 2): the rollout
 search's playout policy, fitted to what the rollout search itself chose.
 
-A rollout search improves on its playout policy (Tesauro and Galperin, 1996): `rollout:8` (`mcts:hard`) beats
-greedy, its playout policy, in 90% of Classic games. Fitting a one-ply chooser to the rollout search's choices
-(approximate policy iteration: Lagoudakis and Parr, 2003; Bertsekas and Tsitsiklis, "Neuro-Dynamic Programming",
-1996, ch. 6) gives a better playout policy, and a rollout search over better playouts plays better.
+A rollout search improves on its playout policy (Tesauro and Galperin, 1996): `rollout:8` (Polis `mcts:hard` when
+this was written) beats greedy, its playout policy, in 90% of Classic games. Fitting a one-ply chooser to the
+rollout search's choices (approximate policy iteration: Lagoudakis and Parr, 2003; Bertsekas and Tsitsiklis,
+"Neuro-Dynamic Programming", 1996, ch. 6) gives a better playout policy, and a rollout search over better playouts
+plays better.
 
 1. Self-play: `--games` games under each siege rule, both sides `--bots` (the rollout search, untimed), every
    draw from generators seeded by (seed, game): the same games on any number of workers.

@@ -13,7 +13,7 @@ from scipy.stats import binomtest
 from hegemon.ai import BeginnerBot, GreedyBot, MctsBot, RolloutBot, make_bot
 from hegemon.ai.games import knowledge
 from hegemon.ai.games import polis as polis_bots
-from hegemon.ai.levels import LADDER, LEVELS, TABLE_CAP, LevelBot
+from hegemon.ai.levels import LADDER, LEVELS, TABLE_CAP, Level, LevelBot
 from hegemon.ai.search import one_ply_values
 from hegemon.core.errors import ConfigError
 from hegemon.core.game import CHANCE, TERMINAL
@@ -64,10 +64,10 @@ def test_levels_are_the_documented_budgets_per_game() -> None:
     assert LADDER == ("random", "beginner", "mcts:easy", "mcts:normal", "mcts:hard")
     polis = [LEVELS[n].budget("polis") for n in ("easy", "normal", "hard")]
     spqr = [LEVELS[n].budget("spqrisiko") for n in ("easy", "normal", "hard")]
-    assert polis == [0, 40, 8] and spqr == [0, 8, 160]
-    # easy is one ply in both games; Polis climbs by the rollout search above normal (playouts a candidate),
-    # S.P.Q.RisiKo! by the tree search's budget
-    assert [LEVELS[n].engine("polis") for n in LEVELS] == ["greedy", "mcts", "rollout"]
+    assert polis == [0, 40, 48] and spqr == [0, 8, 160]
+    # easy is one ply in both games; above normal Polis's tree plays its leaves out to the end of the game,
+    # S.P.Q.RisiKo!'s climbs by its budget
+    assert [LEVELS[n].engine("polis") for n in LEVELS] == ["greedy", "mcts", "mcts"]
     assert [LEVELS[n].engine("spqrisiko") for n in LEVELS] == ["greedy", "mcts", "mcts"]
     assert [LEVELS[n].one_ply for n in LEVELS] == [True, False, False]
     # each level thinks longer than the one below, at the table as in the lab
@@ -91,21 +91,21 @@ def test_levels_are_the_documented_budgets_per_game() -> None:
     hard = make_bot("mcts:hard", 1)
     assert isinstance(hard, LevelBot)
     p, s = hard.bot_for(polis_state), hard.bot_for(spqr_state)
-    assert isinstance(p, RolloutBot) and isinstance(s, MctsBot)
-    assert (p.playouts, p.candidates, p.time_limit) == (8, 6, LEVELS["hard"].seconds)
-    # its root and playouts by the tree search's own evaluation, Athens' set for Athens (a stronger playout policy)
-    assert p.evaluation == "search" and s.evaluation is None
-    assert p.chooser(knowledge(polis_state), 0) is polis_bots.search_evaluate_athens
-    assert s.iterations == 160
+    assert isinstance(p, MctsBot) and isinstance(s, MctsBot)
+    assert (p.iterations, p.to_end, p.time_limit) == (48, 1, LEVELS["hard"].seconds)
+    assert (s.iterations, s.to_end) == (160, None)
+    # its playouts by one ply on the tree search's own evaluation, Athens' set for Athens
+    p.search(st, st.current_player())
+    assert p._policy_eval == {0: polis_bots.search_evaluate_athens, 1: polis_bots.search_evaluate}
     # settings given after a level win over the level's, where the level's search has them
     turns = make_bot("mcts:hard:turns=1", 1)
     assert isinstance(turns, LevelBot) and isinstance(inner := turns.bot_for(spqr_state), MctsBot)
     assert inner.horizon_turns == 1
-    with pytest.raises(ConfigError, match="rollout search, which has no setting horizon_turns"):
-        turns.bot_for(polis_state)  # Polis's hard is the rollout search: no tree, no horizon
+    assert isinstance(inner := turns.bot_for(polis_state), MctsBot) and inner.horizon_turns == 1
+    assert inner.to_end == 1  # the level's own settings stay
     wide = make_bot("mcts:hard:candidates=3", 1)
-    assert isinstance(wide, LevelBot) and isinstance(inner := wide.bot_for(polis_state), RolloutBot)
-    assert (inner.candidates, inner.playouts) == (3, 8)
+    assert isinstance(wide, LevelBot) and isinstance(inner := wide.bot_for(polis_state), MctsBot)
+    assert (inner.candidates, inner.iterations, inner.to_end) == (3, 48, 1)
     # a number is still a plain search
     assert isinstance(make_bot("mcts:300", 1), MctsBot)
     for bad in (
@@ -123,8 +123,6 @@ def test_levels_are_the_documented_budgets_per_game() -> None:
 
 def test_a_level_one_ply_in_one_game_only_searches_in_the_other() -> None:
     """A level's engine is per game: one ply where it says `greedy`, the tree search elsewhere, one generator."""
-    from hegemon.ai.levels import Level
-
     mixed = Level("mixed", {"polis": 0, "*": 3}, 0.0, engines={"polis": "greedy"})
     assert not mixed.one_ply  # so `mcts:NAME` would build a LevelBot, not a GreedyBot
     bot = LevelBot(mixed, 7)
@@ -148,13 +146,20 @@ def test_at_the_table_a_level_thinks_in_seconds_with_an_iteration_cap() -> None:
     assert inner.time_limit == LEVELS["normal"].seconds
     bot.time_limit = 0.05  # the server caps it with its search budget
     assert bot.bot_for(st).time_limit == 0.05
-    # the rollout levels too: playouts a candidate capped at TABLE_CAP times the lab's, seconds a move
+    # hard too: its tree over playouts capped at TABLE_CAP times the lab's iterations, seconds a move
     hard = make_bot("mcts:hard", 1)
     assert isinstance(hard, LevelBot)
     hard.anytime = True
-    rollout = hard.bot_for(st)
-    assert isinstance(rollout, RolloutBot)
-    assert (rollout.playouts, rollout.time_limit) == (TABLE_CAP * 8, LEVELS["hard"].seconds)
+    tree = hard.bot_for(st)
+    assert isinstance(tree, MctsBot)
+    assert (tree.iterations, tree.time_limit, tree.to_end) == (TABLE_CAP * 48, LEVELS["hard"].seconds, 1)
+    # and a rollout level the same way: playouts a candidate capped at TABLE_CAP times the lab's
+    rollout = LevelBot(Level("r", {"*": 8}, 1.5, engines={"*": "rollout"}), 1)
+    rollout.anytime = True
+    inner = rollout.bot_for(st)
+    assert isinstance(inner, RolloutBot) and (inner.playouts, inner.time_limit) == (TABLE_CAP * 8, 1.5)
+    with pytest.raises(ConfigError, match="rollout search, which has no setting horizon_turns"):
+        LevelBot(Level("r", {"*": 8}, 1.5, engines={"*": "rollout"}), 1, {"horizon_turns": 2}).bot_for(st)
 
 
 @pytest.mark.parametrize("name", ["polis", "spqrisiko"])
@@ -173,6 +178,17 @@ def test_each_level_is_deterministic_given_its_seed(name: str, spec: str) -> Non
         done = bot.last.last_rounds if isinstance(bot.last, RolloutBot) else bot.last.last_iterations
         assert done == bot.level.budget(name)
     assert state_digest(st) == before, "choosing must not change the state"
+
+
+def test_polis_hard_plays_as_the_tree_over_full_playouts_spec() -> None:
+    """`mcts:hard` at Polis and `mcts:48:end=1` are one search: the same moves, one generator seeded alike (so the
+    lab's runs of either spec are the level's games)."""
+    st = advance("polis", 11, lambda s: len(s.legal_actions()) >= 4)
+    p = st.current_player()
+    level, spec = _lab("mcts:hard", 5), _lab("mcts:48:end=1", 5)
+    for _ in range(2):
+        assert level.choose(st, p) == spec.choose(st, p)
+        assert level.rng.getstate() == spec.rng.getstate()
 
 
 @pytest.mark.parametrize("spec", NAMED)

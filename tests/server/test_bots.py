@@ -208,7 +208,7 @@ def test_the_table_offers_the_levels_and_a_level_thinks_in_seconds_there() -> No
 
 @pytest.mark.parametrize(("game", "spec"), [("spqrisiko", "mcts:normal"), ("polis", "mcts:hard")])
 def test_a_level_thinks_in_a_worker_process_and_chooses_as_it_would_in_place(game: str, spec: str) -> None:
-    """The tree search (S.P.Q.RisiKo!) and the rollout search (Polis's hard) alike."""
+    """The tree search (S.P.Q.RisiKo!) and the tree over full playouts (Polis's hard) alike."""
     positions = decided_positions(game)
 
     def level() -> Any:

@@ -10,17 +10,19 @@ games under every rule (issue 30):
   strength at its first: docs/experiments/2026-11-28-spqr-levels-and-polis-policies.md), 8 at S.P.Q.RisiKo!
   (halfway up its steep part: 5 iterations are barely above one ply, 56% of 400 games under the 2005 rules, and
   above about 12 the 2005 rules leave too little room below 160);
-- `hard` is, at Polis, the rollout search (`ai/rollout.py`: the root's best moves played out to the end of the
-  game, 8 playouts a candidate; more search of the tree buys nothing at Polis above normal, playouts do:
-  docs/experiments/2026-11-27d-polis-rollouts.md), its root ranked and its playouts played by one ply on the
-  tree search's own evaluation (`eval=search`: the tuned weights, Athens' own set), a stronger playout policy
-  at greedy's cost (docs/experiments/2026-11-29b-search-playouts.md); at S.P.Q.RisiKo! the tree search at 160
-  iterations (past its steep part: the search gains almost all its strength below 40).
+- `hard` is, at Polis, the tree search over full playouts (`end=1`: normal's tree of the searcher's turn, each
+  leaf played out to the end of the game by one ply on the tree search's own evaluation, its tuned weights and
+  Athens' own set, and valued by the result), 48 iterations: a search whose strength grows with its budget,
+  +219 Elo from 2 to 48 iterations and +128 more at 144 (docs/experiments/2026-11-29e-polis-komi-and-tree-over-playouts.md),
+  so its seconds at the table buy strength; at 48 it plays level with the rollout search of sessions 22-30
+  (`rollout:8:eval=search`, whose strength stops growing at 2 playouts a candidate) at 1.3 times its CPU
+  (docs/experiments/2026-11-30-polis-hard-tree.md); at S.P.Q.RisiKo! the tree search at 160 iterations (past
+  its steep part: the search gains almost all its strength below 40).
 
 Until session 21 `easy` was the tree search (Polis 40 iterations, S.P.Q.RisiKo! 5), and `normal` was the
 rollout search at 2 playouts a candidate (Polis) or 12 iterations (S.P.Q.RisiKo!): a rung that did not stand
-apart from the ones beside it under most Polis siege rules (docs/experiments/2026-11-29-three-levels.md). A search
-level has two budgets:
+apart from the ones beside it under most Polis siege rules (docs/experiments/2026-11-29-three-levels.md); until
+session 31 Polis's `hard` was the rollout search (`rollout:8:eval=search`). A search level has two budgets:
 
 - in the lab, benchmarks, `hegemon play` and `selfplay`: **iterations** (playouts) a move
   (`LEVELS[..].iterations`), so every game reproduces on any machine (the lab clears time caps; elsewhere
@@ -91,7 +93,7 @@ LEVELS: dict[str, Level] = {
     for lv in (
         Level("easy", {"*": 0}, 0.0, engines={"*": "greedy"}),
         Level("normal", {"spqrisiko": 8, "*": 40}, 0.25),
-        Level("hard", {"polis": 8, "*": 160}, 2.5, {"polis": {"evaluation": "search"}}, {"polis": "rollout"}),
+        Level("hard", {"polis": 48, "*": 160}, 2.5, {"polis": {"to_end": 1}}),
     )
 }
 """The search levels, weakest first (`mcts:NAME`)."""

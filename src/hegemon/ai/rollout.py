@@ -42,7 +42,8 @@ march's worth a turn later. Measured, it plays worse than the one-ply ranking (4
 
 With `eval=NAME`, the game's evaluation of that name ranks the root and chooses the playouts' moves. `eval=search`
 (the tree search's own evaluation for the side to move: at Polis its tuned weights, Athens' own set) is what
-`mcts:hard` plays at Polis: a playout policy about 200 Elo above greedy at greedy's cost (the tree search at one
+`mcts:hard` played at Polis until session 31 (its tree search over full playouts plays those playouts by the same
+policy): a playout policy about 200 Elo above greedy at greedy's cost (the tree search at one
 iteration is that one ply: docs/experiments/2026-11-28-spqr-levels-and-polis-policies.md), and a rollout search
 is as good as its playout policy (docs/experiments/2026-11-27f-budget-curves.md): with it the search beat the plain
 one in 58.6% of 58 Classic games and 67.0% of 50 Diceless ones, at the same cost or less

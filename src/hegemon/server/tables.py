@@ -100,7 +100,7 @@ STRENGTHS = tuple(LEVELS)
 
 
 LEVEL_ONLY_BOTS = ("rollout",)
-"""Search kinds a table offers only through the named levels (`mcts:hard` plays Polis by the rollout search): a
+"""Search kinds a table offers only through the named levels (a level may play a game by the rollout search): a
 raw `rollout:N` would let a client choose its own budget."""
 
 UNLISTED_BOTS = ("greedy",)

@@ -183,7 +183,7 @@ LAB = LabRole(
             boards=("default", "balanced"),
             # the tree search at 40 iterations (`mcts:easy` until session 21, `mcts:normal` since: the checked-in
             # page's bot and stored games): the strongest practical bot for 8,500 games on two cores (0.1 CPU s a
-            # game; mcts:hard, the rollout search, costs about 15 CPU s a game)
+            # game; mcts:hard, the tree over full playouts, about 15 CPU s a game)
             bots="mcts:40",
             luck_bots="mcts:40",
             levels="random,beginner,greedy,mcts:40",
